@@ -1,0 +1,44 @@
+import { writeFileSync } from 'node:fs';
+import { BENCH_GROUPS, type BenchGroup, type BenchGroupRunner, type BenchRow } from './bench/bench-row';
+import { formatTable } from './bench/format-table';
+
+/** Each group lives in its own module so a group's imports load only when it runs. */
+const GROUP_MODULES: Partial<Record<BenchGroup, () => Promise<{ runBench: BenchGroupRunner }>>> = {
+};
+
+function usage(message: string): never {
+  console.error(`${message}\nusage: npm run bench -- [${BENCH_GROUPS.join('|')} ...] [json=FILE]`);
+  process.exit(2);
+}
+
+async function main(): Promise<void> {
+  const groups: BenchGroup[] = [];
+  let jsonPath: string | undefined;
+  for (const arg of process.argv.slice(2)) {
+    if (arg.startsWith('json=')) jsonPath = arg.slice('json='.length);
+    else if ((BENCH_GROUPS as readonly string[]).includes(arg)) groups.push(arg as BenchGroup);
+    else usage(`unknown bench argument '${arg}'; allowed groups: ${BENCH_GROUPS.join(', ')}`);
+  }
+  const selected = groups.length > 0 ? groups : [...BENCH_GROUPS];
+  const rows: BenchRow[] = [];
+  for (const group of selected) {
+    const load = GROUP_MODULES[group];
+    if (!load) {
+      console.error(`bench group '${group}' has no measurements yet; skipped`);
+      continue;
+    }
+    const mod = await load();
+    console.error(`running bench group '${group}'...`);
+    rows.push(...(await mod.runBench()));
+  }
+  console.log(formatTable(rows));
+  if (jsonPath) {
+    writeFileSync(jsonPath, JSON.stringify(rows, null, 2) + '\n');
+    console.error(`wrote ${rows.length} rows to ${jsonPath}`);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

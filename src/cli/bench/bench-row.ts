@@ -1,0 +1,17 @@
+/** One row of `npm run bench -- json=FILE` (DESIGN.md §10). */
+export interface BenchRow {
+  group: BenchGroup;
+  metric: string;
+  value: number;
+  unit: string;
+  task?: string;
+  backend?: string;
+  /** Network sizes and other context: obs dim, horizon, action dim, hidden sizes, K and batch for policy/ppo rows. */
+  note?: string;
+}
+
+export const BENCH_GROUPS = ['env', 'policy', 'ppo', 'e2e'] as const;
+export type BenchGroup = (typeof BENCH_GROUPS)[number];
+
+/** A bench group runs its measurements and returns rows; it may print progress to stderr. */
+export type BenchGroupRunner = () => Promise<BenchRow[]>;

@@ -1,0 +1,52 @@
+/**
+ * Named errors (DESIGN.md §9). Code that crosses comlink branches on `name`,
+ * because `instanceof` does not survive structured cloning.
+ */
+export type FlowtuneErrorName = 'ConfigError' | 'EnvError' | 'CheckpointError' | 'ShapeError' | 'TrainingError';
+
+abstract class FlowtuneError extends Error {
+  abstract override readonly name: FlowtuneErrorName;
+}
+
+/** A config field has a bad value; the message names the field and the allowed values. */
+export class ConfigError extends FlowtuneError {
+  override readonly name = 'ConfigError' as const;
+  constructor(readonly field: string, message: string) {
+    super(message);
+  }
+}
+
+/** A tensor or array has the wrong shape; the message names the argument and both shapes. */
+export class ShapeError extends FlowtuneError {
+  override readonly name = 'ShapeError' as const;
+  constructor(readonly field: string, message: string) {
+    super(message);
+  }
+}
+
+/** An environment received bad input or failed; the message names the env index. */
+export class EnvError extends FlowtuneError {
+  override readonly name = 'EnvError' as const;
+  constructor(message: string, readonly envIndex?: number) {
+    super(message);
+  }
+}
+
+/** A checkpoint cannot be used; the message is one sentence naming the problem. */
+export class CheckpointError extends FlowtuneError {
+  override readonly name = 'CheckpointError' as const;
+}
+
+/** Training cannot go on (for example, repeated non-finite updates). */
+export class TrainingError extends FlowtuneError {
+  override readonly name = 'TrainingError' as const;
+}
+
+const FLOWTUNE_ERROR_NAMES: ReadonlySet<string> = new Set<FlowtuneErrorName>([
+  'ConfigError', 'EnvError', 'CheckpointError', 'ShapeError', 'TrainingError',
+]);
+
+/** True for any named Flowtune error, also after a trip through structured clone. */
+export function isFlowtuneError(error: unknown): error is Error & { name: FlowtuneErrorName } {
+  return typeof error === 'object' && error !== null && FLOWTUNE_ERROR_NAMES.has((error as { name?: string }).name ?? '');
+}
