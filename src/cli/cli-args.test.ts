@@ -1,0 +1,164 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { CheckpointError, ConfigError } from '../core/errors';
+import {
+  HelpRequest, UsageError, describeCliError, formatUsage, parseCliArgs, parseCliArgsWithOverrides,
+} from './cli-args';
+
+const SPEC = {
+  task: { kind: 'enum', values: ['reach', 'lift', 'pick-cube'], default: 'pick-cube', doc: 'task name' },
+  episodes: { kind: 'int', min: 1, max: 1000, default: 10, doc: 'episodes to record' },
+  seed: { kind: 'int', default: 0, doc: 'base seed' },
+  noise: { kind: 'number', min: 0, max: 1, default: 0.1, doc: 'expert noise' },
+  out: { kind: 'string', required: true, doc: 'output file' },
+  video: { kind: 'bool', default: false, doc: 'record video' },
+  note: { kind: 'string', doc: 'free text' },
+} as const;
+
+function usageMessage(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a UsageError');
+}
+
+describe('parseCliArgs', () => {
+  it('parses every kind and fills defaults', () => {
+    const args = parseCliArgs(['task=lift', 'episodes=25', 'noise=0.05', 'out=demos.bin', 'video=true', 'seed=-3'], SPEC);
+    expect(args).toEqual({ task: 'lift', episodes: 25, seed: -3, noise: 0.05, out: 'demos.bin', video: true, note: undefined });
+    // Inferred types: enum values are a literal union, numbers are numbers.
+    const task: 'reach' | 'lift' | 'pick-cube' = args.task;
+    const episodes: number = args.episodes;
+    const note: string | undefined = args.note;
+    expect([task, episodes, note]).toEqual(['lift', 25, undefined]);
+  });
+
+  it('accepts --key=value, a bare --, and bool spellings', () => {
+    const args = parseCliArgs(['--', '--out=x', 'video=0'], SPEC);
+    expect(args.out).toBe('x');
+    expect(args.video).toBe(false);
+    expect(parseCliArgs(['out=x', 'video=yes'], SPEC).video).toBe(true);
+  });
+
+  it('keeps everything after the first = in the value', () => {
+    expect(parseCliArgs(['out=a=b.bin'], SPEC).out).toBe('a=b.bin');
+  });
+
+  it('rejects an unknown key, naming it and the allowed keys', () => {
+    const message = usageMessage(() => parseCliArgs(['episods=3', 'out=x'], SPEC));
+    expect(message).toBe("unknown key 'episods'; allowed keys: task, episodes, seed, noise, out, video, note");
+  });
+
+  it('rejects a bad enum value with the allowed values', () => {
+    expect(usageMessage(() => parseCliArgs(['task=pick', 'out=x'], SPEC)))
+      .toBe("task must be one of reach, lift, pick-cube (got 'pick')");
+  });
+
+  it('rejects non-integers, out-of-range and non-numeric values', () => {
+    expect(usageMessage(() => parseCliArgs(['episodes=2.5', 'out=x'], SPEC)))
+      .toBe("episodes must be an integer in [1, 1000] (got '2.5')");
+    expect(usageMessage(() => parseCliArgs(['episodes=0', 'out=x'], SPEC))).toContain('in [1, 1000]');
+    expect(usageMessage(() => parseCliArgs(['noise=abc', 'out=x'], SPEC)))
+      .toBe("noise must be a number in [0, 1] (got 'abc')");
+    expect(usageMessage(() => parseCliArgs(['seed=', 'out=x'], SPEC))).toBe("seed must be an integer (got '')");
+    expect(usageMessage(() => parseCliArgs(['noise=Infinity', 'out=x'], SPEC))).toContain('noise must be');
+  });
+
+  it('rejects bad bools, empty strings, missing required keys, repeats and malformed arguments', () => {
+    expect(usageMessage(() => parseCliArgs(['video=maybe', 'out=x'], SPEC))).toBe("video must be one of true, false (got 'maybe')");
+    expect(usageMessage(() => parseCliArgs(['out='], SPEC))).toBe('out must not be empty');
+    expect(usageMessage(() => parseCliArgs(['task=lift'], SPEC))).toContain("missing required key 'out'");
+    expect(usageMessage(() => parseCliArgs(['out=a', 'out=b'], SPEC))).toBe('out is given more than once; give it once');
+    const malformed = usageMessage(() => parseCliArgs(['lift'], SPEC));
+    expect(malformed).toContain("malformed argument 'lift'");
+    expect(malformed).toContain('task, episodes');
+    expect(usageMessage(() => parseCliArgs(['=3'], SPEC))).toContain("malformed argument '=3'");
+  });
+
+  it('collects config keys as overrides in order and still rejects other unknown keys', () => {
+    const isConfigKey = (key: string) => key === 'num_envs' || key.startsWith('ppo.');
+    const { args, overrides } = parseCliArgsWithOverrides(
+      ['task=lift', 'out=runs/a', 'ppo.clip_low=0.1', 'num_envs=16', 'ppo.epochs=2'], SPEC, { isConfigKey });
+    expect(args.task).toBe('lift');
+    expect(overrides).toEqual(['ppo.clip_low=0.1', 'num_envs=16', 'ppo.epochs=2']);
+    const message = usageMessage(() => parseCliArgsWithOverrides(['out=x', 'nope=1'], SPEC, { isConfigKey }));
+    expect(message).toContain("unknown key 'nope'");
+    expect(message).toContain('or any config key');
+  });
+
+  it('throws HelpRequest with one line per key', () => {
+    let help: unknown;
+    try {
+      parseCliArgs(['--help'], SPEC, { program: 'npm run demos --' });
+    } catch (error) {
+      help = error;
+    }
+    expect(help).toBeInstanceOf(HelpRequest);
+    const text = (help as Error).message;
+    expect(text.split('\n')).toHaveLength(1 + Object.keys(SPEC).length);
+    expect(text).toContain('reach|lift|pick-cube (default pick-cube): task name');
+    expect(formatUsage(SPEC)).toContain('out=…');
+  });
+});
+
+describe('describeCliError', () => {
+  it('maps usage and config errors to 2 and others to 1, one line each', () => {
+    expect(describeCliError(new UsageError('task', 'bad task'))).toEqual({ exitCode: 2, text: 'error: bad task', stream: 'stderr' });
+    expect(describeCliError(new ConfigError('ppo.epochs', 'ppo.epochs must be ≥ 1')).exitCode).toBe(2);
+    expect(describeCliError(new CheckpointError('checkpoint header is truncated')))
+      .toEqual({ exitCode: 1, text: 'error: checkpoint header is truncated', stream: 'stderr' });
+    expect(describeCliError(new Error('first\nsecond')).text).toBe('error: first');
+    expect(describeCliError('plain string').text).toBe('error: plain string');
+  });
+
+  it('adds the stack only in debug mode', () => {
+    const error = new Error('boom');
+    expect(describeCliError(error).text).not.toContain('\n');
+    expect(describeCliError(error, true).text).toContain('at ');
+  });
+
+  it('sends help to stdout with status 0', () => {
+    expect(describeCliError(new HelpRequest('usage: x'))).toEqual({ exitCode: 0, text: 'usage: x', stream: 'stdout' });
+  });
+});
+
+describe('runCli in a real process', () => {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const repoRoot = path.resolve(here, '../..');
+  const tsx = path.join(repoRoot, 'node_modules/.bin/tsx');
+
+  it('exits 2 on a usage error, 1 on a checkpoint error, 0 on success, without stacks', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cli-args-'));
+    try {
+      const script = path.join(dir, 'main.ts');
+      writeFileSync(script, [
+        `import { runCli, parseCliArgs } from ${JSON.stringify(path.join(here, 'cli-args'))};`,
+        `import { CheckpointError } from ${JSON.stringify(path.join(repoRoot, 'src/core/errors'))};`,
+        `runCli(async () => {`,
+        `  const args = parseCliArgs(process.argv.slice(2), { mode: { kind: 'enum', values: ['ok', 'ckpt'], required: true, doc: 'what to do' } });`,
+        `  if (args.mode === 'ckpt') throw new CheckpointError('checkpoint tensor w0 has shape [3] but the architecture needs [4]');`,
+        `  console.log('done');`,
+        `});`,
+      ].join('\n'));
+      const run = (...args: string[]) => spawnSync(tsx, [script, ...args], { encoding: 'utf8', env: { ...process.env, FLOWTUNE_DEBUG: '' } });
+      const usage = run('mode=bad');
+      expect(usage.status).toBe(2);
+      expect(usage.stderr.trim()).toBe("error: mode must be one of ok, ckpt (got 'bad')");
+      const checkpoint = run('mode=ckpt');
+      expect(checkpoint.status).toBe(1);
+      expect(checkpoint.stderr.trim()).toBe('error: checkpoint tensor w0 has shape [3] but the architecture needs [4]');
+      const ok = run('mode=ok');
+      expect(ok.status).toBe(0);
+      expect(ok.stdout.trim()).toBe('done');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
