@@ -130,12 +130,15 @@ describe('computeGae', () => {
       { rewards: [1, 2, 0, 0], values: [0.5, 1, 0, 0], terminated: [0, 1, 0, 0], truncated: [0, 0, 0, 0], chunkSteps: [1, 1, 1, 1], finalValues: [0, 0, 0, 0], mask: [1, 1, 0, 0] },
       { rewards: [1, 1, 1, 1], values: [1, 1, 1, 1], terminated: [0, 0, 0, 0], truncated: [0, 0, 0, 0], chunkSteps: [1, 1, 1, 1], finalValues: [0, 0, 0, 0], mask: [1, 1, 1, 1] },
     ], [0, 3]);
-    const dirty: RolloutSignals = { ...clean, rewards: clean.rewards.slice(), values: clean.values.slice(), chunkSteps: clean.chunkSteps.slice() };
+    const rewards = Float32Array.from(clean.rewards);
+    const values = Float32Array.from(clean.values);
+    const chunkSteps = Float32Array.from(clean.chunkSteps);
+    const dirty: RolloutSignals = { ...clean, rewards, values, chunkSteps };
     for (const step of [2, 3]) {
       const flatIndex = step * 2; // env 0
-      dirty.rewards[flatIndex] = NaN;
-      dirty.values[flatIndex] = 1e30;
-      dirty.chunkSteps[flatIndex] = 0;
+      rewards[flatIndex] = NaN;
+      values[flatIndex] = 1e30;
+      chunkSteps[flatIndex] = 0;
     }
     const expected = computeGae(clean, 0.9, 0.95);
     const actual = computeGae(dirty, 0.9, 0.95);
