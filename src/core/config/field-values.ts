@@ -1,0 +1,80 @@
+/**
+ * Text ↔ value for one config field, and the per-field type and bounds check.
+ * Messages name the key and the allowed values (DESIGN.md §9, §10).
+ */
+import { ConfigError } from '../errors';
+import { describeAllowed, fieldSpec, type FieldSpec } from './fields';
+import type { ConfigKey, ConfigValue } from './run-config';
+
+const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);
+const FALSE_WORDS = new Set(['false', '0', 'no', 'off']);
+
+function parseNumber(text: string): number {
+  const cleaned = text.trim().replace(/_/g, '');
+  return cleaned === '' ? NaN : Number(cleaned);
+}
+
+function inRange(spec: FieldSpec & { min: number; max: number }, value: number): boolean {
+  const minExclusive = spec.kind === 'number' && spec.minExclusive;
+  const maxExclusive = spec.kind === 'number' && spec.maxExclusive;
+  return (minExclusive ? value > spec.min : value >= spec.min) && (maxExclusive ? value < spec.max : value <= spec.max);
+}
+
+/** Null when `value` has the field's type and is within bounds, else the problem in one sentence. */
+export function fieldValueProblem(key: ConfigKey, value: unknown): string | null {
+  const spec = fieldSpec(key);
+  const shown = Array.isArray(value) ? `[${value.join(', ')}]` : typeof value === 'string' ? `'${value}'` : String(value);
+  const bad = `${key} must be ${describeAllowed(spec)} (got ${shown})`;
+  switch (spec.kind) {
+    case 'enum':
+      return typeof value === 'string' && spec.values.includes(value) ? null : bad;
+    case 'bool':
+      return typeof value === 'boolean' ? null : bad;
+    case 'int':
+      return typeof value === 'number' && Number.isInteger(value) && inRange(spec, value) ? null : bad;
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value) && inRange(spec, value) ? null : bad;
+    case 'int-list': {
+      if (!Array.isArray(value)) return bad;
+      const ok = value.length >= spec.minLength && value.length <= spec.maxLength
+        && value.every((item) => typeof item === 'number' && Number.isInteger(item) && inRange(spec, item));
+      return ok ? null : bad;
+    }
+  }
+}
+
+/** Parses the text of `key=text` into the field's type; throws ConfigError naming the key and allowed values. */
+export function parseFieldValue<K extends ConfigKey>(key: K, text: string): ConfigValue<K> {
+  const spec = fieldSpec(key);
+  let value: unknown;
+  switch (spec.kind) {
+    case 'enum':
+      value = text.trim();
+      break;
+    case 'bool': {
+      const lower = text.trim().toLowerCase();
+      value = TRUE_WORDS.has(lower) ? true : FALSE_WORDS.has(lower) ? false : text;
+      break;
+    }
+    case 'int':
+    case 'number':
+      value = parseNumber(text);
+      break;
+    case 'int-list': {
+      const inner = text.trim().replace(/^\[/, '').replace(/\]$/, '');
+      value = inner.trim() === '' ? [] : inner.split(',').map(parseNumber);
+      break;
+    }
+  }
+  const problem = fieldValueProblem(key, value);
+  if (problem !== null) {
+    throw new ConfigError(key, problem.replace(/\(got .*\)$/, `(got '${text}')`));
+  }
+  return value as ConfigValue<K>;
+}
+
+/** The text form used in overrides and URL hashes; parseFieldValue(key, formatFieldValue(v)) equals v. */
+export function formatFieldValue(value: unknown): string {
+  if (Array.isArray(value)) return value.join(',');
+  return String(value);
+}

@@ -1,0 +1,179 @@
+/**
+ * Runtime field table for RunConfig: doc string (UI tooltip), kind, default and
+ * bounds. Object order is display order. Defaults follow the references:
+ * Flow-SDE hybrid with a = 0.5 and K = 4 (RLinf/πRL, reference 004), learnable
+ * noise σ in [0.08, 0.16] (004), γ 0.99, λ 0.95, clip 0.2, lr 3e-5 / 1e-4 and
+ * critic warm-up (ReinFlow, reference 003).
+ */
+import type { ConfigGroup, ConfigKey, ConfigValue } from './run-config';
+
+interface FieldBase {
+  /** One line, shown as a tooltip and in `help`. */
+  readonly doc: string;
+}
+export interface IntFieldSpec extends FieldBase {
+  readonly kind: 'int';
+  readonly default: number;
+  readonly min: number;
+  readonly max: number;
+}
+export interface NumberFieldSpec extends FieldBase {
+  readonly kind: 'number';
+  readonly default: number;
+  readonly min: number;
+  readonly max: number;
+  /** When true the bound itself is not allowed. */
+  readonly minExclusive?: boolean;
+  readonly maxExclusive?: boolean;
+}
+export interface EnumFieldSpec<V extends string = string> extends FieldBase {
+  readonly kind: 'enum';
+  readonly values: readonly V[];
+  readonly default: V;
+}
+export interface BoolFieldSpec extends FieldBase {
+  readonly kind: 'bool';
+  readonly default: boolean;
+}
+export interface IntListFieldSpec extends FieldBase {
+  readonly kind: 'int-list';
+  readonly default: readonly number[];
+  /** Bounds of each element. */
+  readonly min: number;
+  readonly max: number;
+  readonly minLength: number;
+  readonly maxLength: number;
+}
+export type FieldSpec = IntFieldSpec | NumberFieldSpec | EnumFieldSpec | BoolFieldSpec | IntListFieldSpec;
+
+type SpecFor<V> = [V] extends [number[]] ? IntListFieldSpec
+  : [V] extends [number] ? IntFieldSpec | NumberFieldSpec
+    : [V] extends [boolean] ? BoolFieldSpec
+      : [V] extends [string] ? EnumFieldSpec<V> : never;
+
+const MAX_INT = 2_147_483_647;
+const int = (doc: string, defaultValue: number, min: number, max: number): IntFieldSpec =>
+  ({ kind: 'int', doc, default: defaultValue, min, max });
+const num = (doc: string, defaultValue: number, min: number, max: number, exclusive: { min?: boolean; max?: boolean } = {}): NumberFieldSpec =>
+  ({ kind: 'number', doc, default: defaultValue, min, max, minExclusive: exclusive.min ?? false, maxExclusive: exclusive.max ?? false });
+const choice = <V extends string>(doc: string, values: readonly V[], defaultValue: V): EnumFieldSpec<V> =>
+  ({ kind: 'enum', doc, values, default: defaultValue });
+const bool = (doc: string, defaultValue: boolean): BoolFieldSpec => ({ kind: 'bool', doc, default: defaultValue });
+const intList = (doc: string, defaultValue: readonly number[], min: number, max: number, maxLength = 8): IntListFieldSpec =>
+  ({ kind: 'int-list', doc, default: defaultValue, min, max, minLength: 1, maxLength });
+
+/** Every config field; the mapped type makes the table complete and type-consistent with RunConfig. */
+export const CONFIG_FIELDS: { readonly [K in ConfigKey]: SpecFor<ConfigValue<K>> } = {
+  task: choice('Task to train on (DESIGN.md §5).', ['reach', 'lift', 'pick-cube'], 'pick-cube'),
+  seed: int('Base seed for sampling, env resets and minibatch shuffles.', 0, 0, MAX_INT),
+  num_envs: int('Parallel environments per rollout (ReinFlow 003 uses 16).', 16, 1, 4096),
+  iterations: int('PPO iterations (rollout + update); 0 = set by total_env_steps. With both set, the smaller budget wins.', 0, 0, 10_000_000),
+  total_env_steps: int('Env-step budget of the run (1M in references 000 and 003); 0 = set by iterations.', 1_000_000, 0, 1_000_000_000_000),
+  actor_lr: num('Actor learning rate (3e-5 in ReinFlow 003).', 3e-5, 0, 1),
+  critic_lr: num('Critic learning rate (1e-4 in references 003 and 004).', 1e-4, 0, 1),
+  eval_episodes: int('Episodes per deterministic evaluation, on fixed seeds from eval.seed.', 20, 0, 100_000),
+  checkpoint_every: int('Save a checkpoint every this many iterations; 0 = only at the end.', 10, 0, 1_000_000),
+
+  'policy.denoise_steps': int('K, denoising steps per chunk (4 in RLinf 004; 8 in ReinFlow 003).', 4, 1, 128),
+  'policy.horizon': int('H, actions predicted per chunk.', 8, 1, 128),
+  'policy.n_action_steps': int('Actions executed per chunk (≤ horizon); one chunk is one PPO decision.', 4, 1, 128),
+  'policy.n_obs_steps': int('Observation history length (2 in ManiFlow 000).', 2, 1, 16),
+  'policy.velocity_net': choice('Velocity net: residual MLP, or a small DiT-X transformer.', ['mlp', 'ditx'], 'mlp'),
+  'policy.hidden': intList('Hidden widths of the MLP velocity net.', [256, 256, 256], 1, 8192),
+  'policy.encoder_hidden': intList('Hidden widths of the observation encoder (state MLP or per-point MLP).', [256, 256], 1, 8192),
+  'policy.ditx_dim': int('Token width of the DiT-X velocity net.', 128, 8, 4096),
+  'policy.ditx_depth': int('Transformer blocks in DiT-X.', 4, 1, 48),
+  'policy.ditx_heads': int('Attention heads in DiT-X (must divide policy.ditx_dim).', 4, 1, 64),
+  'policy.value_on': choice('Value head input: obs features (V_vlm, default) or velocity-net features averaged over steps (V_expert), reference 004.', ['obs', 'expert'], 'obs'),
+  'policy.detach_critic_input': bool('Stop critic gradients at the shared trunk (reference 004).', false),
+  'policy.value_hidden': intList('Hidden widths of the value head.', [256, 256], 1, 8192),
+  'policy.noise_head_hidden': intList('Hidden widths of the learnable noise head ([128, 64] in reference 004).', [128, 64], 1, 8192),
+
+  'noise.method': choice('Exploration: ode (none), sde (Flow-SDE), cps, or noise (learnable noise head), DESIGN.md §3.', ['ode', 'sde', 'cps', 'noise'], 'sde'),
+  'noise.level': num('a, the Flow-SDE / CPS noise level (0.5 in RLinf 004); σ_i = a·sqrt(t_i/(1−t_i)).', 0.5, 0, 5),
+  'noise.std_min': num('Lower std bound of the noise head (0.08 in RLinf 004; 0.01 in ReinFlow 003).', 0.08, 0, 2, { min: true }),
+  'noise.std_max': num('Upper std bound of the noise head at the start (0.16 in RLinf 004; 0.3 in ReinFlow 003).', 0.16, 0, 2, { min: true }),
+  'noise.mode': choice('hybrid: one random step per chain is stochastic (default for SDE); joint: every step, plus the x_0 density.', ['hybrid', 'joint'], 'hybrid'),
+  'noise.logprob_type': choice('Log-prob unit: token keeps [chunk, A], action sums over A, chunk sums over chunk × A (RLinf 004 uses chunk).', ['token', 'action', 'chunk'], 'chunk'),
+  'noise.decay': choice('Schedule of σ_max toward σ_min and of level toward level_min (ReinFlow 003; cosine runs after hold_steps).', ['constant', 'linear', 'exponential', 'cosine'], 'constant'),
+  'noise.decay_steps': int('Env steps over which the noise decays (500k in ReinFlow 003).', 500_000, 0, 1_000_000_000_000),
+  'noise.hold_steps': int('Env steps held at the start value before a cosine decay.', 0, 0, 1_000_000_000_000),
+  'noise.level_min': num('Noise level reached at the end of a non-constant decay.', 0.1, 0, 5),
+
+  'ppo.clip_low': num('ε_low: the ratio is clipped below at 1 − ε_low (0.2 in all references).', 0.2, 0, 1, { min: true, max: true }),
+  'ppo.clip_high': num('ε_high: the ratio is clipped above at 1 + ε_high.', 0.2, 0, 10, { min: true }),
+  'ppo.dual_clip': num('Dual-clip constant c > 1 bounding the loss for negative advantages (3 is common); 0 = off.', 0, 0, 100),
+  'ppo.value_clip': num('Clip the new value to old ± this; 0 = off.', 0, 0, 1e6),
+  'ppo.value_loss': choice('Critic loss (RLinf 004 uses huber).', ['mse', 'huber'], 'huber'),
+  'ppo.huber_delta': num('Huber transition point.', 10, 0, 1e6, { min: true }),
+  'ppo.entropy_coef': num('Entropy bonus weight (0 in ManiFlow 000; 0.01 in ReinFlow 003 for learnable noise).', 0, 0, 10),
+  'ppo.value_coef': num('Critic loss weight (0.5 in references 000 and 003).', 0.5, 0, 100),
+  'ppo.epochs': int('Passes over each rollout (4 in all references).', 4, 1, 100),
+  'ppo.minibatch_size': int('Decisions per minibatch; must divide num_envs × env.steps_per_iteration (64 in ReinFlow 003).', 64, 1, 1_000_000),
+  'ppo.max_grad_norm': num('Global gradient-norm clip (0.5 in ManiFlow 000); 0 = off.', 0.5, 0, 1e6),
+  'ppo.target_kl': num('Stop the epoch loop once approx_kl exceeds this (0.01 in ManiFlow 000); 0 = off.', 0, 0, 10),
+  'ppo.critic_warmup_steps': int('Env steps at the start during which only the critic trains (5000 in ReinFlow 003).', 5000, 0, 1_000_000_000_000),
+  'ppo.lr_schedule': choice('Learning-rate schedule over the run, after warm-up.', ['constant', 'linear', 'cosine'], 'constant'),
+  'ppo.warmup_steps': int('Env steps of linear learning-rate warm-up from 0.', 0, 0, 1_000_000_000_000),
+  'ppo.optimizer': choice('Optimizer for actor and critic.', ['adam', 'adamw'], 'adam'),
+  'ppo.weight_decay': num('Decoupled weight decay; applies with ppo.optimizer=adamw only.', 0, 0, 1),
+  'ppo.adam_eps': num('Adam epsilon.', 1e-5, 0, 1, { min: true }),
+  'ppo.max_nonfinite_skips': int('Non-finite updates skipped in a row before training stops with an error.', 5, 0, 1000),
+
+  'advantages.type': choice('Estimator: gae, mc (Monte Carlo), nstep, or grpo (group-normalized return), DESIGN.md §4.', ['gae', 'mc', 'nstep', 'grpo'], 'gae'),
+  'advantages.gamma': num('Discount per env step (0.99 in all references).', 0.99, 0, 1),
+  'advantages.lambda': num('GAE λ (0.95 in all references).', 0.95, 0, 1),
+  'advantages.n_steps': int('Decisions looked ahead by the n-step estimator.', 5, 1, 100_000),
+  'advantages.group_size': int('Envs per GRPO group, sharing a reset seed; must divide num_envs.', 8, 2, 4096),
+  'advantages.normalize': bool('Normalize advantages over valid entries.', true),
+
+  'env.control_mode': choice('Action space: 4-D Cartesian delta via IK, or 8-D joint delta (DESIGN.md §5).', ['ee_delta_pos', 'joint_delta_pos'], 'ee_delta_pos'),
+  'env.obs_type': choice('Observation: state vector, or point cloud plus proprioception.', ['state', 'pointcloud'], 'state'),
+  'env.reward': choice('Reward: dense (shaped) or sparse (success only).', ['dense', 'sparse'], 'dense'),
+  'env.num_points': int('Points per point-cloud observation.', 512, 16, 65_536),
+  'env.workers': int('Env worker threads; 0 = one per available core.', 0, 0, 256),
+  'env.steps_per_iteration': int('Decisions (chunks) per env per rollout (128 in ReinFlow 003).', 32, 1, 100_000),
+  'env.max_episode_steps': int('Episode length cap in env steps; 0 = the task default.', 0, 0, 1_000_000),
+  'env.auto_reset': bool('Reset an env as soon as it is done; off masks the rest of its rollout.', true),
+
+  'eval.every': int('Evaluate every this many iterations; 0 = off.', 10, 0, 1_000_000),
+  'eval.seed': int('First of the fixed evaluation seeds (kept apart from training seeds).', 1_000_000, 0, MAX_INT),
+  'eval.record_episodes': int('Evaluation episodes whose qpos is kept for replay and video.', 2, 0, 1000),
+};
+
+/** Config keys in table order. */
+export const CONFIG_KEYS: readonly ConfigKey[] = Object.keys(CONFIG_FIELDS) as ConfigKey[];
+
+const KEY_SET: ReadonlySet<string> = new Set(CONFIG_KEYS);
+
+/** True when `key` names a config field. */
+export function isConfigKey(key: string): key is ConfigKey {
+  return KEY_SET.has(key);
+}
+
+/** The field spec of a key (widened for generic code). */
+export function fieldSpec(key: ConfigKey): FieldSpec {
+  return CONFIG_FIELDS[key] as FieldSpec;
+}
+
+/** 'run' for top-level keys, else the section before the dot. */
+export function fieldGroup(key: ConfigKey): ConfigGroup {
+  const dot = key.indexOf('.');
+  return dot < 0 ? 'run' : (key.slice(0, dot) as ConfigGroup);
+}
+
+/** Human text for a field's allowed values, used in error messages and tooltips. */
+export function describeAllowed(spec: FieldSpec): string {
+  switch (spec.kind) {
+    case 'enum':
+      return `one of ${spec.values.join(', ')}`;
+    case 'bool':
+      return 'one of true, false';
+    case 'int':
+      return `an integer in [${spec.min}, ${spec.max}]`;
+    case 'number':
+      return `a number in ${spec.minExclusive ? '(' : '['}${spec.min}, ${spec.max}${spec.maxExclusive ? ')' : ']'}`;
+    case 'int-list':
+      return `a comma-separated list of ${spec.minLength}–${spec.maxLength} integers in [${spec.min}, ${spec.max}]`;
+  }
+}

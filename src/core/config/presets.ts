@@ -1,0 +1,76 @@
+/**
+ * Named presets as override lists over the defaults. The ReinFlow presets follow
+ * the baseline and the 21 one-category ablations of reference 003; each ablation
+ * is the baseline plus the overrides its name says it varies.
+ */
+import { defaultConfig } from './access';
+import { applyOverrides } from './overrides';
+import type { RunConfig } from './run-config';
+import { validateConfig } from './validate';
+
+export type PresetCategory = 'general' | 'baseline' | 'warmup' | 'noise' | 'ppo' | 'lr' | 'inference_steps' | 'rollout';
+
+export interface Preset {
+  /** One line for the preset menu. */
+  readonly doc: string;
+  readonly category: PresetCategory;
+  /** 'a.b=c' overrides applied to the defaults, in order. */
+  readonly overrides: readonly string[];
+}
+
+/** ReinFlow 003 baseline: learnable noise σ ∈ [0.01, 0.3] decaying linearly over 500k steps, K = 8, 16 envs × 128 decisions. */
+const REINFLOW_BASELINE: readonly string[] = [
+  'noise.method=noise', 'noise.mode=joint', 'noise.std_min=0.01', 'noise.std_max=0.3',
+  'noise.decay=linear', 'noise.decay_steps=500000', 'ppo.critic_warmup_steps=5000',
+  'ppo.clip_low=0.2', 'ppo.clip_high=0.2', 'ppo.entropy_coef=0.01', 'ppo.value_coef=0.5',
+  'actor_lr=3e-5', 'critic_lr=1e-4', 'policy.denoise_steps=8', 'num_envs=16',
+  'env.steps_per_iteration=128', 'ppo.epochs=4', 'ppo.minibatch_size=64', 'total_env_steps=1000000',
+];
+
+const ablation = (category: PresetCategory, doc: string, ...overrides: string[]): Preset =>
+  ({ doc, category, overrides: [...REINFLOW_BASELINE, ...overrides] });
+
+export const PRESETS = {
+  default: { doc: 'Defaults: Flow-SDE hybrid, a = 0.5, K = 4 (reference 004).', category: 'general', overrides: [] },
+  tiny: {
+    doc: 'Tiny end-to-end run: [32, 32] MLP, 4 envs, K = 4, H = 4, short rollouts, 2 eval episodes.',
+    category: 'general',
+    overrides: [
+      'policy.hidden=32,32', 'policy.encoder_hidden=32', 'policy.value_hidden=32,32', 'policy.noise_head_hidden=16',
+      'policy.denoise_steps=4', 'policy.horizon=4', 'policy.n_action_steps=2', 'policy.n_obs_steps=1',
+      'num_envs=4', 'env.steps_per_iteration=8', 'env.workers=1', 'env.num_points=64', 'ppo.minibatch_size=16',
+      'ppo.epochs=2', 'ppo.critic_warmup_steps=0', 'iterations=3', 'eval_episodes=2', 'eval.every=3',
+      'eval.record_episodes=1', 'checkpoint_every=0',
+    ],
+  },
+  'reinflow-baseline': { doc: 'ReinFlow baseline of reference 003.', category: 'baseline', overrides: REINFLOW_BASELINE },
+  'reinflow-warmup-0': ablation('warmup', 'Critic warm-up off (0 steps).', 'ppo.critic_warmup_steps=0'),
+  'reinflow-warmup-2k': ablation('warmup', 'Shorter critic warm-up (2000 steps).', 'ppo.critic_warmup_steps=2000'),
+  'reinflow-warmup-10k': ablation('warmup', 'Longer critic warm-up (10000 steps).', 'ppo.critic_warmup_steps=10000'),
+  'reinflow-noise-constant': ablation('noise', 'No noise decay (σ_max stays 0.3).', 'noise.decay=constant'),
+  'reinflow-noise-exponential': ablation('noise', 'Exponential noise decay over 500k steps.', 'noise.decay=exponential'),
+  'reinflow-noise-fast-decay': ablation('noise', 'Linear decay over 200k steps instead of 500k.', 'noise.decay_steps=200000'),
+  'reinflow-noise-low-init': ablation('noise', 'Half the initial noise (σ_max 0.15).', 'noise.std_max=0.15'),
+  'reinflow-noise-high-init': ablation('noise', 'More initial noise (σ_max 0.5).', 'noise.std_max=0.5'),
+  'reinflow-clip-0.1': ablation('ppo', 'Tighter PPO clip (ε 0.1).', 'ppo.clip_low=0.1', 'ppo.clip_high=0.1'),
+  'reinflow-clip-0.3': ablation('ppo', 'Looser PPO clip (ε 0.3).', 'ppo.clip_low=0.3', 'ppo.clip_high=0.3'),
+  'reinflow-entropy-0.05': ablation('ppo', 'More entropy bonus (0.05).', 'ppo.entropy_coef=0.05'),
+  'reinflow-entropy-0.001': ablation('ppo', 'Less entropy bonus (0.001).', 'ppo.entropy_coef=0.001'),
+  'reinflow-value-coef-1': ablation('ppo', 'Heavier critic loss (value_coef 1.0).', 'ppo.value_coef=1'),
+  'reinflow-lr-low': ablation('lr', 'Learning rates 3× lower (actor 1e-5, critic 3e-5).', 'actor_lr=1e-5', 'critic_lr=3e-5'),
+  'reinflow-lr-high': ablation('lr', 'Learning rates 3× higher (actor 1e-4, critic 3e-4).', 'actor_lr=1e-4', 'critic_lr=3e-4'),
+  'reinflow-lr-equal': ablation('lr', 'Equal learning rates (5e-5 for both).', 'actor_lr=5e-5', 'critic_lr=5e-5'),
+  'reinflow-steps-4': ablation('inference_steps', 'Fewer denoising steps (K = 4).', 'policy.denoise_steps=4'),
+  'reinflow-steps-16': ablation('inference_steps', 'More denoising steps (K = 16).', 'policy.denoise_steps=16'),
+  'reinflow-rollout-short': ablation('rollout', 'Shorter rollouts (64 decisions, minibatch 32).', 'env.steps_per_iteration=64', 'ppo.minibatch_size=32'),
+  'reinflow-rollout-long': ablation('rollout', 'Longer rollouts (256 decisions, minibatch 128).', 'env.steps_per_iteration=256', 'ppo.minibatch_size=128'),
+  'reinflow-epochs-8': ablation('rollout', 'More PPO epochs per rollout (8).', 'ppo.epochs=8'),
+} as const satisfies Record<string, Preset>;
+
+export type PresetName = keyof typeof PRESETS;
+export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];
+
+/** The validated config of a preset. */
+export function presetConfig(name: PresetName): RunConfig {
+  return validateConfig(applyOverrides(defaultConfig(), PRESETS[name].overrides));
+}

@@ -1,0 +1,193 @@
+/**
+ * The typed run config (DESIGN.md §9, §10). Every field has a runtime twin in
+ * `CONFIG_FIELDS` (fields.ts) with its doc string, kind, default and bounds.
+ * Unit rule: every `*_steps` count of training progress is in env steps,
+ * like `total_env_steps`; `eval.every` and `checkpoint_every` are in iterations.
+ */
+
+export type TaskName = 'reach' | 'lift' | 'pick-cube';
+export type NoiseMethod = 'ode' | 'sde' | 'cps' | 'noise';
+
+export interface PolicyConfig {
+  /** K, denoising steps per action chunk (DESIGN.md §3). */
+  denoise_steps: number;
+  /** H, predicted actions per chunk. */
+  horizon: number;
+  /** Actions executed per chunk (≤ horizon); one chunk is one SMDP decision. */
+  n_action_steps: number;
+  /** Observation history length fed to the policy. */
+  n_obs_steps: number;
+  /** Velocity net architecture. */
+  velocity_net: 'mlp' | 'ditx';
+  /** Hidden widths of the MLP velocity net. */
+  hidden: number[];
+  /** Hidden widths of the state obs encoder. */
+  encoder_hidden: number[];
+  /** Width of the DiT-X token stream. */
+  ditx_dim: number;
+  /** DiT-X transformer blocks. */
+  ditx_depth: number;
+  /** DiT-X attention heads (must divide ditx_dim). */
+  ditx_heads: number;
+  /** Where the value head reads from: obs features (V_vlm) or velocity-net features (V_expert). */
+  value_on: 'obs' | 'expert';
+  /** Stop critic gradients at the shared trunk. */
+  detach_critic_input: boolean;
+  /** Hidden widths of the value head. */
+  value_hidden: number[];
+  /** Hidden widths of the learnable noise head (noise.method=noise). */
+  noise_head_hidden: number[];
+}
+
+export interface NoiseConfig {
+  /** Exploration: ode (none), sde (Flow-SDE), cps, noise (learnable noise head). */
+  method: NoiseMethod;
+  /** a, the SDE / CPS noise level. */
+  level: number;
+  /** Lower std bound of the noise head, and the floor σ_max decays toward. */
+  std_min: number;
+  /** Upper std bound of the noise head at the start of training. */
+  std_max: number;
+  /** hybrid: one stochastic step per chain; joint: every step stochastic. */
+  mode: 'hybrid' | 'joint';
+  /** Log-prob reduction: token [chunk, A], action (sum over A), chunk (sum over chunk × A). */
+  logprob_type: 'token' | 'action' | 'chunk';
+  /** Schedule of σ_max (and of level toward level_min). */
+  decay: 'constant' | 'linear' | 'exponential' | 'cosine';
+  /** Env steps over which the decay runs. */
+  decay_steps: number;
+  /** Env steps held at the start value before a cosine decay. */
+  hold_steps: number;
+  /** Final noise level when the decay is not constant. */
+  level_min: number;
+}
+
+export interface PpoConfig {
+  /** ε_low: the ratio is clipped below at 1 − ε_low. */
+  clip_low: number;
+  /** ε_high: the ratio is clipped above at 1 + ε_high. */
+  clip_high: number;
+  /** Dual-clip constant c (> 1) for negative advantages; 0 = off. */
+  dual_clip: number;
+  /** Value clipping range around the old value; 0 = off. */
+  value_clip: number;
+  /** Critic loss. */
+  value_loss: 'mse' | 'huber';
+  /** Huber transition point. */
+  huber_delta: number;
+  /** Entropy bonus weight. */
+  entropy_coef: number;
+  /** Critic loss weight. */
+  value_coef: number;
+  /** Passes over each rollout. */
+  epochs: number;
+  /** Decisions per minibatch. */
+  minibatch_size: number;
+  /** Global gradient-norm clip; 0 = off. */
+  max_grad_norm: number;
+  /** Approximate-KL threshold that stops the epoch loop; 0 = off. */
+  target_kl: number;
+  /** Env steps during which only the critic trains. */
+  critic_warmup_steps: number;
+  /** Learning-rate schedule over the run. */
+  lr_schedule: 'constant' | 'linear' | 'cosine';
+  /** Env steps of linear lr warm-up. */
+  warmup_steps: number;
+  /** Optimizer for actor and critic. */
+  optimizer: 'adam' | 'adamw';
+  /** Decoupled weight decay (adamw only). */
+  weight_decay: number;
+  /** Adam epsilon. */
+  adam_eps: number;
+  /** Non-finite updates skipped in a row before training stops. */
+  max_nonfinite_skips: number;
+}
+
+export interface AdvantagesConfig {
+  /** Estimator: gae, mc (Monte Carlo), nstep, grpo (group-normalized return). */
+  type: 'gae' | 'mc' | 'nstep' | 'grpo';
+  /** Discount per env step. */
+  gamma: number;
+  /** GAE λ. */
+  lambda: number;
+  /** Decisions looked ahead by the n-step estimator. */
+  n_steps: number;
+  /** Envs per GRPO group (they share a reset seed). */
+  group_size: number;
+  /** Normalize advantages over valid entries. */
+  normalize: boolean;
+}
+
+export interface EnvConfig {
+  /** Action space: 4-D Cartesian delta or 8-D joint delta. */
+  control_mode: 'ee_delta_pos' | 'joint_delta_pos';
+  /** Observation: state vector or point cloud plus proprioception. */
+  obs_type: 'state' | 'pointcloud';
+  /** Reward shaping. */
+  reward: 'dense' | 'sparse';
+  /** Points per point-cloud observation. */
+  num_points: number;
+  /** Env worker threads; 0 = automatic. */
+  workers: number;
+  /** Decisions per env per rollout. */
+  steps_per_iteration: number;
+  /** Episode length cap in env steps; 0 = the task's own. */
+  max_episode_steps: number;
+  /** Reset an env as soon as it is done, inside the rollout. */
+  auto_reset: boolean;
+}
+
+export interface EvalConfig {
+  /** Evaluate every this many iterations; 0 = off. */
+  every: number;
+  /** First of the fixed evaluation seeds. */
+  seed: number;
+  /** Evaluation episodes whose qpos is kept for replay. */
+  record_episodes: number;
+}
+
+export interface RunConfig {
+  /** Task to train on. */
+  task: TaskName;
+  /** Base seed for sampling, env resets and shuffles. */
+  seed: number;
+  /** Parallel environments. */
+  num_envs: number;
+  /** PPO iterations (rollout + update); 0 = set by total_env_steps. */
+  iterations: number;
+  /** Env-step budget; 0 = set by iterations. */
+  total_env_steps: number;
+  /** Actor learning rate. */
+  actor_lr: number;
+  /** Critic learning rate. */
+  critic_lr: number;
+  /** Episodes per evaluation. */
+  eval_episodes: number;
+  /** Save a checkpoint every this many iterations; 0 = only at the end. */
+  checkpoint_every: number;
+  policy: PolicyConfig;
+  noise: NoiseConfig;
+  ppo: PpoConfig;
+  advantages: AdvantagesConfig;
+  env: EnvConfig;
+  eval: EvalConfig;
+}
+
+type Leaf = number | string | boolean | number[];
+
+/** Every dotted key of T that names a leaf field, e.g. 'seed' | 'ppo.clip_low'. */
+type LeafPaths<T, Prefix extends string = ''> = {
+  [K in keyof T & string]: T[K] extends Leaf ? `${Prefix}${K}` : LeafPaths<T[K], `${Prefix}${K}.`>;
+}[keyof T & string];
+
+/** A config key, e.g. 'num_envs' or 'noise.method'. */
+export type ConfigKey = LeafPaths<RunConfig>;
+
+/** The value type at a dotted key. */
+export type ConfigValue<K extends string, T = RunConfig> =
+  K extends `${infer Head}.${infer Rest}` ? (Head extends keyof T ? ConfigValue<Rest, T[Head]> : never)
+    : K extends keyof T ? T[K] : never;
+
+export type ConfigSection = 'policy' | 'noise' | 'ppo' | 'advantages' | 'env' | 'eval';
+/** UI grouping: top-level keys are the `run` group. */
+export type ConfigGroup = 'run' | ConfigSection;
