@@ -1,0 +1,139 @@
+import * as tf from '@tensorflow/tfjs';
+import { ShapeError } from '../errors';
+import { createRng, type Rng } from '../random';
+import { encodeObs, obsBatchSize, type PolicyObs } from './obs-encoder';
+import { resolveFlowPolicyOptions, type FlowPolicyOptions } from './options';
+import { expectedParameterShapes, isCriticParameter, type ParamShapes } from './param-shapes';
+import { noiseHeadStd, type NoiseHeadBounds } from './noise-head';
+import { valueHead } from './value-head';
+import { velocityMlp, type VelocityOutput } from './velocity-mlp';
+
+/** One tensor of a weight map: shape and row-major float32 data. */
+export interface WeightEntry {
+  shape: number[];
+  data: Float32Array;
+}
+
+/** Keeps tf variable names unique when several policies live in one process. */
+let variableSerial = 0;
+
+/** Deterministic Glorot-uniform init from the project RNG (same weights on every backend). */
+function initialValue(name: string, shape: number[], rng: Rng): Float32Array {
+  const size = shape.reduce((product, dim) => product * dim, 1);
+  const values = new Float32Array(size);
+  if (name.endsWith('.gamma')) return values.fill(1);
+  if (!name.endsWith('.kernel')) return values;
+  // Output layers of the velocity net and noise head start small so that a fresh policy is gentle.
+  const gain = name === 'velocity.output.kernel' || name === 'noise_head.output.kernel' ? 0.1 : 1;
+  const limit = gain * Math.sqrt(6 / (shape[0] + shape[1]));
+  for (let offset = 0; offset < size; offset++) values[offset] = (2 * rng.uniform() - 1) * limit;
+  return values;
+}
+
+/**
+ * A flow-matching policy that owns its tf.Variables under stable dotted names
+ * (`encoder.*`, `velocity.*`, `noise_head.*`, `value.*`). Call `dispose()` when done.
+ */
+export class FlowPolicy {
+  readonly options: FlowPolicyOptions;
+  readonly shapes: ParamShapes;
+  private readonly variables = new Map<string, tf.Variable>();
+  private disposed = false;
+
+  constructor(options: Parameters<typeof resolveFlowPolicyOptions>[0], seed = 0) {
+    this.options = resolveFlowPolicyOptions(options);
+    this.shapes = expectedParameterShapes(this.options);
+    const rng = createRng(seed);
+    for (const [name, shape] of this.shapes) {
+      const variable = tf.variable(tf.tensor(initialValue(name, shape, rng), shape), true, `${name}_${variableSerial++}`);
+      this.variables.set(name, variable);
+    }
+  }
+
+  /** The named parameter; throws ShapeError for an unknown name. */
+  readonly param = (name: string): tf.Variable => {
+    const variable = this.variables.get(name);
+    if (!variable) throw new ShapeError(name, `policy has no parameter '${name}'`);
+    return variable;
+  };
+
+  /** All parameters by name, in stable order. */
+  namedVariables(): ReadonlyMap<string, tf.Variable> {
+    return this.variables;
+  }
+
+  /** Encoder, velocity net and noise head (the actor learning rate). */
+  actorVariables(): tf.Variable[] {
+    return [...this.variables].filter(([name]) => !isCriticParameter(name)).map(([, variable]) => variable);
+  }
+
+  /** Value head (the critic learning rate). */
+  criticVariables(): tf.Variable[] {
+    return [...this.variables].filter(([name]) => isCriticParameter(name)).map(([, variable]) => variable);
+  }
+
+  /** Batch size of obs; throws ShapeError naming the bad field. */
+  batchSize(obs: PolicyObs): number {
+    return obsBatchSize(this.options, obs);
+  }
+
+  /** obs → features [B, F]. */
+  encode(obs: PolicyObs): tf.Tensor2D {
+    return encodeObs(this.param, this.options, obs);
+  }
+
+  /** x [B, H, A], t [B], d [B], features [B, F] → velocity [B, H·A] and hidden [B, h]. */
+  velocity(x: tf.Tensor, t: tf.Tensor1D, stepSize: tf.Tensor1D, features: tf.Tensor2D): VelocityOutput {
+    return tf.tidy(() => {
+      const flat = tf.reshape(x, [x.shape[0], this.options.horizon * this.options.actionDim]) as tf.Tensor2D;
+      return velocityMlp(this.param, this.options, flat, t, stepSize, features);
+    });
+  }
+
+  /** Learned std [B, H, A] for method `noise`. */
+  noiseStd(features: tf.Tensor2D, t: tf.Tensor1D, bounds: NoiseHeadBounds): tf.Tensor3D {
+    if (!this.options.noiseHead) throw new ShapeError('noiseHead', 'method noise needs a policy built with noiseHead: true');
+    return noiseHeadStd(this.param, this.options, features, t, bounds);
+  }
+
+  /** Value [B] from the value head input (see `valueOn`). */
+  value(input: tf.Tensor2D): tf.Tensor1D {
+    return valueHead(this.param, this.options, input);
+  }
+
+  /** Copies every parameter out (row-major float32). */
+  async getWeights(): Promise<Map<string, WeightEntry>> {
+    const weights = new Map<string, WeightEntry>();
+    for (const [name, variable] of this.variables) {
+      weights.set(name, { shape: [...variable.shape], data: (await variable.data()) as Float32Array });
+    }
+    return weights;
+  }
+
+  /** Validates all names and shapes first, then assigns; throws ShapeError naming the tensor and both shapes. */
+  setWeights(weights: ReadonlyMap<string, WeightEntry>): void {
+    for (const [name, shape] of this.shapes) {
+      const entry = weights.get(name);
+      if (!entry) throw new ShapeError(name, `weights are missing tensor '${name}' (expected shape [${shape.join(', ')}])`);
+      const size = shape.reduce((product, dim) => product * dim, 1);
+      if (entry.shape.length !== shape.length || entry.shape.some((dim, axis) => dim !== shape[axis]) || entry.data.length !== size) {
+        throw new ShapeError(name, `tensor '${name}' has shape [${entry.shape.join(', ')}] (${entry.data.length} values) but the policy expects [${shape.join(', ')}]`);
+      }
+    }
+    for (const name of weights.keys()) {
+      if (!this.shapes.has(name)) throw new ShapeError(name, `weights contain tensor '${name}' that this policy architecture does not have`);
+    }
+    for (const [name, variable] of this.variables) {
+      const entry = weights.get(name) as WeightEntry;
+      tf.tidy(() => variable.assign(tf.tensor(entry.data, entry.shape)));
+    }
+  }
+
+  /** Frees every variable; the policy cannot be used afterwards. */
+  dispose(): void {
+    if (this.disposed) return;
+    for (const variable of this.variables.values()) variable.dispose();
+    this.variables.clear();
+    this.disposed = true;
+  }
+}

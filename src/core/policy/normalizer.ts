@@ -1,0 +1,106 @@
+import * as tf from '@tensorflow/tfjs';
+import { ConfigError, ShapeError } from '../errors';
+
+/** Serializable min/max statistics of one quantity (per feature). */
+export interface MinMaxStats {
+  min: number[];
+  max: number[];
+}
+
+/** Half ranges below this are treated as constant features. */
+const MIN_HALF_RANGE = 1e-6;
+
+/**
+ * Maps each feature from [min, max] to [-1, 1]: y = (x − center)/halfRange, center = (max + min)/2,
+ * halfRange = (max − min)/2. Constant features (halfRange < 1e-6) normalize to x − center (≈ 0)
+ * and unnormalize to center + y·halfRange (≈ center), so neither direction divides by zero.
+ */
+export class MinMaxNormalizer {
+  readonly dim: number;
+  private readonly center: Float32Array;
+  private readonly halfRange: Float32Array;
+  private readonly scale: Float32Array;
+
+  constructor(readonly stats: MinMaxStats, readonly field = 'normalizer') {
+    const { min, max } = stats;
+    if (!Array.isArray(min) || !Array.isArray(max) || min.length === 0 || min.length !== max.length) {
+      throw new ShapeError(field, `${field}.min and ${field}.max must be non-empty lists of the same length, got ${min?.length} and ${max?.length}`);
+    }
+    this.dim = min.length;
+    this.center = new Float32Array(this.dim);
+    this.halfRange = new Float32Array(this.dim);
+    this.scale = new Float32Array(this.dim);
+    for (let featureIndex = 0; featureIndex < this.dim; featureIndex++) {
+      const lo = min[featureIndex];
+      const hi = max[featureIndex];
+      if (!Number.isFinite(lo) || !Number.isFinite(hi) || hi < lo) {
+        throw new ConfigError(field, `${field} feature ${featureIndex} needs finite min ≤ max, got min ${lo} and max ${hi}`);
+      }
+      this.center[featureIndex] = (hi + lo) / 2;
+      this.halfRange[featureIndex] = (hi - lo) / 2;
+      this.scale[featureIndex] = this.halfRange[featureIndex] < MIN_HALF_RANGE ? 1 : 1 / this.halfRange[featureIndex];
+    }
+  }
+
+  /** Stats from data [rows, dim] (row-major). */
+  static fit(data: Float32Array, dim: number, field = 'normalizer'): MinMaxNormalizer {
+    if (dim < 1 || data.length === 0 || data.length % dim !== 0) {
+      throw new ShapeError(field, `${field} data length ${data.length} must be a positive multiple of dim ${dim}`);
+    }
+    const min = new Array<number>(dim).fill(Infinity);
+    const max = new Array<number>(dim).fill(-Infinity);
+    for (let offset = 0; offset < data.length; offset++) {
+      const featureIndex = offset % dim;
+      if (data[offset] < min[featureIndex]) min[featureIndex] = data[offset];
+      if (data[offset] > max[featureIndex]) max[featureIndex] = data[offset];
+    }
+    return new MinMaxNormalizer({ min, max }, field);
+  }
+
+  /** JSON-safe copy of the stats. */
+  toJSON(): MinMaxStats {
+    return { min: [...this.stats.min], max: [...this.stats.max] };
+  }
+
+  private checkLength(length: number): void {
+    if (length % this.dim !== 0) throw new ShapeError(this.field, `${this.field} input length ${length} is not a multiple of its dim ${this.dim}`);
+  }
+
+  /** [..., dim] → [..., dim] in [-1, 1]. */
+  normalize(values: Float32Array): Float32Array {
+    this.checkLength(values.length);
+    const out = new Float32Array(values.length);
+    for (let offset = 0; offset < values.length; offset++) {
+      const featureIndex = offset % this.dim;
+      out[offset] = (values[offset] - this.center[featureIndex]) * this.scale[featureIndex];
+    }
+    return out;
+  }
+
+  /** [..., dim] in [-1, 1] → original units. */
+  unnormalize(values: Float32Array): Float32Array {
+    this.checkLength(values.length);
+    const out = new Float32Array(values.length);
+    for (let offset = 0; offset < values.length; offset++) {
+      const featureIndex = offset % this.dim;
+      out[offset] = values[offset] * this.halfRange[featureIndex] + this.center[featureIndex];
+    }
+    return out;
+  }
+
+  /** Tensor version of `normalize`; the last axis must be dim. */
+  normalizeTensor(values: tf.Tensor): tf.Tensor {
+    if (values.shape[values.rank - 1] !== this.dim) {
+      throw new ShapeError(this.field, `${this.field} expects last axis ${this.dim}, got [${values.shape.join(', ')}]`);
+    }
+    return tf.tidy(() => tf.mul(tf.sub(values, tf.tensor1d(this.center)), tf.tensor1d(this.scale)));
+  }
+
+  /** Tensor version of `unnormalize`; the last axis must be dim. */
+  unnormalizeTensor(values: tf.Tensor): tf.Tensor {
+    if (values.shape[values.rank - 1] !== this.dim) {
+      throw new ShapeError(this.field, `${this.field} expects last axis ${this.dim}, got [${values.shape.join(', ')}]`);
+    }
+    return tf.tidy(() => tf.add(tf.mul(values, tf.tensor1d(this.halfRange)), tf.tensor1d(this.center)));
+  }
+}
