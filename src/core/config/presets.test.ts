@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { defaultConfig } from './access';
+import { deriveSizes } from './derive';
+import { diffConfig } from './diff';
+import { PRESET_NAMES, PRESETS, presetConfig } from './presets';
+
+describe('presets', () => {
+  it('are all valid, and default equals defaultConfig()', () => {
+    for (const name of PRESET_NAMES) expect(() => presetConfig(name), name).not.toThrow();
+    expect(presetConfig('default')).toEqual(defaultConfig());
+  });
+
+  it('tiny is small enough for an end-to-end run', () => {
+    const tiny = presetConfig('tiny');
+    expect(tiny.policy.hidden).toEqual([32, 32]);
+    expect([tiny.num_envs, tiny.policy.denoise_steps, tiny.policy.horizon]).toEqual([4, 4, 4]);
+    const sizes = deriveSizes(tiny);
+    // 4 envs × 8 decisions = 32; minibatch 16 → 2 per epoch; 3 iterations; eval at iteration 3.
+    expect([sizes.batchSize, sizes.minibatchesPerEpoch, sizes.iterations, sizes.evaluations]).toEqual([32, 2, 3, 1]);
+    expect(tiny.eval_episodes).toBeLessThanOrEqual(4);
+  });
+
+  it('hold the 22 ReinFlow runs of reference 003: a baseline and 21 one-category ablations', () => {
+    const reinflow = PRESET_NAMES.filter((name) => name.startsWith('reinflow-'));
+    expect(reinflow).toHaveLength(22);
+    const baseline = presetConfig('reinflow-baseline');
+    expect(baseline.noise).toMatchObject({ method: 'noise', std_min: 0.01, std_max: 0.3, decay: 'linear', decay_steps: 500_000 });
+    expect([baseline.actor_lr, baseline.critic_lr, baseline.policy.denoise_steps, baseline.env.steps_per_iteration]).toEqual([3e-5, 1e-4, 8, 128]);
+    for (const name of reinflow) {
+      if (name === 'reinflow-baseline') continue;
+      const changes = diffConfig(baseline, presetConfig(name));
+      expect(changes.length, name).toBeGreaterThanOrEqual(1);
+      expect(changes.length, name).toBeLessThanOrEqual(2);
+      expect(PRESETS[name].category, name).not.toBe('baseline');
+    }
+    expect(diffConfig(baseline, presetConfig('reinflow-lr-low'))).toEqual([
+      { key: 'actor_lr', from: 3e-5, to: 1e-5 },
+      { key: 'critic_lr', from: 1e-4, to: 3e-5 },
+    ]);
+    expect(diffConfig(baseline, presetConfig('reinflow-rollout-long')).map((change) => change.key))
+      .toEqual(['ppo.minibatch_size', 'env.steps_per_iteration']); // table order: ppo before env
+  });
+});

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../errors';
+import { defaultConfig } from './access';
+import { applyOverrides } from './overrides';
+import type { RunConfig } from './run-config';
+import { listConfigProblems, validateConfig } from './validate';
+
+const withOverrides = (...overrides: string[]): RunConfig => applyOverrides(defaultConfig(), overrides);
+
+function validationError(config: RunConfig): ConfigError {
+  try {
+    validateConfig(config);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('validateConfig', () => {
+  it('returns a valid config unchanged', () => {
+    const config = withOverrides('noise.method=noise', 'noise.mode=joint');
+    expect(validateConfig(config)).toBe(config);
+  });
+
+  it('explains each cross-field problem and how to fix it', () => {
+    const cases: Array<[string[], string, string]> = [
+      [['policy.horizon=8', 'policy.n_action_steps=10'], 'policy.n_action_steps',
+        'policy.n_action_steps (10) must be ≤ policy.horizon (8); lower n_action_steps or raise horizon'],
+      // 16 × 30 = 480, and 480 / 64 = 7.5.
+      [['env.steps_per_iteration=30'], 'ppo.minibatch_size',
+        'ppo.minibatch_size (64) must divide num_envs × env.steps_per_iteration (16 × 30 = 480)'],
+      [['noise.std_min=0.5', 'noise.std_max=0.2'], 'noise.std_min', 'noise.std_min (0.5) must be ≤ noise.std_max (0.2)'],
+      [['noise.method=cps', 'noise.level=1.5'], 'noise.level',
+        'noise.level (1.5) must be ≤ 1 with noise.method=cps, where it sets the angle πa/2'],
+      [['noise.method=cps', 'noise.mode=joint'], 'noise.mode',
+        'noise.mode=joint needs every denoising step stochastic, but cps has std 0 on its last step; use noise.mode=hybrid or another noise.method'],
+      [['noise.decay=linear', 'noise.decay_steps=0'], 'noise.decay_steps',
+        'noise.decay_steps must be ≥ 1 with noise.decay=linear; set it or use noise.decay=constant'],
+      [['noise.decay=cosine', 'noise.level=0.3', 'noise.level_min=0.4'], 'noise.level_min',
+        'noise.level_min (0.4) must be ≤ noise.level (0.3) with noise.decay=cosine'],
+      [['ppo.dual_clip=0.5'], 'ppo.dual_clip', 'ppo.dual_clip (0.5) must be > 1, or 0 to turn it off'],
+      [['ppo.weight_decay=0.01'], 'ppo.weight_decay',
+        'ppo.weight_decay (0.01) applies only with ppo.optimizer=adamw; set ppo.optimizer=adamw or ppo.weight_decay=0'],
+      [['advantages.type=grpo', 'advantages.group_size=6'], 'advantages.group_size',
+        'advantages.group_size (6) must divide num_envs (16) with advantages.type=grpo'],
+      [['advantages.type=nstep', 'advantages.n_steps=40'], 'advantages.n_steps',
+        'advantages.n_steps (40) must be ≤ env.steps_per_iteration (32)'],
+      [['iterations=0', 'total_env_steps=0'], 'iterations', 'iterations and total_env_steps are both 0; set at least one of them'],
+      [['eval_episodes=0'], 'eval_episodes', 'eval_episodes is 0 but eval.every is 10; set eval_episodes ≥ 1 or eval.every=0'],
+      [['eval_episodes=3', 'eval.record_episodes=5'], 'eval.record_episodes', 'eval.record_episodes (5) must be ≤ eval_episodes (3)'],
+      [['policy.velocity_net=ditx', 'policy.ditx_dim=100', 'policy.ditx_heads=8'], 'policy.ditx_heads',
+        'policy.ditx_heads (8) must divide policy.ditx_dim (100)'],
+    ];
+    for (const [overrides, field, message] of cases) {
+      const error = validationError(withOverrides(...overrides));
+      expect(error.message, overrides.join(' ')).toBe(message);
+      expect(error.field, overrides.join(' ')).toBe(field);
+    }
+  });
+
+  it('allows the fixes the messages suggest', () => {
+    expect(() => validateConfig(withOverrides('env.steps_per_iteration=32', 'ppo.minibatch_size=128'))).not.toThrow();
+    expect(() => validateConfig(withOverrides('ppo.weight_decay=0.01', 'ppo.optimizer=adamw'))).not.toThrow();
+    expect(() => validateConfig(withOverrides('eval_episodes=0', 'eval.every=0', 'eval.record_episodes=0'))).not.toThrow();
+    expect(() => validateConfig(withOverrides('advantages.type=grpo', 'advantages.group_size=4'))).not.toThrow();
+    // level_min is ignored while the decay is constant.
+    expect(() => validateConfig(withOverrides('noise.level=0.05'))).not.toThrow();
+  });
+
+  it('checks field types and bounds of configs built outside applyOverrides', () => {
+    const config = defaultConfig() as unknown as { ppo: Record<string, unknown>; noise: Record<string, unknown> };
+    config.ppo.epochs = 2.5;
+    config.noise.method = 'flow_sde';
+    const problems = listConfigProblems(config as unknown as RunConfig);
+    expect(problems).toEqual([
+      { field: 'noise.method', message: "noise.method must be one of ode, sde, cps, noise (got 'flow_sde')" },
+      { field: 'ppo.epochs', message: 'ppo.epochs must be an integer in [1, 100] (got 2.5)' },
+    ]);
+    expect(validationError(config as unknown as RunConfig).field).toBe('noise.method');
+  });
+
+  it('lists several cross-field problems at once', () => {
+    const problems = listConfigProblems(withOverrides('policy.n_action_steps=10', 'env.steps_per_iteration=30'));
+    expect(problems.map((problem) => problem.field)).toEqual(['policy.n_action_steps', 'ppo.minibatch_size']);
+  });
+});
