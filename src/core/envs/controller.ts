@@ -1,0 +1,87 @@
+/**
+ * Maps a normalized action in [-1, 1] to position-actuator targets (DESIGN.md §5).
+ *
+ * - `ee_delta_pos` (4-D): [dx, dy, dz, gripper]. The TCP moves by up to
+ *   EE_DELTA_LIMIT m per control step along each world axis; damped-least-squares
+ *   IK on the TCP site Jacobian turns that into joint targets, while holding the
+ *   gripper pointing down with the jaws closing along world y.
+ * - `joint_delta_pos` (8-D): [dq1..dq7, gripper]. Each joint target moves by up
+ *   to JOINT_DELTA_LIMIT rad per control step.
+ * - gripper: +1 fully open (jaw gap 8 cm), -1 fully closed; an absolute target.
+ */
+import type { MjData } from './mujoco-types';
+import { ARM_DOF, type SceneModel } from './scene-model';
+import { ARM_HOME_QPOS, ARM_JOINT_RANGES, FINGER_OPEN } from './robot-mjcf';
+import { createDlsScratch, dlsIkStep, orientationError } from './ik';
+
+export const CONTROL_MODES = ['ee_delta_pos', 'joint_delta_pos'] as const;
+export type ControlMode = (typeof CONTROL_MODES)[number];
+
+/** m per control step at |action| = 1. */
+export const EE_DELTA_LIMIT = 0.03;
+/** rad per control step at |action| = 1. */
+export const JOINT_DELTA_LIMIT = 0.1;
+/** DLS damping λ. */
+export const IK_DAMPING = 0.05;
+/** Gain of the null-space pull toward the home posture, per control step. */
+export const IK_NULL_GAIN = 0.05;
+/** TCP targets are kept inside this box (m, world frame) so IK never chases the unreachable. */
+export const WORKSPACE_LOW = [0.2, -0.45, 0.005] as const;
+export const WORKSPACE_HIGH = [0.8, 0.45, 0.55] as const;
+
+/** Gripper down, jaws along world y (the home orientation), row-major. */
+export const TCP_TARGET_ROTATION: readonly number[] = [1, 0, 0, 0, -1, 0, 0, 0, -1];
+
+export function actionDim(mode: ControlMode): number {
+  return mode === 'ee_delta_pos' ? 4 : ARM_DOF + 1;
+}
+
+/** Reusable buffers of one controller; single-threaded use only. */
+export class ArmController {
+  private readonly jac = new Float64Array(6 * ARM_DOF);
+  private readonly error = new Float64Array(6);
+  private readonly nullBias = new Float64Array(ARM_DOF);
+  private readonly dq = new Float64Array(ARM_DOF);
+  private readonly scratch = createDlsScratch(6);
+
+  constructor(readonly scene: SceneModel, readonly mode: ControlMode) {}
+
+  /** Writes ctrl for an already clipped action [A]; `data` must be forward-computed. */
+  apply(data: MjData, action: ArrayLike<number>, actionOffset: number): void {
+    const ctrl = data.ctrl as Float64Array;
+    const qpos = data.qpos as Float64Array;
+    if (this.mode === 'ee_delta_pos') {
+      this.solveEeDelta(data, action, actionOffset);
+      for (let joint = 0; joint < ARM_DOF; joint++) ctrl[joint] = clampJoint(joint, qpos[joint] + this.dq[joint]);
+    } else {
+      for (let joint = 0; joint < ARM_DOF; joint++) {
+        ctrl[joint] = clampJoint(joint, qpos[joint] + JOINT_DELTA_LIMIT * action[actionOffset + joint]);
+      }
+    }
+    const gripper = action[actionOffset + actionDim(this.mode) - 1];
+    const finger = FINGER_OPEN * 0.5 * (gripper + 1);
+    ctrl[ARM_DOF] = finger;
+    ctrl[ARM_DOF + 1] = finger;
+  }
+
+  private solveEeDelta(data: MjData, action: ArrayLike<number>, actionOffset: number): void {
+    const sitePos = data.site_xpos as Float64Array;
+    const siteMat = data.site_xmat as Float64Array;
+    const tcp = this.scene.tcpSiteId;
+    for (let axis = 0; axis < 3; axis++) {
+      const current = sitePos[tcp * 3 + axis];
+      const target = Math.min(WORKSPACE_HIGH[axis], Math.max(WORKSPACE_LOW[axis], current + EE_DELTA_LIMIT * action[actionOffset + axis]));
+      this.error[axis] = target - current;
+    }
+    orientationError(siteMat.subarray(tcp * 9, tcp * 9 + 9), TCP_TARGET_ROTATION, this.error, 3);
+    const qpos = data.qpos as Float64Array;
+    for (let joint = 0; joint < ARM_DOF; joint++) this.nullBias[joint] = IK_NULL_GAIN * (ARM_HOME_QPOS[joint] - qpos[joint]);
+    this.scene.tcpJacobian(data, this.jac);
+    dlsIkStep(this.jac, 6, ARM_DOF, this.error, IK_DAMPING, this.nullBias, this.dq, this.scratch);
+  }
+}
+
+function clampJoint(joint: number, value: number): number {
+  const [low, high] = ARM_JOINT_RANGES[joint];
+  return Math.min(high, Math.max(low, value));
+}

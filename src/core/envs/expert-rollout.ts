@@ -1,0 +1,86 @@
+/**
+ * Runs a task's scripted expert for whole episodes and collects the
+ * demonstration (observations, actions, boundaries, success). Episode e uses
+ * reset seed `seed + e`; the expert's noise stream is seeded from it too.
+ */
+import { createRng } from '../random';
+import type { Mujoco } from './mujoco-types';
+import { VectorEnv } from './vector-env';
+import type { ObsMode, TaskName } from './task-types';
+
+export interface ExpertRolloutOptions {
+  task: TaskName;
+  episodes: number;
+  seed: number;
+  noise: number;
+  obsMode?: ObsMode;
+  numPoints?: number;
+  /** Called after each episode with (episodeIndex, success). */
+  onEpisode?: (episodeIndex: number, success: boolean) => void;
+}
+
+export interface Demonstrations {
+  task: TaskName;
+  obsMode: ObsMode;
+  obsDim: number;
+  actionDim: number;
+  /** [T, obsDim] observation before each action. */
+  obs: Float32Array;
+  /** [T, actionDim] */
+  actions: Float32Array;
+  /** [T] */
+  rewards: Float32Array;
+  /** [E + 1] start row of each episode, last entry T. */
+  episodeStarts: Int32Array;
+  /** [E] 1 if the episode succeeded. */
+  success: Uint8Array;
+  /** [E] reset seed of each episode. */
+  seeds: Int32Array;
+}
+
+export function collectExpertDemos(mj: Mujoco, options: ExpertRolloutOptions): Demonstrations {
+  const env = new VectorEnv(mj, { task: options.task, numEnvs: 1, obsMode: options.obsMode ?? 'state', numPoints: options.numPoints, recordEpisodes: false });
+  try {
+    const { obsSpec, actionDim } = env.config;
+    const obsRows: Float32Array[] = [];
+    const actionRows: Float32Array[] = [];
+    const rewards: number[] = [];
+    const episodeStarts = [0];
+    const success: number[] = [];
+    const seeds: number[] = [];
+    const task = env.env(0).task;
+    for (let episodeIndex = 0; episodeIndex < options.episodes; episodeIndex++) {
+      const seed = options.seed + episodeIndex;
+      const expert = task.createExpert(options.noise, createRng((seed * 7919 + 17) >>> 0));
+      expert.reset();
+      let obs = env.reset([seed]);
+      let succeeded = false;
+      for (let stepIndex = 0; stepIndex < env.config.maxEpisodeSteps; stepIndex++) {
+        const action = new Float32Array(actionDim);
+        expert.act(env.env(0), action);
+        obsRows.push(obs);
+        actionRows.push(action);
+        const result = env.step(action);
+        rewards.push(result.reward[0]);
+        obs = result.obs;
+        if (result.success[0]) succeeded = true;
+        if (result.terminated[0] || result.truncated[0]) break;
+      }
+      episodeStarts.push(obsRows.length);
+      success.push(succeeded ? 1 : 0);
+      seeds.push(seed);
+      options.onEpisode?.(episodeIndex, succeeded);
+    }
+    const obs = new Float32Array(obsRows.length * obsSpec.dim);
+    obsRows.forEach((row, rowIndex) => obs.set(row, rowIndex * obsSpec.dim));
+    const actions = new Float32Array(actionRows.length * actionDim);
+    actionRows.forEach((row, rowIndex) => actions.set(row, rowIndex * actionDim));
+    return {
+      task: options.task, obsMode: obsSpec.mode, obsDim: obsSpec.dim, actionDim, obs, actions,
+      rewards: Float32Array.from(rewards), episodeStarts: Int32Array.from(episodeStarts),
+      success: Uint8Array.from(success), seeds: Int32Array.from(seeds),
+    };
+  } finally {
+    env.dispose();
+  }
+}

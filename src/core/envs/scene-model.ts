@@ -1,0 +1,102 @@
+/**
+ * One compiled task scene: the MjModel (shared by every env of a batch), the
+ * ids and addresses the controller and tasks read, and reusable Jacobian buffers.
+ * One owner calls dispose().
+ */
+import type { Mujoco, MjData, MjModel } from './mujoco-types';
+import { EnvError } from '../errors';
+import { ROBOT_NAMES } from './robot-mjcf';
+
+type DoubleBuffer = InstanceType<Mujoco['DoubleBuffer']>;
+
+export const ARM_DOF = 7;
+
+export class SceneModel {
+  readonly model: MjModel;
+  readonly nq: number;
+  readonly nv: number;
+  readonly nu: number;
+  readonly tcpSiteId: number;
+  readonly fingertipSiteIds: readonly [number, number];
+  /** sensordata addresses of the two pad touch sensors. */
+  readonly touchAdr: readonly [number, number];
+  /** qpos address of the first finger joint; the second follows. */
+  readonly fingerQposAdr: number;
+  /** qpos address of the object's free joint, or -1 without an object. */
+  readonly objectQposAdr: number;
+  readonly objectQvelAdr: number;
+  readonly objectBodyId: number;
+  /** mocap index of the goal marker, or -1. */
+  readonly goalMocapId: number;
+  readonly homeKeyId: number;
+  private readonly jacp: DoubleBuffer;
+  private readonly jacr: DoubleBuffer;
+  private disposed = false;
+
+  constructor(readonly mj: Mujoco, readonly mjcf: string) {
+    this.model = mj.MjModel.from_xml_string(mjcf);
+    try {
+      const m = this.model;
+      this.nq = m.nq;
+      this.nv = m.nv;
+      this.nu = m.nu;
+      const site = mj.mjtObj.mjOBJ_SITE.value;
+      this.tcpSiteId = this.requireId(site, ROBOT_NAMES.tcpSite);
+      this.fingertipSiteIds = [this.requireId(site, ROBOT_NAMES.fingertipSites[0]), this.requireId(site, ROBOT_NAMES.fingertipSites[1])];
+      const sensorAdr = m.sensor_adr as Int32Array;
+      const sensor = mj.mjtObj.mjOBJ_SENSOR.value;
+      this.touchAdr = [sensorAdr[this.requireId(sensor, ROBOT_NAMES.touchSensors[0])], sensorAdr[this.requireId(sensor, ROBOT_NAMES.touchSensors[1])]];
+      const jointQposAdr = m.jnt_qposadr as Int32Array;
+      const jointDofAdr = m.jnt_dofadr as Int32Array;
+      this.fingerQposAdr = jointQposAdr[this.requireId(mj.mjtObj.mjOBJ_JOINT.value, ROBOT_NAMES.fingerJoints[0])];
+      const objectJoint = mj.mj_name2id(m, mj.mjtObj.mjOBJ_JOINT.value, 'cube_joint');
+      this.objectQposAdr = objectJoint >= 0 ? jointQposAdr[objectJoint] : -1;
+      this.objectQvelAdr = objectJoint >= 0 ? jointDofAdr[objectJoint] : -1;
+      this.objectBodyId = mj.mj_name2id(m, mj.mjtObj.mjOBJ_BODY.value, 'cube');
+      const goalBody = mj.mj_name2id(m, mj.mjtObj.mjOBJ_BODY.value, 'goal');
+      this.goalMocapId = goalBody >= 0 ? (m.body_mocapid as Int32Array)[goalBody] : -1;
+      this.homeKeyId = this.requireId(mj.mjtObj.mjOBJ_KEY.value, 'home');
+      this.jacp = new mj.DoubleBuffer(3 * this.nv);
+      this.jacr = new mj.DoubleBuffer(3 * this.nv);
+    } catch (error) {
+      this.model.delete();
+      throw error;
+    }
+  }
+
+  private requireId(type: number, name: string): number {
+    const id = this.mj.mj_name2id(this.model, type, name);
+    if (id < 0) throw new EnvError(`scene has no object named '${name}'`);
+    return id;
+  }
+
+  /**
+   * TCP Jacobian restricted to the arm joints: [6, 7] rows (x, y, z, rx, ry, rz), written into `out`.
+   * Arm joints are the first seven dofs by construction of the MJCF.
+   */
+  tcpJacobian(data: MjData, out: Float64Array): Float64Array {
+    this.mj.mj_jacSite(this.model, data, this.jacp.GetView(), this.jacr.GetView(), this.tcpSiteId);
+    // Views are re-read after the call: the heap may have moved.
+    const jacp = this.jacp.GetView() as Float64Array;
+    const jacr = this.jacr.GetView() as Float64Array;
+    for (let row = 0; row < 3; row++) {
+      for (let col = 0; col < ARM_DOF; col++) {
+        out[row * ARM_DOF + col] = jacp[row * this.nv + col];
+        out[(row + 3) * ARM_DOF + col] = jacr[row * this.nv + col];
+      }
+    }
+    return out;
+  }
+
+  createData(): MjData {
+    return new this.mj.MjData(this.model);
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.jacp.delete();
+    this.jacr.delete();
+    this.model.delete();
+  }
+}

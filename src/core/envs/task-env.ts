@@ -1,0 +1,160 @@
+/**
+ * One environment: an MjData on a shared SceneModel, driven at 20 Hz with
+ * physics substeps (DESIGN.md §5). The vector env owns a batch of these.
+ */
+import { createRng, type Rng } from '../random';
+import type { MjData } from './mujoco-types';
+import { ARM_DOF, type SceneModel } from './scene-model';
+import { ArmController, type ControlMode } from './controller';
+import { CONTROL_SUBSTEPS } from './robot-mjcf';
+import type { RewardMode, TaskDefinition, TaskEpisodeState, TaskView } from './task-types';
+import type { ObservationWriter } from './observation';
+
+/** Joint noise at reset, uniform ± this many rad on each arm joint. */
+export const RESET_JOINT_NOISE = 0.02;
+
+export interface EnvStepResult {
+  reward: number;
+  terminated: boolean;
+  truncated: boolean;
+  success: boolean;
+  /** The physics went unstable (non-finite state or a MuJoCo warning); the step is truncated. */
+  unstable: boolean;
+}
+
+/** One finished episode, for replay and video. */
+export interface EpisodeRecord {
+  envIndex: number;
+  seed: number;
+  episodeReturn: number;
+  length: number;
+  success: boolean;
+  nq: number;
+  /** [length + 1, nq] qpos after reset and after each control step. */
+  qpos: Float32Array;
+}
+
+export class TaskEnv implements TaskView {
+  readonly data: MjData;
+  readonly episode: TaskEpisodeState = { goal: new Float64Array(3), objectRestZ: 0 };
+  private readonly controller: ArmController;
+  private elapsedSteps = 0;
+  private episodeReturn = 0;
+  private episodeSeed = 0;
+  private everSucceeded = false;
+  private warningTotal = 0;
+  private trajectory: Float32Array;
+
+  constructor(
+    readonly scene: SceneModel,
+    readonly task: TaskDefinition,
+    readonly writer: ObservationWriter,
+    controlMode: ControlMode,
+    readonly rewardMode: RewardMode,
+    readonly recordQpos: boolean,
+  ) {
+    this.data = scene.createData();
+    this.controller = new ArmController(scene, controlMode);
+    this.trajectory = new Float32Array(recordQpos ? (task.maxEpisodeSteps + 1) * scene.nq : 0);
+  }
+
+  get steps(): number {
+    return this.elapsedSteps;
+  }
+
+  /** Seeded reset; writes the first observation at obsOut[obsOffset]. */
+  reset(seed: number, obsOut: Float32Array, obsOffset: number): void {
+    const { mj, model } = this.scene;
+    const rng: Rng = createRng(seed);
+    mj.mj_resetDataKeyframe(model, this.data, this.scene.homeKeyId);
+    const qpos = this.data.qpos as Float64Array;
+    const ctrl = this.data.ctrl as Float64Array;
+    for (let joint = 0; joint < ARM_DOF; joint++) {
+      qpos[joint] += RESET_JOINT_NOISE * (2 * rng.uniform() - 1);
+      ctrl[joint] = qpos[joint];
+    }
+    this.task.randomize(this, rng);
+    if (this.scene.goalMocapId >= 0) (this.data.mocap_pos as Float64Array).set(this.episode.goal, this.scene.goalMocapId * 3);
+    mj.mj_forward(model, this.data);
+    this.warningTotal = this.countWarnings();
+    this.elapsedSteps = 0;
+    this.episodeReturn = 0;
+    this.episodeSeed = seed;
+    this.everSucceeded = false;
+    this.recordFrame();
+    this.writer.write(this, obsOut, obsOffset);
+  }
+
+  /**
+   * One control step with an action [A] already clipped to [-1, 1]; writes the
+   * next observation (before any auto-reset) at obsOut[obsOffset].
+   */
+  step(action: ArrayLike<number>, actionOffset: number, obsOut: Float32Array, obsOffset: number): EnvStepResult {
+    const { mj, model } = this.scene;
+    this.controller.apply(this.data, action, actionOffset);
+    for (let substep = 0; substep < CONTROL_SUBSTEPS; substep++) mj.mj_step(model, this.data);
+    this.elapsedSteps++;
+    const unstable = this.checkUnstable();
+    const evaluation = unstable ? { success: false, denseReward: 0 } : this.task.evaluate(this);
+    const reward = this.rewardMode === 'dense' ? evaluation.denseReward : evaluation.success ? 1 : 0;
+    this.episodeReturn += reward;
+    this.everSucceeded ||= evaluation.success;
+    this.recordFrame();
+    this.writer.write(this, obsOut, obsOffset);
+    const terminated = evaluation.success;
+    const truncated = !terminated && (unstable || this.elapsedSteps >= this.task.maxEpisodeSteps);
+    return { reward, terminated, truncated, success: evaluation.success, unstable };
+  }
+
+  /** The finished episode's record (call when a step reports done, before reset). */
+  episodeRecord(envIndex: number): EpisodeRecord {
+    const nq = this.scene.nq;
+    return {
+      envIndex,
+      seed: this.episodeSeed,
+      episodeReturn: this.episodeReturn,
+      length: this.elapsedSteps,
+      success: this.everSucceeded,
+      nq,
+      qpos: this.trajectory.slice(0, this.recordQpos ? (this.elapsedSteps + 1) * nq : 0),
+    };
+  }
+
+  private recordFrame(): void {
+    if (!this.recordQpos) return;
+    const nq = this.scene.nq;
+    const frame = Math.min(this.elapsedSteps, this.task.maxEpisodeSteps);
+    const qpos = this.data.qpos as Float64Array;
+    for (let q = 0; q < nq; q++) this.trajectory[frame * nq + q] = qpos[q];
+  }
+
+  /** Sum of MuJoCo's warning counters. The vector is a view owned by MjData; its elements are copies. */
+  private countWarnings(): number {
+    const warnings = this.data.warning;
+    let total = 0;
+    for (let kind = 0; kind < warnings.size(); kind++) {
+      const stat = warnings.get(kind);
+      if (stat) {
+        total += stat.number;
+        stat.delete();
+      }
+    }
+    return total;
+  }
+
+  private checkUnstable(): boolean {
+    const qpos = this.data.qpos as Float64Array;
+    const qvel = this.data.qvel as Float64Array;
+    let finite = true;
+    for (let q = 0; q < qpos.length; q++) if (!Number.isFinite(qpos[q])) finite = false;
+    for (let v = 0; v < qvel.length; v++) if (!Number.isFinite(qvel[v])) finite = false;
+    const warnings = this.countWarnings();
+    const warned = warnings > this.warningTotal;
+    this.warningTotal = warnings;
+    return !finite || warned;
+  }
+
+  dispose(): void {
+    this.data.delete();
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * reach: move the TCP to a random goal point (DESIGN.md §5).
+ * Success: TCP within 2.5 cm of the goal. Dense reward: 1 − tanh(5·d), 1 on success.
+ */
+import type { TaskDefinition, TaskView } from '../../task-types';
+import { closeness, distance3, tcpPosition } from '../../robot-state';
+import { reachMjcf } from './scene';
+import { createReachExpert } from './expert';
+
+export const REACH_SUCCESS_DISTANCE = 0.025;
+/** Goal sampling box (m, world frame). */
+export const REACH_GOAL_LOW = [0.35, -0.2, 0.05] as const;
+export const REACH_GOAL_HIGH = [0.65, 0.2, 0.4] as const;
+
+const tcp = new Float64Array(3);
+
+export function reachDistance(view: TaskView): number {
+  return distance3(tcpPosition(view, tcp), view.episode.goal);
+}
+
+export const reachTask: TaskDefinition = {
+  name: 'reach',
+  maxEpisodeSteps: 50,
+  mjcf: reachMjcf,
+  taskStateSlices: [
+    { name: 'goal_pos', dim: 3, doc: 'goal point, world frame (m)' },
+    { name: 'tcp_to_goal', dim: 3, doc: 'goal − TCP (m)' },
+  ],
+  writeTaskState(view, out, offset) {
+    tcpPosition(view, tcp);
+    const goal = view.episode.goal;
+    for (let axis = 0; axis < 3; axis++) {
+      out[offset + axis] = goal[axis];
+      out[offset + 3 + axis] = goal[axis] - tcp[axis];
+    }
+  },
+  pointcloudExtraSlices: [{ name: 'goal_pos', dim: 3, doc: 'goal point, world frame (m)' }],
+  writePointcloudExtras(view, out, offset) {
+    for (let axis = 0; axis < 3; axis++) out[offset + axis] = view.episode.goal[axis];
+  },
+  randomize(view, rng) {
+    for (let axis = 0; axis < 3; axis++) {
+      view.episode.goal[axis] = REACH_GOAL_LOW[axis] + (REACH_GOAL_HIGH[axis] - REACH_GOAL_LOW[axis]) * rng.uniform();
+    }
+    view.episode.objectRestZ = 0;
+  },
+  evaluate(view) {
+    const distance = reachDistance(view);
+    const success = distance < REACH_SUCCESS_DISTANCE;
+    return { success, denseReward: success ? 1 : closeness(distance, 5) };
+  },
+  createExpert: createReachExpert,
+};
