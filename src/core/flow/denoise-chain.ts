@@ -30,7 +30,7 @@ export interface ChainPass {
 /**
  * The single code path shared by sampling and log-prob recompute (DESIGN.md §3 "Time", "Step").
  * For step i with t = t_i: v = velocity(x_i, t, d = δ), x0̂ = x_i − t·v, x1̂ = x_i + (1 − t)·v,
- * μ_i = w0·x0̂ + w1·x1̂. Call inside tf.tidy (or tf.variableGrads); x0 [B, H, A], mask [B, K].
+ * μ_i = w0·x0̂ + w1·x1̂, with the method's weights on stochastic steps and ODE weights elsewhere. Call inside tf.tidy (or tf.variableGrads); x0 [B, H, A], mask [B, K].
  */
 export function runDenoiseChain(
   policy: FlowPolicy,
@@ -61,11 +61,14 @@ export function runDenoiseChain(
     const v = tf.reshape(velocity, [batch, horizon, actionDim]);
     const x0Hat = tf.sub(x, tf.mul(v, t));
     const x1Hat = tf.add(x, tf.mul(v, 1 - t));
-    const mean = tf.add(tf.mul(x0Hat, coefficients.w0[stepIndex]), tf.mul(x1Hat, coefficients.w1[stepIndex]));
+    const stepMask = tf.reshape(tf.slice(mask, [0, stepIndex], [batch, 1]), [batch, 1, 1]);
+    // Non-stochastic steps are ODE steps: w1 = t − δ (w0 is the same for every method).
+    const odeW1 = t - grid.delta;
+    const w1 = tf.add(tf.mul(stepMask, coefficients.w1[stepIndex] - odeW1), odeW1);
+    const mean = tf.add(tf.mul(x0Hat, coefficients.w0[stepIndex]), tf.mul(x1Hat, w1));
     const std = options.method === 'noise'
       ? policy.noiseStd(features, timeColumn, options.bounds!)
       : tf.mul(ones, coefficients.std[stepIndex]);
-    const stepMask = tf.reshape(tf.slice(mask, [0, stepIndex], [batch, 1]), [batch, 1, 1]);
     const isStochastic = tf.greater(tf.add(stepMask, tf.zerosLike(x0)), 0.5);
     const xNext = next(stepIndex, mean, std, stepMask);
     // ODE steps have std 0; a unit std keeps their (discarded) density finite.
