@@ -1,0 +1,67 @@
+import * as tf from '@tensorflow/tfjs';
+import { ConfigError } from '../errors';
+
+/**
+ * Global L2 norm ‖g‖ = sqrt(Σ_tensors Σ_elements g²) over every tensor
+ * (DESIGN.md §4 global grad-norm clip). Computed as m·sqrt(Σ (g/m)²) with m
+ * the largest |g|, so squares of large finite gradients cannot overflow
+ * float32. Non-finite input gives a non-finite norm. Returns a scalar.
+ */
+export function globalNorm(tensors: readonly tf.Tensor[]): tf.Scalar {
+  return tf.tidy(() => {
+    if (tensors.length === 0) return tf.scalar(0);
+    const largest = tf.max(tf.stack(tensors.map((tensor) => tf.max(tf.abs(tensor)))));
+    const safeLargest = tf.where(tf.greater(largest, 0), largest, tf.onesLike(largest));
+    const scaledSquares = tf.addN(tensors.map((tensor) => tf.sum(tf.square(tf.div(tensor, safeLargest)))));
+    return tf.mul(largest, tf.sqrt(scaledSquares)) as tf.Scalar;
+  });
+}
+
+/** True (as a bool scalar) when no tensor holds NaN or ±Infinity. */
+export function allFinite(tensors: readonly tf.Tensor[]): tf.Scalar {
+  return tf.tidy(() => {
+    if (tensors.length === 0) return tf.scalar(true, 'bool');
+    const flags = tensors.map((tensor) => tf.all(tf.logicalNot(tf.logicalOr(tf.isNaN(tensor), tf.isInf(tensor)))));
+    return tf.all(tf.stack(flags)) as tf.Scalar;
+  });
+}
+
+/** Throws a ConfigError unless maxNorm is positive (Infinity turns clipping off). */
+export function checkMaxNorm(maxNorm: number): void {
+  if (!(maxNorm > 0)) throw new ConfigError('max_grad_norm', `max_grad_norm must be positive (or Infinity to turn clipping off), got ${maxNorm}`);
+}
+
+/**
+ * Scales every gradient by min(1, maxNorm/‖g‖), the same factor for all, so
+ * the direction is kept. Synchronous, for use inside tf.tidy. Returns new
+ * tensors with the same names and shapes, plus the pre-clip norm.
+ */
+export function clipByGlobalNorm(grads: tf.NamedTensorMap, maxNorm: number): { grads: tf.NamedTensorMap; norm: tf.Scalar } {
+  checkMaxNorm(maxNorm);
+  return tf.tidy(() => {
+    const names = Object.keys(grads);
+    const norm = globalNorm(names.map((name) => grads[name]));
+    const scale = Number.isFinite(maxNorm) ? tf.div(maxNorm, tf.maximum(norm, maxNorm)) : tf.scalar(1);
+    const clipped: tf.NamedTensorMap = {};
+    for (const name of names) clipped[name] = tf.mul(grads[name], scale);
+    return { grads: clipped, norm };
+  });
+}
+
+/**
+ * Clips as clipByGlobalNorm and reads the pre-clip norm and a finiteness
+ * flag with `await data()`, for logging losses/grad_norm and for a NaN guard
+ * that skips the update. The input gradients stay owned by the caller; the
+ * returned ones are new and owned by the caller too.
+ */
+export async function clipGradients(grads: tf.NamedTensorMap, maxNorm: number): Promise<{ grads: tf.NamedTensorMap; gradNorm: number; finite: boolean }> {
+  const { grads: clipped, norm } = clipByGlobalNorm(grads, maxNorm);
+  const finiteFlag = allFinite(Object.values(grads));
+  try {
+    const [normValue, finiteValue] = await Promise.all([norm.data(), finiteFlag.data()]);
+    return { grads: clipped, gradNorm: normValue[0], finite: finiteValue[0] === 1 };
+  } finally {
+    norm.dispose();
+    finiteFlag.dispose();
+  }
+}
