@@ -1,0 +1,6 @@
+/** Metric names, smoothing, downsampling, series and CSV/JSONL (DESIGN.md §9, §10). */
+export * from './metric-keys';
+export * from './smoothing';
+export * from './downsample';
+export * from './serialize';
+export * from './series';
