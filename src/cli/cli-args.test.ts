@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { defaultConfig } from '../core/config';
 import { CheckpointError, ConfigError } from '../core/errors';
 import {
-  HelpRequest, UsageError, describeCliError, formatUsage, parseCliArgs, parseCliArgsWithOverrides,
+  HelpRequest, UsageError, describeCliError, formatUsage, parseCliArgs, parseCliArgsWithOverrides, parseRunArgs,
 } from './cli-args';
 
 const SPEC = {
@@ -53,7 +54,9 @@ describe('parseCliArgs', () => {
 
   it('rejects an unknown key, naming it and the allowed keys', () => {
     const message = usageMessage(() => parseCliArgs(['episods=3', 'out=x'], SPEC));
-    expect(message).toBe("unknown key 'episods'; allowed keys: task, episodes, seed, noise, out, video, note");
+    expect(message).toBe("unknown key 'episods'; did you mean episodes? allowed keys: task, episodes, seed, noise, out, video, note");
+    expect(usageMessage(() => parseCliArgs(['zzz=3', 'out=x'], SPEC)))
+      .toBe("unknown key 'zzz'; allowed keys: task, episodes, seed, noise, out, video, note");
   });
 
   it('rejects a bad enum value with the allowed values', () => {
@@ -105,6 +108,31 @@ describe('parseCliArgs', () => {
     expect(text.split('\n')).toHaveLength(1 + Object.keys(SPEC).length);
     expect(text).toContain('reach|lift|pick-cube (default pick-cube): task name');
     expect(formatUsage(SPEC)).toContain('out=…');
+  });
+});
+
+describe('parseRunArgs', () => {
+  const TRAIN_SPEC = {
+    task: { kind: 'enum', values: ['reach', 'lift', 'pick-cube'], default: 'pick-cube', doc: 'task' },
+    ckpt: { kind: 'string', required: true, doc: 'checkpoint' },
+    out: { kind: 'string', default: 'runs/latest', doc: 'run folder' },
+  } as const;
+
+  it('applies config keys, dotted or top-level, and passes an explicit shared key on to the config', () => {
+    const { args, config, overrides } = parseRunArgs(['task=lift', 'ckpt=x.flowtune', 'ppo.clip_low=0.1', 'num_envs=8'], TRAIN_SPEC);
+    expect(args).toEqual({ task: 'lift', ckpt: 'x.flowtune', out: 'runs/latest' });
+    expect(overrides).toEqual(['task=lift', 'ppo.clip_low=0.1', 'num_envs=8']);
+    expect([config.task, config.ppo.clip_low, config.num_envs]).toEqual(['lift', 0.1, 8]);
+    const untouched = parseRunArgs(['ckpt=x'], TRAIN_SPEC).config;
+    expect(untouched).toEqual(defaultConfig());
+  });
+
+  it('suggests config keys for typos and rejects bad config values and combinations', () => {
+    expect(usageMessage(() => parseRunArgs(['ckpt=x', 'ppo.clip_lwo=0.1'], TRAIN_SPEC)))
+      .toMatch(/^unknown key 'ppo\.clip_lwo'; did you mean ppo\.clip_low.*allowed keys: task, ckpt, out, or any config key/);
+    expect(() => parseRunArgs(['ckpt=x', 'noise.method=flow'], TRAIN_SPEC)).toThrow(ConfigError);
+    expect(() => parseRunArgs(['ckpt=x', 'policy.n_action_steps=10'], TRAIN_SPEC))
+      .toThrow('policy.n_action_steps (10) must be ≤ policy.horizon (8)');
   });
 });
 

@@ -3,6 +3,7 @@
  * A usage error or a ConfigError exits 2; any other error exits 1; both print one
  * line `error: <message>` on stderr, with a stack trace only when FLOWTUNE_DEBUG=1.
  */
+import { applyOverrides, defaultConfig, editDistance, isConfigKey, suggestKeys, validateConfig, type RunConfig } from '../core/config';
 
 export type CliArgKind = 'int' | 'number' | 'string' | 'enum' | 'bool';
 
@@ -52,8 +53,13 @@ const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);
 const FALSE_WORDS = new Set(['false', '0', 'no', 'off']);
 
 export interface ParseOptions {
-  /** Keys for which this returns true are collected verbatim as config overrides (`a.b=c`). */
+  /**
+   * Keys for which this returns true are collected verbatim as config overrides (`a.b=c`).
+   * A spec key that is also a config key (e.g. `task`) is parsed and, when given, also passed on.
+   */
   readonly isConfigKey?: (key: string) => boolean;
+  /** Close matches for an unknown key, added to its message as "did you mean …?". */
+  readonly suggest?: (key: string) => readonly string[];
   /** Program name for the help text. */
   readonly program?: string;
 }
@@ -86,10 +92,13 @@ export function parseCliArgsWithOverrides<const S extends CliSpec>(
     if (Object.hasOwn(spec, key)) {
       if (raw.has(key)) throw new UsageError(key, `${key} is given more than once; give it once`);
       raw.set(key, value);
+      if (options.isConfigKey?.(key)) overrides.push(`${key}=${value}`);
     } else if (options.isConfigKey?.(key)) {
       overrides.push(`${key}=${value}`);
     } else {
-      throw new UsageError(key, `unknown key '${key}'; allowed keys: ${allowedKeys()}`);
+      const close = [...keys.filter((candidate) => editDistance(key, candidate) <= 2), ...(options.suggest?.(key) ?? [])];
+      const hint = close.length > 0 ? `did you mean ${[...new Set(close)].slice(0, 3).join(', ')}? ` : '';
+      throw new UsageError(key, `unknown key '${key}'; ${hint}allowed keys: ${allowedKeys()}`);
     }
   }
   const args: Record<string, unknown> = {};
@@ -106,6 +115,21 @@ export function parseCliArgsWithOverrides<const S extends CliSpec>(
     }
   }
   return { args: args as CliArgs<S>, overrides };
+}
+
+/**
+ * For training-style CLIs (`npm run train -- task=lift ckpt=x.flowtune ppo.clip_low=0.1 num_envs=16`):
+ * parses the spec keys, applies every config key (dotted or top-level) as an override on `base`
+ * (the defaults unless given), validates, and returns both. Bad config values throw ConfigError (exit 2).
+ */
+export function parseRunArgs<const S extends CliSpec>(
+  argv: readonly string[],
+  spec: S,
+  options: { base?: RunConfig; program?: string } = {},
+): { args: CliArgs<S>; config: RunConfig; overrides: string[] } {
+  const { args, overrides } = parseCliArgsWithOverrides(argv, spec, { isConfigKey, suggest: suggestKeys, program: options.program });
+  const config = validateConfig(applyOverrides(options.base ?? defaultConfig(), overrides));
+  return { args, config, overrides };
 }
 
 function rangeText(entry: CliArgSpec): string {
