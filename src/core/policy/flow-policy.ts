@@ -45,8 +45,9 @@ export class FlowPolicy {
     this.shapes = expectedParameterShapes(this.options);
     const rng = createRng(seed);
     for (const [name, shape] of this.shapes) {
-      const variable = tf.variable(tf.tensor(initialValue(name, shape, rng), shape), true, `${name}_${variableSerial++}`);
-      this.variables.set(name, variable);
+      const initial = tf.tensor(initialValue(name, shape, rng), shape);
+      this.variables.set(name, tf.variable(initial, true, `${name}_${variableSerial++}`));
+      initial.dispose();
     }
   }
 
