@@ -1,0 +1,25 @@
+import { expect, test } from '@playwright/test';
+
+test.describe('first page', () => {
+  test('loads cross-origin isolated and starts the trainer worker', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByText('Flowtune Studio')).toBeVisible();
+    expect(await page.evaluate(() => window.crossOriginIsolated)).toBe(true);
+    await expect(page.getByTestId('backend')).toHaveText(/^(webgpu|wasm|cpu)$/);
+  });
+
+  test('with ?backend=webgpu the worker runs webgpu on SwiftShader and samples finite actions', async ({ page }) => {
+    await page.goto('/?backend=webgpu');
+    await expect(page.getByTestId('backend')).toHaveText('webgpu');
+    await expect(page.getByTestId('adapter')).toContainText(/swiftshader/i);
+    await expect(page.getByTestId('software-adapter')).toBeVisible();
+    await expect(page.getByTestId('probe-shape')).toHaveText('[2, 4, 4]');
+    await expect(page.getByTestId('probe-finite')).toHaveText('true');
+  });
+
+  test('without a forced backend, a software adapter runs on wasm', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByTestId('backend')).toHaveText('wasm');
+    await expect(page.getByTestId('probe-finite')).toHaveText('true');
+  });
+});

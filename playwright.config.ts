@@ -1,0 +1,40 @@
+import { defineConfig } from '@playwright/test';
+
+// DESIGN.md §8: Debian's Chromium, WebGPU through SwiftShader, no background network traffic.
+const chromiumFlags = [
+  '--enable-unsafe-webgpu',
+  '--use-webgpu-adapter=swiftshader',
+  '--no-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+  '--no-first-run',
+];
+
+const port = Number(process.env.E2E_PORT ?? 4173);
+
+export default defineConfig({
+  testDir: 'e2e',
+  testMatch: '**/*.spec.ts',
+  timeout: 180_000,
+  expect: { timeout: 60_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  outputDir: 'test-results/e2e-artifacts',
+  use: {
+    baseURL: `http://localhost:${port}`,
+    browserName: 'chromium',
+    headless: true,
+    viewport: { width: 1280, height: 720 },
+    launchOptions: { executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: chromiumFlags },
+    trace: 'off',
+  },
+  webServer: {
+    command: `npx vite preview --port ${port} --strictPort`,
+    url: `http://localhost:${port}`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+  },
+});

@@ -1,0 +1,55 @@
+import * as tf from '@tensorflow/tfjs';
+import '@tensorflow/tfjs-backend-webgpu';
+import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
+import wasmPlainUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm?url';
+import wasmSimdUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm?url';
+import wasmThreadedSimdUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-threaded-simd.wasm?url';
+import { backendPreference, isSoftwareAdapter, type AdapterSummary, type BackendName } from '../src/core/backend/choose-backend';
+import type { BackendReport } from '../src/protocol/trainer-api';
+
+// The threaded wasm build's pthread workers break once bundled (a blob worker throws on start),
+// so run the single-threaded SIMD build; training parallelism comes from the env workers instead.
+tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+setWasmPaths({
+  'tfjs-backend-wasm.wasm': wasmPlainUrl,
+  'tfjs-backend-wasm-simd.wasm': wasmSimdUrl,
+  'tfjs-backend-wasm-threaded-simd.wasm': wasmThreadedSimdUrl,
+});
+
+interface AdapterLike {
+  info?: { vendor?: string; architecture?: string; device?: string; description?: string; isFallbackAdapter?: boolean };
+  isFallbackAdapter?: boolean;
+}
+
+async function describeAdapter(): Promise<AdapterSummary | undefined> {
+  const gpu = (self.navigator as unknown as { gpu?: { requestAdapter(): Promise<unknown> } }).gpu;
+  if (!gpu) return undefined;
+  const adapter = (await gpu.requestAdapter().catch(() => null)) as AdapterLike | null;
+  if (!adapter) return undefined;
+  const info = adapter.info ?? {};
+  return {
+    vendor: info.vendor ?? '',
+    architecture: info.architecture ?? '',
+    device: info.device ?? '',
+    description: info.description ?? '',
+    isFallback: Boolean(info.isFallbackAdapter ?? adapter.isFallbackAdapter),
+  };
+}
+
+/** Initializes tfjs in a worker: webgpu on a real GPU, wasm on a software adapter, cpu last (DESIGN.md §7). */
+export async function initBrowserBackend(forced: BackendName | undefined): Promise<BackendReport> {
+  const adapter = await describeAdapter();
+  const failures: BackendReport['failures'] = [];
+  for (const backend of backendPreference(forced, adapter)) {
+    try {
+      if (await tf.setBackend(backend)) {
+        await tf.ready();
+        return { backend, adapter, softwareAdapter: isSoftwareAdapter(adapter), forced, failures };
+      }
+      failures.push({ backend, reason: 'setBackend returned false' });
+    } catch (error) {
+      failures.push({ backend, reason: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  throw new Error(`no tfjs backend could start: ${failures.map((failure) => `${failure.backend}: ${failure.reason}`).join('; ')}`);
+}
