@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Mujoco } from './mujoco-types';
+import { loadMujocoNode } from '../../cli/mujoco-node';
+import { VectorEnv } from './vector-env';
+import { getTask } from './registry';
+import { collectExpertDemos } from './expert-rollout';
+import { tcpPosition } from './robot-state';
+import { TASK_NAMES } from './task-types';
+import { ConfigError } from '../errors';
+
+let mj: Mujoco;
+beforeAll(async () => {
+  mj = await loadMujocoNode();
+});
+
+/** Resets env 0, lets `edit` change the state, recomputes derived quantities and evaluates. */
+function evaluateEdited(env: VectorEnv, edit: (qpos: Float64Array, qvel: Float64Array) => void) {
+  const view = env.env(0);
+  edit(view.data.qpos as Float64Array, view.data.qvel as Float64Array);
+  mj.mj_forward(env.scene.model, view.data);
+  return view.task.evaluate(view);
+}
+
+describe('task registry', () => {
+  it('rejects an unknown task and names the allowed values', () => {
+    expect(() => getTask('push')).toThrow(ConfigError);
+    expect(() => getTask('push')).toThrow(/allowed values: reach, lift, pick-cube/);
+  });
+
+  it('prints self-contained MJCF for every task (no includes, no files)', () => {
+    for (const name of TASK_NAMES) {
+      const xml = getTask(name).mjcf();
+      expect(xml).not.toMatch(/<include|file=/);
+      const model = mj.MjModel.from_xml_string(xml);
+      expect(model.nu).toBe(9);
+      model.delete();
+    }
+  });
+});
+
+describe('success rules on hand-built states', () => {
+  const envs: VectorEnv[] = [];
+  afterAll(() => envs.forEach((env) => env.dispose()));
+  const make = (task: 'reach' | 'lift' | 'pick-cube') => {
+    const env = new VectorEnv(mj, { task, numEnvs: 1 });
+    envs.push(env);
+    env.reset([42]);
+    return env;
+  };
+
+  it('reach: TCP within 2.5 cm of the goal', () => {
+    const env = make('reach');
+    const view = env.env(0);
+    const tcp = tcpPosition(view, new Float64Array(3));
+    view.episode.goal.set([tcp[0] + 0.024, tcp[1], tcp[2]]);
+    const inside = view.task.evaluate(view);
+    expect(inside.success).toBe(true);
+    expect(inside.denseReward).toBe(1);
+    view.episode.goal.set([tcp[0], tcp[1] + 0.026, tcp[2]]);
+    const outside = view.task.evaluate(view);
+    expect(outside.success).toBe(false);
+    // dense = 1 − tanh(5 · 0.026) = 1 − tanh(0.13) ≈ 0.87073
+    expect(outside.denseReward).toBeCloseTo(1 - Math.tanh(0.13), 6);
+  });
+
+  it('lift: cube centre 4 cm above its rest height', () => {
+    const env = make('lift');
+    const adr = env.scene.objectQposAdr;
+    expect(evaluateEdited(env, (qpos) => { qpos[adr + 2] = 0.02 + 0.041; }).success).toBe(true);
+    const below = evaluateEdited(env, (qpos) => { qpos[adr + 2] = 0.02 + 0.039; });
+    expect(below.success).toBe(false);
+    // Not grasped (no pad contact): dense = (reach + 0 + 0) / 3 with reach = 1 − tanh(10·d) < 1.
+    expect(below.denseReward).toBeGreaterThan(0);
+    expect(below.denseReward).toBeLessThan(1 / 3);
+  });
+
+  it('pick-cube: cube within 2.5 cm of the goal and the arm nearly static', () => {
+    const env = make('pick-cube');
+    const view = env.env(0);
+    const adr = env.scene.objectQposAdr;
+    const goal = [0.5, 0.05, 0.2];
+    view.episode.goal.set(goal);
+    const place = (offset: number, jointSpeed: number) => evaluateEdited(env, (qpos, qvel) => {
+      qpos[adr] = goal[0] + offset; qpos[adr + 1] = goal[1]; qpos[adr + 2] = goal[2];
+      qvel.fill(0);
+      qvel[3] = jointSpeed;
+    });
+    expect(place(0.02, 0).success).toBe(true);
+    expect(place(0.02, 0.19).success).toBe(true);
+    expect(place(0.02, 0.25).success).toBe(false);
+    expect(place(0.03, 0).success).toBe(false);
+    const moving = place(0.02, 0.25);
+    expect(moving.denseReward).toBeLessThan(1);
+  });
+});
+
+describe('scripted experts', () => {
+  for (const task of TASK_NAMES) {
+    it(`${task}: noise 0 succeeds on ≥ 90% of 20 seeded episodes`, () => {
+      const demos = collectExpertDemos(mj, { task, episodes: 20, seed: 1000, noise: 0 });
+      const successes = demos.success.reduce((sum, flag) => sum + flag, 0);
+      expect(successes).toBeGreaterThanOrEqual(18);
+      // Every recorded action is a valid normalized ee_delta_pos action.
+      for (const value of demos.actions) expect(Math.abs(value)).toBeLessThanOrEqual(1);
+      for (const reward of demos.rewards) {
+        expect(reward).toBeGreaterThanOrEqual(0);
+        expect(reward).toBeLessThanOrEqual(1);
+      }
+    });
+  }
+
+  it('noise makes different actions for the same seed, and noise 0 is repeatable', () => {
+    const a = collectExpertDemos(mj, { task: 'reach', episodes: 2, seed: 7, noise: 0 });
+    const b = collectExpertDemos(mj, { task: 'reach', episodes: 2, seed: 7, noise: 0 });
+    const noisy = collectExpertDemos(mj, { task: 'reach', episodes: 2, seed: 7, noise: 0.3 });
+    expect([...b.actions]).toEqual([...a.actions]);
+    expect(noisy.actions.slice(0, 4)).not.toEqual(a.actions.slice(0, 4));
+  });
+});
