@@ -134,6 +134,11 @@ describe('parseRunArgs', () => {
     expect(() => parseRunArgs(['ckpt=x', 'policy.n_action_steps=10'], TRAIN_SPEC))
       .toThrow('policy.n_action_steps (10) must be ≤ policy.horizon (8)');
   });
+
+  it('lists the config keys in help', () => {
+    expect(() => parseRunArgs(['help'], TRAIN_SPEC)).toThrow(HelpRequest);
+    expect(() => parseRunArgs(['help'], TRAIN_SPEC)).toThrow(/config keys \(key=value\):\n {2}task: one of reach, lift, pick-cube/);
+  });
 });
 
 describe('describeCliError', () => {

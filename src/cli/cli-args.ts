@@ -3,7 +3,9 @@
  * A usage error or a ConfigError exits 2; any other error exits 1; both print one
  * line `error: <message>` on stderr, with a stack trace only when FLOWTUNE_DEBUG=1.
  */
-import { applyOverrides, defaultConfig, editDistance, isConfigKey, suggestKeys, validateConfig, type RunConfig } from '../core/config';
+import {
+  applyOverrides, defaultConfig, editDistance, formatConfigHelp, isConfigKey, suggestKeys, validateConfig, type RunConfig,
+} from '../core/config';
 
 export type CliArgKind = 'int' | 'number' | 'string' | 'enum' | 'bool';
 
@@ -127,7 +129,14 @@ export function parseRunArgs<const S extends CliSpec>(
   spec: S,
   options: { base?: RunConfig; program?: string } = {},
 ): { args: CliArgs<S>; config: RunConfig; overrides: string[] } {
-  const { args, overrides } = parseCliArgsWithOverrides(argv, spec, { isConfigKey, suggest: suggestKeys, program: options.program });
+  let parsed: { args: CliArgs<S>; overrides: string[] };
+  try {
+    parsed = parseCliArgsWithOverrides(argv, spec, { isConfigKey, suggest: suggestKeys, program: options.program });
+  } catch (error) {
+    if (error instanceof HelpRequest) throw new HelpRequest(`${error.message}\nconfig keys (key=value):\n${formatConfigHelp()}`);
+    throw error;
+  }
+  const { args, overrides } = parsed;
   const config = validateConfig(applyOverrides(options.base ?? defaultConfig(), overrides));
   return { args, config, overrides };
 }

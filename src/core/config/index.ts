@@ -10,3 +10,4 @@ export * from './diff';
 export * from './url-hash';
 export * from './json';
 export * from './presets';
+export * from './help';

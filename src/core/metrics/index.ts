@@ -4,3 +4,4 @@ export * from './smoothing';
 export * from './downsample';
 export * from './serialize';
 export * from './series';
+export * from './progress-line';
