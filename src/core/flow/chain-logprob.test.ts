@@ -127,7 +127,7 @@ describe('gradients and memory', () => {
     const { value, grads } = tf.variableGrads(() => tf.mean(chainLogProb(policy, { state }, chains, mask,
       { ...sampler, logprobType: 'chunk', nActionSteps: H, envActionDim: A }).logProb) as tf.Scalar, variables);
     const norms = await Promise.all(Object.values(grads).map(async (grad) => {
-      const data = await grad.data();
+      const data = (await grad.data()) as Float32Array;
       return Math.sqrt(data.reduce((sum, entry) => sum + entry * entry, 0));
     }));
     tf.dispose([value, chains, mask, ...Object.values(grads)]);

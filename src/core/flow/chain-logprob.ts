@@ -10,14 +10,14 @@ import { validateSamplerOptions, type SamplerOptions } from './sampling-options'
 export type ChainLogProbOptions = SamplerOptions & LogProbSlice;
 
 /** Differentiable outputs of a recompute; disposed by the caller (or its tidy). */
-export interface ChainLogProbResult {
+export type ChainLogProbResult = {
   /** Reduced log-prob: [B, Ta, Ae] (token), [B, Ta] (action) or [B] (chunk). */
   logProb: tf.Tensor;
   /** [B]: mean of 0.5·log(2πe·σ²) over the stochastic elements in [Ta, Ae]; 0 for all-ODE chains. */
   entropy: tf.Tensor1D;
   /** [B] */
   values: tf.Tensor1D;
-}
+};
 
 /**
  * Recomputes log-probs of stored chains with the current weights, through the same
