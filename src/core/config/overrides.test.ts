@@ -54,6 +54,7 @@ describe('applyOverrides', () => {
     // A bare leaf name finds its section.
     expect(configError(() => applyOverrides(defaultConfig(), ['clip_low=0.1'])).message).toContain('did you mean ppo.clip_low');
     expect(suggestKeys('num_env')[0]).toBe('num_envs');
+    expect(suggestKeys('lr')).toEqual(['actor_lr', 'critic_lr', 'ppo.lr_schedule']);
     expect(suggestKeys('noise.std')).toEqual(expect.arrayContaining(['noise.std_min', 'noise.std_max']));
     const far = configError(() => parseOverride('zzzzzzzzzzzz=1'));
     expect(far.message).toContain('allowed keys start with one of: task, seed');

@@ -27,7 +27,7 @@ const leafOf = (key: string) => key.slice(key.lastIndexOf('.') + 1);
 /**
  * Up to `limit` allowed keys closest to `unknown`: a key whose last segment equals
  * the unknown key's last segment ranks first (e.g. 'clip_low' → 'ppo.clip_low'),
- * then keys containing it, then by edit distance.
+ * then keys containing it or one of its words (e.g. 'lr' → 'actor_lr'), then by edit distance.
  */
 export function suggestKeys(unknown: string, limit = 3): ConfigKey[] {
   const unknownLeaf = leafOf(unknown);
@@ -35,7 +35,7 @@ export function suggestKeys(unknown: string, limit = 3): ConfigKey[] {
     const leaf = leafOf(key);
     let score = Math.min(editDistance(unknown, key), editDistance(unknownLeaf, leaf) + 1);
     if (leaf === unknownLeaf) score = -2;
-    else if (unknownLeaf.length >= 3 && key.includes(unknownLeaf)) score = Math.min(score, -1);
+    else if (leaf.split('_').includes(unknownLeaf) || (unknownLeaf.length >= 3 && key.includes(unknownLeaf))) score = Math.min(score, -1);
     return { key, score };
   });
   const cutoff = Math.max(2, Math.floor(unknownLeaf.length / 2));
