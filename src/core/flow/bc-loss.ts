@@ -46,7 +46,7 @@ function gammaSample(shape: number, rng: Rng): number {
 }
 
 /** Throws ConfigError naming the field and the allowed values. */
-export function validateBcLossOptions(options: BcLossOptions, policy: FlowPolicy): void {
+export function validateBcLossOptions(options: BcLossOptions, policy?: FlowPolicy): void {
   if (options.timeSampling !== 'uniform' && options.timeSampling !== 'beta') {
     throw new ConfigError('timeSampling', `timeSampling must be one of uniform, beta, got ${String(options.timeSampling)}`);
   }
@@ -56,7 +56,7 @@ export function validateBcLossOptions(options: BcLossOptions, policy: FlowPolicy
   if (!(options.shortcutFraction >= 0 && options.shortcutFraction <= 1)) {
     throw new ConfigError('shortcutFraction', `shortcutFraction must be in [0, 1], got ${options.shortcutFraction}`);
   }
-  if (options.shortcutFraction > 0 && !policy.options.shortcut) {
+  if (options.shortcutFraction > 0 && policy && !policy.options.shortcut) {
     throw new ConfigError('shortcutFraction', 'shortcutFraction > 0 needs a policy built with shortcut: true');
   }
   if (!Number.isInteger(options.shortcutLevels) || options.shortcutLevels < 1) {
@@ -66,6 +66,7 @@ export function validateBcLossOptions(options: BcLossOptions, policy: FlowPolicy
 
 /** Draws noise, t and step sizes; the first round(B·shortcutFraction) rows are self-consistency rows with t ∈ [2d, 1]. */
 export function drawBcInputs(batch: number, horizon: number, actionDim: number, options: BcLossOptions, rng: Rng): BcDraw {
+  validateBcLossOptions(options);
   const noise = rng.fillNormal(new Float32Array(batch * horizon * actionDim));
   const t = new Float32Array(batch);
   const stepSize = new Float32Array(batch);
