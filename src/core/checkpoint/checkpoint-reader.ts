@@ -1,0 +1,105 @@
+import { CheckpointError } from '../errors';
+import { OPTIMIZER_PREFIX, type DecodeOptions, type JsonObject, type OptimizerState, type StoredDtype, type TensorData } from './checkpoint-types';
+import { checkTask, validateFlowtuneMetadata, validateOptimizerState, type FlowtuneMetadata } from './metadata';
+import { checkExpectedShapes, checkLayout, decodeRecord, type CheckedTensorRecord, type RawTensorRecord } from './tensor-records';
+
+/**
+ * A checkpoint reduced to what both formats share: tensor records over one
+ * data section plus the parsed metadata entries. The safetensors and tfjs
+ * readers build one of these and hand it to the same validation below.
+ */
+export interface CheckpointSource {
+  /** Model and optimizer tensors (optimizer ones carry the `optimizer.` prefix). */
+  records: RawTensorRecord[];
+  /** The raw tensor bytes the records index into. */
+  data: Uint8Array;
+  /** Parsed Flowtune metadata, or undefined when the file has none. */
+  metadata: unknown;
+  /** Where the metadata lives in this format, for the message when it is missing. */
+  metadataLocation: string;
+  /** Parsed optimizer state, or undefined when the file has none. */
+  optimizerState: unknown;
+  /** Where the optimizer state lives in this format, for messages. */
+  optimizerLocation: string;
+}
+
+/** A fully validated checkpoint: model tensors, metadata and (if saved) optimizer state. */
+export interface DecodedFlowtune {
+  tensors: Map<string, TensorData>;
+  metadata: FlowtuneMetadata;
+  optimizer?: OptimizerState;
+}
+
+/** A checkpoint's description without its tensor values, for building a model before loading it. */
+export interface CheckpointSummary {
+  metadata: FlowtuneMetadata;
+  /** Model tensor name → dtype and shape as stored. */
+  tensors: Map<string, { dtype: StoredDtype; shape: number[] }>;
+  /** Optimizer slot name (without prefix) → dtype and shape. */
+  optimizerTensors: Map<string, { dtype: StoredDtype; shape: number[] }>;
+  /** Optimizer counters and settings, when saved. */
+  optimizerState?: JsonObject;
+}
+
+interface CheckedSource {
+  metadata: FlowtuneMetadata;
+  modelRecords: CheckedTensorRecord[];
+  /** With the prefix already removed from the names. */
+  optimizerRecords: CheckedTensorRecord[];
+  optimizerState?: JsonObject;
+}
+
+/** Layout, metadata, task and optimizer-entry checks; reads no tensor values. */
+function checkSource(source: CheckpointSource, expectedTask: string | undefined): CheckedSource {
+  const records = checkLayout(source.records, source.data.byteLength);
+  if (source.metadata === undefined) {
+    throw new CheckpointError(`checkpoint has no ${source.metadataLocation} entry, so it is not a Flowtune checkpoint`);
+  }
+  const metadata = validateFlowtuneMetadata(source.metadata);
+  checkTask(metadata, expectedTask);
+  const modelRecords = records.filter((record) => !record.name.startsWith(OPTIMIZER_PREFIX));
+  const optimizerRecords = records
+    .filter((record) => record.name.startsWith(OPTIMIZER_PREFIX))
+    .map((record) => ({ ...record, name: record.name.slice(OPTIMIZER_PREFIX.length) }));
+  if (source.optimizerState === undefined) {
+    if (optimizerRecords.length > 0) {
+      throw new CheckpointError(`checkpoint has optimizer tensors but no ${source.optimizerLocation} entry`);
+    }
+    return { metadata, modelRecords, optimizerRecords };
+  }
+  return { metadata, modelRecords, optimizerRecords, optimizerState: validateOptimizerState(source.optimizerState) };
+}
+
+const describe = (records: readonly CheckedTensorRecord[]) => new Map(records.map((record) => [record.name, { dtype: record.dtype, shape: [...record.shape] }]));
+
+/** Validates everything but the tensor values and the model's shapes, and describes the checkpoint. */
+export function summarizeSource(source: CheckpointSource, options: { expectedTask?: string } = {}): CheckpointSummary {
+  const checked = checkSource(source, options.expectedTask);
+  const summary: CheckpointSummary = { metadata: checked.metadata, tensors: describe(checked.modelRecords), optimizerTensors: describe(checked.optimizerRecords) };
+  if (checked.optimizerState !== undefined) summary.optimizerState = checked.optimizerState;
+  return summary;
+}
+
+/**
+ * Full validation in order: layout, metadata and task, shapes against the
+ * model, then each tensor decoded to float32 and checked finite. Nothing is
+ * returned unless every check passes, so a live model is never half-loaded.
+ */
+export function readSource(source: CheckpointSource, options: DecodeOptions): DecodedFlowtune {
+  const checked = checkSource(source, options.expectedTask);
+  if (options.expectedShapes !== null) checkExpectedShapes(checked.modelRecords, options.expectedShapes, 'tensor');
+  if (options.expectedOptimizerShapes !== undefined && checked.optimizerState !== undefined) {
+    checkExpectedShapes(checked.optimizerRecords, options.expectedOptimizerShapes, 'optimizer tensor');
+  }
+  const tensors = new Map<string, TensorData>();
+  for (const record of checked.modelRecords) tensors.set(record.name, decodeRecord(record, source.data));
+  const decoded: DecodedFlowtune = { tensors, metadata: checked.metadata };
+  if (checked.optimizerState !== undefined) {
+    const optimizerTensors = new Map<string, TensorData>();
+    for (const record of checked.optimizerRecords) {
+      optimizerTensors.set(record.name, decodeRecord({ ...record, name: OPTIMIZER_PREFIX + record.name }, source.data));
+    }
+    decoded.optimizer = { state: checked.optimizerState, tensors: optimizerTensors };
+  }
+  return decoded;
+}
