@@ -134,6 +134,17 @@ describe('ppoActorLoss', () => {
     }
   });
 
+  it('gives ratio 1, zero clip fraction and zero approx_kl when nothing changed (DESIGN.md §3 invariant)', async () => {
+    const rng = createRng(6);
+    const stored = Array.from({ length: 24 }, () => rng.normal());
+    const result = ppoActorLoss({ logProbs: tf.tensor2d(stored, [8, 3]), oldLogProbs: tf.tensor2d(stored, [8, 3]), advantages: tf.tensor1d(Array.from({ length: 8 }, () => rng.normal())) }, options);
+    const metrics = await readMetrics(result.metrics);
+    expect(metrics['losses/ratio_mean']).toBe(1);
+    expect(metrics['losses/ratio_max']).toBe(1);
+    expect(metrics['losses/clip_fraction']).toBe(0);
+    expect(metrics['losses/approx_kl']).toBe(0);
+  });
+
   it('keeps the tensor count flat across calls and rejects bad settings and shapes', async () => {
     const run = async () => {
       const inputs = { logProbs: tf.tensor1d(logProbs), oldLogProbs: tf.tensor1d(oldLogProbs), advantages: tf.tensor1d(advantages) };

@@ -80,10 +80,11 @@ export function ppoActorLoss(inputs: PpoActorInputs, options: PpoActorOptions): 
       perUnit = tf.where(negative, tf.minimum(perUnit, cap), perUnit);
     }
     const kl = tf.sub(tf.sub(ratio, 1), logRatio);
+    const loss = maskedMeanTf(perUnit, inputs.mask);
     return {
-      loss: maskedMeanTf(perUnit, inputs.mask),
+      loss,
       metrics: {
-        'losses/policy': maskedMeanTf(perUnit, inputs.mask),
+        'losses/policy': tf.clone(loss),
         'losses/approx_kl': maskedMeanTf(kl, inputs.mask),
         'losses/clip_fraction': maskedMeanTf(tf.cast(tf.greater(clipped, unclipped), 'float32'), inputs.mask),
         'losses/dual_clip_fraction': maskedMeanTf(dualClipped, inputs.mask),

@@ -78,10 +78,11 @@ export function ppoCriticLoss(inputs: PpoCriticInputs, options: PpoCriticOptions
       perElement = tf.maximum(unclipped, clipped);
       clipWins = tf.cast(tf.greater(clipped, unclipped), 'float32');
     }
+    const loss = maskedMeanTf(perElement, inputs.mask);
     return {
-      loss: maskedMeanTf(perElement, inputs.mask),
+      loss,
       metrics: {
-        'losses/value': maskedMeanTf(perElement, inputs.mask),
+        'losses/value': tf.clone(loss),
         'losses/value_clip_fraction': maskedMeanTf(clipWins, inputs.mask),
       },
     };
