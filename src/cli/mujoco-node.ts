@@ -3,6 +3,11 @@
  * loaded module as a parameter; this is the Node side of that contract.
  */
 import loadMujoco, { type MainModule } from '@mujoco/mujoco';
+import { Worker } from 'node:worker_threads';
+import { availableParallelism } from 'node:os';
+import type { ShardPort } from '../core/envs/shard-protocol';
+import type { VectorEnvConfig } from '../core/envs/vector-env';
+import { ShardedVectorEnv, type ShardedVectorEnvOptions } from '../core/envs/sharded-vector-env';
 
 let cached: Promise<MainModule> | undefined;
 
@@ -10,4 +15,33 @@ let cached: Promise<MainModule> | undefined;
 export function loadMujocoNode(): Promise<MainModule> {
   cached ??= loadMujoco();
   return cached;
+}
+
+/**
+ * Opens one env shard in a worker_thread. The worker runs TypeScript through
+ * tsx, loads its own MuJoCo module and serves requests (workers/env-thread.ts).
+ */
+export function openNodeShardPort(): ShardPort {
+  // The entry is TypeScript: register tsx's loader inside the thread, then import it.
+  const entry = new URL('../../workers/env-thread.ts', import.meta.url).href;
+  const bootstrap = `import('tsx/esm/api').then((api) => api.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}))`
+    + `.catch((error) => { console.error(error); process.exit(1); });`;
+  const worker = new Worker(bootstrap, { eval: true });
+  return {
+    postMessage: (message, transfer) => worker.postMessage(message, transfer as never),
+    onMessage: (handler) => {
+      worker.on('message', handler);
+    },
+    onError: (handler) => {
+      worker.on('error', handler);
+    },
+    terminate: async () => {
+      await worker.terminate();
+    },
+  };
+}
+
+/** A sharded vector env over worker_threads; one worker per core minus one by default. */
+export function createNodeShardedEnv(config: VectorEnvConfig, options: ShardedVectorEnvOptions = {}): Promise<ShardedVectorEnv> {
+  return ShardedVectorEnv.create(config, () => openNodeShardPort(), { hardwareConcurrency: availableParallelism(), ...options });
 }

@@ -1,0 +1,112 @@
+/**
+ * The worker side of a sharded vector env: owns one VectorEnv over a
+ * contiguous slice of the batch and answers ShardRequests. Runs unchanged in a
+ * worker_thread and in a Web Worker; the MuJoCo module is passed in.
+ */
+import type { Mujoco } from './mujoco-types';
+import { VectorEnv } from './vector-env';
+import type { ShardErrorPayload, ShardPort, ShardReply, ShardRequest, ShardSharedBuffers, ShardStepPayload } from './shard-protocol';
+
+function errorPayload(error: unknown): ShardErrorPayload {
+  if (error instanceof Error) {
+    const extra = error as Error & { envIndex?: number; field?: string };
+    return { name: error.name, message: error.message, envIndex: extra.envIndex, field: extra.field };
+  }
+  return { name: 'Error', message: String(error) };
+}
+
+/**
+ * Registers the request handler at once (so no message is lost while the
+ * module loads) and answers requests in arrival order.
+ */
+export function serveEnvShard(mujoco: Mujoco | Promise<Mujoco>, port: ShardPort): void {
+  let mj: Mujoco | null = null;
+  let env: VectorEnv | null = null;
+  let shared: ShardSharedBuffers | null = null;
+
+  const signal = (id: number, failed: boolean) => {
+    if (!shared) return;
+    const control = new Int32Array(shared.control);
+    Atomics.store(control, 1, failed ? 1 : 0);
+    Atomics.store(control, 0, id);
+    Atomics.notify(control, 0);
+  };
+
+  const handle = (request: ShardRequest): { result: unknown; transfer: Transferable[] } => {
+    if (request.type === 'init') {
+      env?.dispose();
+      env = new VectorEnv(mj!, request.config);
+      shared = request.shared;
+      return { result: { obsDim: env.obsDim, actionDim: env.config.actionDim }, transfer: [] };
+    }
+    if (request.type === 'buffers') {
+      shared = request.shared;
+      return { result: null, transfer: [] };
+    }
+    if (!env) throw new Error('env shard used before init');
+    switch (request.type) {
+      case 'reset': {
+        const obs = env.reset(request.seeds);
+        if (shared) {
+          new Float32Array(shared.obs).set(obs);
+          return { result: null, transfer: [] };
+        }
+        return { result: obs, transfer: [obs.buffer] };
+      }
+      case 'step': {
+        const count = env.numEnvs * request.nSteps * env.config.actionDim;
+        const actions = request.actions ?? new Float32Array(shared!.actions, 0, count);
+        const chunk = env.stepChunk(actions, request.nSteps, request.gamma);
+        const flags = new Uint8Array(env.numEnvs * 3);
+        for (let envIndex = 0; envIndex < env.numEnvs; envIndex++) {
+          flags[envIndex * 3] = chunk.terminated[envIndex];
+          flags[envIndex * 3 + 1] = chunk.truncated[envIndex];
+          flags[envIndex * 3 + 2] = chunk.success[envIndex];
+        }
+        if (shared) {
+          new Float32Array(shared.obs).set(chunk.obs);
+          new Float32Array(shared.finalObs).set(chunk.finalObs);
+          new Float32Array(shared.reward).set(chunk.reward);
+          new Int32Array(shared.steps).set(chunk.steps);
+          new Uint8Array(shared.flags).set(flags);
+          return { result: null, transfer: [] };
+        }
+        const payload: ShardStepPayload = { obs: chunk.obs, finalObs: chunk.finalObs, reward: chunk.reward, steps: chunk.steps, flags };
+        return { result: payload, transfer: [chunk.obs.buffer, chunk.finalObs.buffer, chunk.reward.buffer, chunk.steps.buffer, flags.buffer] };
+      }
+      case 'drain': {
+        const episodes = env.drainEpisodes();
+        return { result: episodes, transfer: episodes.map((episode) => episode.qpos.buffer) };
+      }
+      case 'metrics':
+        return { result: env.metrics(), transfer: [] };
+      case 'dispose':
+        env.dispose();
+        env = null;
+        return { result: null, transfer: [] };
+    }
+  };
+
+  const answer = (request: ShardRequest) => {
+    let reply: ShardReply;
+    let transfer: Transferable[] = [];
+    const dataInSharedMemory = shared !== null && (request.type === 'reset' || request.type === 'step');
+    try {
+      const handled = handle(request);
+      reply = { id: request.id, ok: true, result: handled.result };
+      transfer = handled.transfer;
+    } catch (error) {
+      reply = { id: request.id, ok: false, error: errorPayload(error) };
+    }
+    // Shared mode: results are in shared memory; errors still travel as messages, posted before the signal.
+    if (!reply.ok || !dataInSharedMemory) port.postMessage(reply, transfer);
+    if (dataInSharedMemory) signal(request.id, !reply.ok);
+  };
+
+  let queue: Promise<void> = Promise.resolve(mujoco).then((loaded) => {
+    mj = loaded;
+  });
+  port.onMessage((message) => {
+    queue = queue.then(() => answer(message as ShardRequest));
+  });
+}

@@ -1,0 +1,75 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Mujoco } from './mujoco-types';
+import { createNodeShardedEnv, loadMujocoNode } from '../../cli/mujoco-node';
+import { VectorEnv } from './vector-env';
+import { defaultWorkerCount } from './sharded-vector-env';
+import { createRng } from '../random';
+import { EnvError } from '../errors';
+
+let mj: Mujoco;
+beforeAll(async () => {
+  mj = await loadMujocoNode();
+});
+
+const NUM_ENVS = 3;
+const SEEDS = [31, 32, 33];
+const N_STEPS = 5;
+
+/** Random chunks [numEnvs × N_STEPS × 4], a few out of range to exercise clipping. */
+function chunkPlan(): Float32Array[] {
+  const rng = createRng(77);
+  return Array.from({ length: 12 }, () => new Float32Array(NUM_ENVS * N_STEPS * 4).map(() => (rng.uniform() * 2 - 1) * 1.1));
+}
+
+describe('ShardedVectorEnv', () => {
+  it('picks one worker per core minus one, at least one, at most numEnvs', () => {
+    expect(defaultWorkerCount(8, 4)).toBe(3);
+    expect(defaultWorkerCount(8, 1)).toBe(1);
+    expect(defaultWorkerCount(2, 16)).toBe(2);
+  });
+
+  it('gives the same results as the single-thread env, with shared memory and with transfer', async () => {
+    const plan = chunkPlan();
+    const local = new VectorEnv(mj, { task: 'reach', numEnvs: NUM_ENVS, rewardMode: 'dense' });
+    const expected: number[][] = [];
+    try {
+      expected.push([...local.reset(SEEDS)]);
+      for (const actions of plan) {
+        const chunk = local.stepChunk(actions, N_STEPS, 0.95);
+        expected.push([...chunk.obs, ...chunk.finalObs, ...chunk.reward, ...chunk.steps, ...chunk.terminated, ...chunk.truncated, ...chunk.success]);
+      }
+      expected.push(local.drainEpisodes().map((e) => [e.envIndex, e.seed, e.length, e.episodeReturn, ...e.qpos]).flat());
+      expected.push([local.metrics().clippedActions]);
+    } finally {
+      local.dispose();
+    }
+    expect(expected[expected.length - 2].length).toBeGreaterThan(0);
+    for (const sharedMemory of [true, false]) {
+      const sharded = await createNodeShardedEnv({ task: 'reach', numEnvs: NUM_ENVS, rewardMode: 'dense' }, { numWorkers: 2, sharedMemory, maxChunkSteps: 2 });
+      try {
+        expect(sharded.numWorkers).toBe(2);
+        expect(sharded.sharedMemory).toBe(sharedMemory);
+        const got: number[][] = [[...(await sharded.reset(SEEDS))]];
+        for (const actions of plan) {
+          const chunk = await sharded.stepChunk(actions, N_STEPS, 0.95);
+          got.push([...chunk.obs, ...chunk.finalObs, ...chunk.reward, ...chunk.steps, ...chunk.terminated, ...chunk.truncated, ...chunk.success]);
+        }
+        const episodes = (await sharded.drainEpisodes()).sort((a, b) => a.envIndex - b.envIndex);
+        got.push(episodes.map((e) => [e.envIndex, e.seed, e.length, e.episodeReturn, ...e.qpos]).flat());
+        got.push([(await sharded.metrics()).clippedActions]);
+        // Local episodes come in completion order; compare the sorted ones.
+        const localEpisodes = expected[expected.length - 2];
+        expect(got[got.length - 2].length).toBe(localEpisodes.length);
+        expect(got.slice(0, -2)).toEqual(expected.slice(0, -2));
+        expect(got[got.length - 1]).toEqual(expected[expected.length - 1]);
+        // A NaN action is rejected before any shard steps, naming the global env index.
+        const bad = new Float32Array(NUM_ENVS * 4);
+        bad[2 * 4 + 3] = Number.NaN;
+        await expect(sharded.step(bad)).rejects.toThrow(EnvError);
+        await expect(sharded.step(bad)).rejects.toThrow(/env 2/);
+      } finally {
+        await sharded.dispose();
+      }
+    }
+  }, 60_000);
+});

@@ -1,0 +1,286 @@
+/**
+ * A vector env sharded over workers behind one async interface, with the same
+ * results as the single-thread VectorEnv for the same seeds and actions
+ * (DESIGN.md §5). Envs are split into contiguous shards, one per worker. With
+ * shared memory, actions and results live in SharedArrayBuffers and completion
+ * is signalled through Atomics; otherwise arrays are transferred in messages.
+ */
+import { ConfigError, EnvError, ShapeError } from '../errors';
+import type { EpisodeRecord } from './task-env';
+import type { ResolvedVectorEnvConfig, VectorChunkResult, VectorEnvConfig, VectorEnvMetrics, VectorStepResult } from './vector-env';
+import { observationSpec } from './observation';
+import { getTask } from './registry';
+import { actionDim as actionDimOf } from './controller';
+import type { ShardErrorPayload, ShardPort, ShardReply, ShardRequest, ShardSharedBuffers, ShardStepPayload } from './shard-protocol';
+
+/** The async env interface shared by the sharded and the in-thread implementations. */
+export interface AsyncVectorEnv {
+  readonly numEnvs: number;
+  readonly obsDim: number;
+  readonly actionDim: number;
+  reset(seeds: ArrayLike<number>): Promise<Float32Array>;
+  step(actions: Float32Array): Promise<VectorStepResult>;
+  stepChunk(actions: Float32Array, nSteps: number, gamma: number): Promise<VectorChunkResult>;
+  drainEpisodes(): Promise<EpisodeRecord[]>;
+  metrics(): Promise<VectorEnvMetrics>;
+  dispose(): Promise<void>;
+}
+
+export interface ShardedVectorEnvOptions {
+  /** Workers to use; default: hardware concurrency minus one, at least 1, at most numEnvs. */
+  numWorkers?: number;
+  hardwareConcurrency?: number;
+  /** Use SharedArrayBuffer + Atomics; default: when SharedArrayBuffer and Atomics.waitAsync exist. */
+  sharedMemory?: boolean;
+  /** Longest chunk the shared action buffers hold before they are regrown. */
+  maxChunkSteps?: number;
+}
+
+/** Rebuilds a named error from a worker (instanceof does not survive the trip). */
+function rebuildError(payload: ShardErrorPayload, envOffset: number): Error {
+  if (payload.name === 'EnvError') {
+    return new EnvError(payload.message, payload.envIndex === undefined ? undefined : payload.envIndex + envOffset);
+  }
+  if (payload.name === 'ConfigError') return new ConfigError(payload.field ?? 'config', payload.message);
+  if (payload.name === 'ShapeError') return new ShapeError(payload.field ?? 'input', payload.message);
+  const error = new Error(payload.message);
+  error.name = payload.name;
+  return error;
+}
+
+export function defaultWorkerCount(numEnvs: number, hardwareConcurrency: number): number {
+  return Math.max(1, Math.min(numEnvs, hardwareConcurrency - 1));
+}
+
+interface Shard {
+  port: ShardPort;
+  envOffset: number;
+  numEnvs: number;
+  shared: ShardSharedBuffers | null;
+  pending: Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>;
+  failed?: Error;
+}
+
+export class ShardedVectorEnv implements AsyncVectorEnv {
+  readonly config: ResolvedVectorEnvConfig;
+  readonly numWorkers: number;
+  readonly sharedMemory: boolean;
+  private readonly shards: Shard[] = [];
+  private nextId = 1;
+  private maxChunkSteps: number;
+
+  private constructor(config: VectorEnvConfig, options: ShardedVectorEnvOptions) {
+    const task = getTask(config.task);
+    if (!Number.isInteger(config.numEnvs) || config.numEnvs < 1) {
+      throw new ConfigError('num_envs', `num_envs must be a positive integer, got ${config.numEnvs}`);
+    }
+    const obsMode = config.obsMode ?? 'state';
+    const controlMode = config.controlMode ?? 'ee_delta_pos';
+    const numPoints = config.numPoints ?? 256;
+    this.config = {
+      task: task.name, numEnvs: config.numEnvs, obsMode, controlMode, rewardMode: config.rewardMode ?? 'dense', numPoints,
+      recordEpisodes: config.recordEpisodes ?? true, obsSpec: observationSpec(task, obsMode, numPoints),
+      actionDim: actionDimOf(controlMode), maxEpisodeSteps: task.maxEpisodeSteps,
+    };
+    const requested = options.numWorkers ?? defaultWorkerCount(config.numEnvs, options.hardwareConcurrency ?? 2);
+    if (!Number.isInteger(requested) || requested < 1) throw new ConfigError('env_workers', `env_workers must be a positive integer, got ${requested}`);
+    this.numWorkers = Math.min(requested, config.numEnvs);
+    const canShare = typeof SharedArrayBuffer !== 'undefined' && typeof (Atomics as { waitAsync?: unknown }).waitAsync === 'function';
+    this.sharedMemory = (options.sharedMemory ?? canShare) && canShare;
+    this.maxChunkSteps = options.maxChunkSteps ?? 16;
+  }
+
+  /** Starts the workers (one port per shard) and builds every shard's env. */
+  static async create(config: VectorEnvConfig, openPort: (shardIndex: number) => ShardPort, options: ShardedVectorEnvOptions = {}): Promise<ShardedVectorEnv> {
+    const env = new ShardedVectorEnv(config, options);
+    const base = Math.floor(config.numEnvs / env.numWorkers);
+    const extra = config.numEnvs % env.numWorkers;
+    let envOffset = 0;
+    for (let shardIndex = 0; shardIndex < env.numWorkers; shardIndex++) {
+      const numEnvs = base + (shardIndex < extra ? 1 : 0);
+      const shard: Shard = { port: openPort(shardIndex), envOffset, numEnvs, shared: null, pending: new Map() };
+      shard.port.onMessage((message) => env.onReply(shard, message as ShardReply));
+      shard.port.onError?.((error) => {
+        for (const waiter of shard.pending.values()) waiter.reject(new EnvError(`env worker ${shardIndex} failed: ${error.message}`));
+        shard.pending.clear();
+        shard.failed = error;
+      });
+      shard.shared = env.sharedMemory ? env.allocateShared(numEnvs) : null;
+      env.shards.push(shard);
+      envOffset += numEnvs;
+    }
+    try {
+      await Promise.all(env.shards.map((shard) => env.request(shard, { type: 'init', id: 0, config: { ...config, numEnvs: shard.numEnvs }, shared: shard.shared })));
+    } catch (error) {
+      await env.dispose();
+      throw error;
+    }
+    return env;
+  }
+
+  get numEnvs(): number {
+    return this.config.numEnvs;
+  }
+
+  get obsDim(): number {
+    return this.config.obsSpec.dim;
+  }
+
+  get actionDim(): number {
+    return this.config.actionDim;
+  }
+
+  private allocateShared(numEnvs: number): ShardSharedBuffers {
+    const obsBytes = numEnvs * this.obsDim * 4;
+    return {
+      control: new SharedArrayBuffer(8),
+      actions: new SharedArrayBuffer(numEnvs * this.maxChunkSteps * this.actionDim * 4),
+      maxChunkSteps: this.maxChunkSteps,
+      obs: new SharedArrayBuffer(obsBytes),
+      finalObs: new SharedArrayBuffer(obsBytes),
+      reward: new SharedArrayBuffer(numEnvs * 4),
+      steps: new SharedArrayBuffer(numEnvs * 4),
+      flags: new SharedArrayBuffer(numEnvs * 3),
+    };
+  }
+
+  private onReply(shard: Shard, reply: ShardReply): void {
+    const waiter = shard.pending.get(reply.id);
+    if (!waiter) return;
+    shard.pending.delete(reply.id);
+    if (reply.ok) waiter.resolve(reply.result);
+    else waiter.reject(rebuildError(reply.error, shard.envOffset));
+  }
+
+  /** Sends a request and waits for its reply message. */
+  private request(shard: Shard, request: ShardRequest, transfer: Transferable[] = []): Promise<unknown> {
+    if (shard.failed) return Promise.reject(new EnvError(`env worker failed earlier: ${shard.failed.message}`));
+    const id = this.nextId++;
+    const promise = new Promise<unknown>((resolve, reject) => shard.pending.set(id, { resolve, reject }));
+    shard.port.postMessage({ ...request, id }, transfer);
+    return promise;
+  }
+
+  /** Shared mode: sends a request whose result lands in shared memory, and waits on the control word. */
+  private async requestShared(shard: Shard, request: ShardRequest): Promise<void> {
+    if (shard.failed) throw new EnvError(`env worker failed earlier: ${shard.failed.message}`);
+    const control = new Int32Array(shard.shared!.control);
+    const id = this.nextId++;
+    const failure = new Promise<unknown>((resolve, reject) => shard.pending.set(id, { resolve, reject }));
+    failure.catch(() => undefined);
+    shard.port.postMessage({ ...request, id });
+    for (;;) {
+      const seen = Atomics.load(control, 0);
+      if (seen === id) break;
+      // Wake at least every second so a dead worker surfaces as an error.
+      const wait = (Atomics as unknown as { waitAsync(a: Int32Array, i: number, v: number, t: number): { async: boolean; value: Promise<string> | string } }).waitAsync(control, 0, seen, 1000);
+      if (wait.async) await wait.value;
+      const failed = shard.failed as Error | undefined; // set by the port's error handler meanwhile
+      if (failed) throw new EnvError(`env worker failed: ${failed.message}`);
+    }
+    if (Atomics.load(control, 1) === 1) {
+      await failure;
+      return;
+    }
+    shard.pending.delete(id);
+  }
+
+  async reset(seeds: ArrayLike<number>): Promise<Float32Array> {
+    if (seeds.length !== this.numEnvs) throw new ShapeError('seeds', `seeds has length ${seeds.length}; expected num_envs = ${this.numEnvs}`);
+    const obs = new Float32Array(this.numEnvs * this.obsDim);
+    await Promise.all(this.shards.map(async (shard) => {
+      const shardSeeds = Array.from({ length: shard.numEnvs }, (_, local) => seeds[shard.envOffset + local]);
+      if (shard.shared) {
+        await this.requestShared(shard, { type: 'reset', id: 0, seeds: shardSeeds });
+        obs.set(new Float32Array(shard.shared.obs), shard.envOffset * this.obsDim);
+      } else {
+        obs.set((await this.request(shard, { type: 'reset', id: 0, seeds: shardSeeds })) as Float32Array, shard.envOffset * this.obsDim);
+      }
+    }));
+    return obs;
+  }
+
+  async step(actions: Float32Array): Promise<VectorStepResult> {
+    const { obs, reward, terminated, truncated, success, finalObs } = await this.stepChunk(actions, 1, 1);
+    return { obs, reward, terminated, truncated, success, finalObs };
+  }
+
+  async stepChunk(actions: Float32Array, nSteps: number, gamma: number): Promise<VectorChunkResult> {
+    const dim = this.actionDim;
+    if (!Number.isInteger(nSteps) || nSteps < 1) throw new ConfigError('n_action_steps', `n_action_steps must be a positive integer, got ${nSteps}`);
+    if (actions.length !== this.numEnvs * nSteps * dim) {
+      throw new ShapeError('actions', `actions has length ${actions.length}; expected num_envs × n_action_steps × action_dim = ${this.numEnvs} × ${nSteps} × ${dim}`);
+    }
+    // Reject bad input before any shard steps, so no env moves on a failed call.
+    for (let element = 0; element < actions.length; element++) {
+      if (!Number.isFinite(actions[element])) {
+        const envIndex = Math.floor(element / (nSteps * dim));
+        throw new EnvError(`action for env ${envIndex} (step ${Math.floor(element / dim) % nSteps}, dim ${element % dim}) is ${actions[element]}; actions must be finite numbers in [-1, 1]`, envIndex);
+      }
+    }
+    const n = this.numEnvs;
+    const result: VectorChunkResult = {
+      obs: new Float32Array(n * this.obsDim), finalObs: new Float32Array(n * this.obsDim), reward: new Float32Array(n),
+      steps: new Int32Array(n), terminated: new Uint8Array(n), truncated: new Uint8Array(n), success: new Uint8Array(n),
+    };
+    if (this.sharedMemory && nSteps > this.maxChunkSteps) await this.growSharedActions(nSteps);
+    await Promise.all(this.shards.map(async (shard) => {
+      const begin = shard.envOffset * nSteps * dim;
+      const shardActions = actions.slice(begin, begin + shard.numEnvs * nSteps * dim);
+      let payload: ShardStepPayload;
+      if (shard.shared) {
+        new Float32Array(shard.shared.actions).set(shardActions);
+        await this.requestShared(shard, { type: 'step', id: 0, nSteps, gamma, actions: null });
+        payload = {
+          obs: new Float32Array(shard.shared.obs), finalObs: new Float32Array(shard.shared.finalObs), reward: new Float32Array(shard.shared.reward),
+          steps: new Int32Array(shard.shared.steps), flags: new Uint8Array(shard.shared.flags),
+        };
+      } else {
+        payload = (await this.request(shard, { type: 'step', id: 0, nSteps, gamma, actions: shardActions }, [shardActions.buffer])) as ShardStepPayload;
+      }
+      result.obs.set(payload.obs, shard.envOffset * this.obsDim);
+      result.finalObs.set(payload.finalObs, shard.envOffset * this.obsDim);
+      result.reward.set(payload.reward, shard.envOffset);
+      result.steps.set(payload.steps, shard.envOffset);
+      for (let local = 0; local < shard.numEnvs; local++) {
+        result.terminated[shard.envOffset + local] = payload.flags[local * 3];
+        result.truncated[shard.envOffset + local] = payload.flags[local * 3 + 1];
+        result.success[shard.envOffset + local] = payload.flags[local * 3 + 2];
+      }
+    }));
+    return result;
+  }
+
+  private async growSharedActions(nSteps: number): Promise<void> {
+    this.maxChunkSteps = nSteps;
+    await Promise.all(this.shards.map((shard) => {
+      shard.shared = { ...shard.shared!, actions: new SharedArrayBuffer(shard.numEnvs * nSteps * this.actionDim * 4), maxChunkSteps: nSteps };
+      return this.request(shard, { type: 'buffers', id: 0, shared: shard.shared });
+    }));
+  }
+
+  async drainEpisodes(): Promise<EpisodeRecord[]> {
+    const perShard = await Promise.all(this.shards.map(async (shard) => {
+      const episodes = (await this.request(shard, { type: 'drain', id: 0 })) as EpisodeRecord[];
+      return episodes.map((episode) => ({ ...episode, envIndex: episode.envIndex + shard.envOffset }));
+    }));
+    return perShard.flat();
+  }
+
+  async metrics(): Promise<VectorEnvMetrics> {
+    const all = (await Promise.all(this.shards.map((shard) => this.request(shard, { type: 'metrics', id: 0 })))) as VectorEnvMetrics[];
+    return all.reduce((sum, m) => ({
+      clippedActions: sum.clippedActions + m.clippedActions, unstableResets: sum.unstableResets + m.unstableResets, envSteps: sum.envSteps + m.envSteps,
+    }), { clippedActions: 0, unstableResets: 0, envSteps: 0 });
+  }
+
+  async dispose(): Promise<void> {
+    const shards = this.shards.splice(0);
+    await Promise.all(shards.map(async (shard) => {
+      // A worker that no longer answers is terminated after a short wait.
+      const timeout = new Promise((resolve) => setTimeout(resolve, 2000));
+      await Promise.race([this.request(shard, { type: 'dispose', id: 0 }).catch(() => undefined), timeout]);
+      await shard.port.terminate();
+    }));
+  }
+}
