@@ -1,4 +1,4 @@
-import { ShapeError } from '../../errors';
+import { ConfigError } from '../../errors';
 import { checkLength, isValid, type FlatArray } from './rollout-layout';
 
 /**
@@ -9,7 +9,7 @@ import { checkLength, isValid, type FlatArray } from './rollout-layout';
  */
 export function normalizeAdvantages(advantages: FlatArray, mask?: FlatArray, eps = 1e-8): Float32Array {
   if (mask !== undefined) checkLength('mask', mask, advantages.length, 'advantages.length');
-  if (!(eps > 0)) throw new ShapeError('eps', `eps must be positive, got ${eps}`);
+  if (!(eps > 0)) throw new ConfigError('eps', `eps must be positive, got ${eps}`);
   let count = 0;
   let sum = 0;
   for (let flatIndex = 0; flatIndex < advantages.length; flatIndex++) {

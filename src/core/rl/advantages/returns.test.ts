@@ -94,6 +94,20 @@ describe('computeNStep', () => {
     }
   });
 
+  it('never reads masked steps after a termination, for n-step and Monte Carlo alike', () => {
+    // Env terminates at t = 1; steps 2 and 3 are masked and hold garbage.
+    const clean = singleEnv({ rewards: [1, 2, 0, 0], values: [0.5, 1, 0, 0], terminated: [0, 1, 0, 0] }, 0);
+    const dirty: RolloutSignals = { ...clean, rewards: Float32Array.of(1, 2, NaN, NaN), values: Float32Array.of(0.5, 1, Infinity, NaN), chunkSteps: Float32Array.of(1, 1, 0, -3) };
+    clean.mask = dirty.mask = Float32Array.of(1, 1, 0, 0);
+    // γ = 0.9: G_1 = 2, G_0 = 1 + 0.9·2 = 2.8 (Monte Carlo); 3-step is the same since the episode ends at t = 1.
+    for (const estimate of [(s: RolloutSignals) => computeNStep(s, 0.9, 3), (s: RolloutSignals) => computeMonteCarlo(s, 0.9)]) {
+      const { returns } = estimate(dirty);
+      expect(returns[0]).toBeCloseTo(2.8, 6);
+      expect(Array.from(returns.subarray(1))).toEqual([2, 0, 0]);
+      expect(Array.from(returns)).toEqual(Array.from(estimate(clean).returns));
+    }
+  });
+
   it('rejects a non-positive n', () => {
     expect(() => computeNStep(randomSignals(1, 2, 2), 0.9, 0)).toThrow('n_steps must be a positive integer, got 0');
   });
