@@ -1,0 +1,127 @@
+import * as tf from '@tensorflow/tfjs';
+import { chainLogProb, type ChainLogProbOptions } from '../../core/flow/chain-logprob';
+import { sampleActions } from '../../core/flow/sampler';
+import { FlowPolicy } from '../../core/policy/flow-policy';
+import { resolveFlowPolicyOptions, type FlowPolicyOptions } from '../../core/policy/options';
+import { expectedParameterShapes } from '../../core/policy/param-shapes';
+import { createRng } from '../../core/random';
+import { useNodeBackend, type NodeBackend } from '../node-backend';
+import type { BenchRow } from './bench-row';
+
+const OBS_DIM = 32;
+const SAMPLE_BATCH = 64;
+const GRAD_CHAINS = 1024;
+const STEPS = 4;
+const architecture = resolveFlowPolicyOptions({ obsDim: OBS_DIM, horizon: 8, actionDim: 4 });
+const chainOptions: ChainLogProbOptions = {
+  method: 'sde', mode: 'hybrid', steps: STEPS, level: 0.5, logprobType: 'chunk', nActionSteps: 8, envActionDim: 4,
+};
+
+/** Repetitions per backend: the pure-JS cpu backend is much slower, so it runs fewer. */
+const REPEATS: Record<NodeBackend, { sample: number; grad: number; matmul: number; matmulSize: number }> = {
+  wasm: { sample: 30, grad: 4, matmul: 4, matmulSize: 1024 },
+  cpu: { sample: 5, grad: 1, matmul: 2, matmulSize: 512 },
+};
+
+/** Multiply-adds of one row through `prefix`'s dense layers (every `*.kernel` [in, out] counts in·out). */
+function macsOf(options: FlowPolicyOptions, prefix: string): number {
+  let macs = 0;
+  for (const [name, shape] of expectedParameterShapes(options)) {
+    if (name.startsWith(prefix) && name.endsWith('.kernel')) macs += shape[0] * shape[1];
+  }
+  return macs;
+}
+
+/** Matmul FLOPs (2 per multiply-add) of one decision: encoder and value head once, velocity net K times. */
+function forwardFlopsPerDecision(options: FlowPolicyOptions): number {
+  return 2 * (macsOf(options, 'encoder.') + macsOf(options, 'value.') + STEPS * macsOf(options, 'velocity.'));
+}
+
+function note(batch: number, extra: string): string {
+  const o = architecture;
+  return `obs_dim=${o.obsDim} horizon=${o.horizon} action_dim=${o.actionDim} velocity_hidden=[${o.velocityHidden}] encoder_hidden=[${o.encoderHidden}] value_hidden=[${o.valueHidden}] K=${STEPS} batch=${batch} method=sde hybrid; ${extra}`;
+}
+
+/** Mean seconds per call after `warmup` untimed calls (the first wasm calls compile and allocate). */
+async function timeIt(repeats: number, body: () => Promise<void>, warmup = 1): Promise<number> {
+  for (let call = 0; call < warmup; call++) await body();
+  const start = performance.now();
+  for (let repeat = 0; repeat < repeats; repeat++) await body();
+  return (performance.now() - start) / 1000 / repeats;
+}
+
+async function matmulPeak(size: number, repeats: number): Promise<number> {
+  const a = tf.randomNormal([size, size]);
+  const b = tf.randomNormal([size, size]);
+  try {
+    const seconds = await timeIt(repeats, async () => {
+      const product = tf.matMul(a, b);
+      await product.data();
+      product.dispose();
+    });
+    return (2 * size ** 3) / seconds / 1e9;
+  } finally {
+    tf.dispose([a, b]);
+  }
+}
+
+async function benchBackend(backend: NodeBackend): Promise<BenchRow[]> {
+  await useNodeBackend(backend);
+  const repeats = REPEATS[backend];
+  const policy = new FlowPolicy(architecture, 0);
+  const rng = createRng(0);
+  const sampleObs = tf.tensor2d(rng.fillNormal(new Float32Array(SAMPLE_BATCH * OBS_DIM)), [SAMPLE_BATCH, OBS_DIM]);
+  const gradObs = tf.tensor2d(rng.fillNormal(new Float32Array(GRAD_CHAINS * OBS_DIM)), [GRAD_CHAINS, OBS_DIM]);
+  const optimizer: tf.Optimizer = tf.train.adam(1e-4);
+  const held: tf.Tensor[] = [sampleObs, gradObs];
+  try {
+    const sampleSeconds = await timeIt(repeats.sample, async () => {
+      await sampleActions(policy, { state: sampleObs }, chainOptions, rng);
+    }, 5);
+    console.error(`  ${backend}: sampling ${(sampleSeconds * 1000).toFixed(1)} ms per batch of ${SAMPLE_BATCH}`);
+
+    // PPO-style update on stored chains: clipped ratio surrogate + value MSE, backward, Adam.
+    const stored = await sampleActions(policy, { state: gradObs }, chainOptions, rng);
+    const chains = tf.tensor4d(stored.chains, [GRAD_CHAINS, STEPS + 1, 8, 4]);
+    const mask = tf.tensor2d(stored.denoiseInds, [GRAD_CHAINS, STEPS]);
+    const oldLogProb = tf.tidy(() => tf.sum(tf.tensor3d(stored.logProbs, [GRAD_CHAINS, 8, 4]), [1, 2]));
+    const advantages = tf.tensor1d(rng.fillNormal(new Float32Array(GRAD_CHAINS)));
+    const returns = tf.tensor1d(rng.fillNormal(new Float32Array(GRAD_CHAINS)));
+    held.push(chains, mask, oldLogProb, advantages, returns);
+    const variables = [...policy.actorVariables(), ...policy.criticVariables()];
+    const gradSeconds = await timeIt(repeats.grad, async () => {
+      const { value, grads } = tf.variableGrads(() => {
+        const out = chainLogProb(policy, { state: gradObs }, chains, mask, chainOptions);
+        const ratio = tf.exp(tf.sub(out.logProb, oldLogProb));
+        const surrogate = tf.minimum(tf.mul(ratio, advantages), tf.mul(tf.clipByValue(ratio, 0.8, 1.2), advantages));
+        return tf.add(tf.neg(tf.mean(surrogate)), tf.mul(0.5, tf.mean(tf.square(tf.sub(out.values, returns))))) as tf.Scalar;
+      }, variables);
+      optimizer.applyGradients(grads);
+      await value.data();
+      tf.dispose([value, ...Object.values(grads)]);
+    });
+    console.error(`  ${backend}: gradient step ${(gradSeconds * 1000).toFixed(0)} ms on ${GRAD_CHAINS} chains`);
+    const peak = await matmulPeak(repeats.matmulSize, repeats.matmul);
+    const flopsPerDecision = forwardFlopsPerDecision(architecture);
+    // Backward through a dense layer costs two matmuls of the forward's size: ×3 in total.
+    const gradFlops = 3 * flopsPerDecision * GRAD_CHAINS;
+    return [
+      { group: 'policy', metric: 'decisions_per_s', value: SAMPLE_BATCH / sampleSeconds, unit: 'decisions/s', backend, note: note(SAMPLE_BATCH, 'sampling incl. readback') },
+      { group: 'policy', metric: 'grad_samples_per_s', value: GRAD_CHAINS / gradSeconds, unit: 'samples/s', backend, note: note(GRAD_CHAINS, 'log-prob recompute + backward + Adam') },
+      { group: 'policy', metric: 'achieved_gflops', value: gradFlops / gradSeconds / 1e9, unit: 'GFLOP/s', backend, note: note(GRAD_CHAINS, `gradient step; ${(gradFlops / 1e9).toFixed(2)} GFLOP of MLP matmuls (3× forward)`) },
+      { group: 'policy', metric: 'achieved_gflops', value: (flopsPerDecision * SAMPLE_BATCH) / sampleSeconds / 1e9, unit: 'GFLOP/s', backend, note: note(SAMPLE_BATCH, `sampling; ${(flopsPerDecision / 1e6).toFixed(2)} MFLOP per decision`) },
+      { group: 'policy', metric: 'matmul_peak_gflops', value: peak, unit: 'GFLOP/s', backend, note: `square matmul ${repeats.matmulSize}×${repeats.matmulSize}×${repeats.matmulSize}, float32` },
+    ];
+  } finally {
+    tf.dispose(held);
+    optimizer.dispose();
+    policy.dispose();
+  }
+}
+
+/** Policy throughput on the wasm and cpu backends in Node (DESIGN.md §10 `policy` group). */
+export async function runBench(): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  for (const backend of ['wasm', 'cpu'] as const) rows.push(...(await benchBackend(backend)));
+  return rows;
+}
