@@ -118,7 +118,7 @@ export const CONFIG_FIELDS: { readonly [K in ConfigKey]: SpecFor<ConfigValue<K>>
   'ppo.optimizer': choice('Optimizer for actor and critic.', ['adam', 'adamw'], 'adam'),
   'ppo.weight_decay': num('Decoupled weight decay; applies with ppo.optimizer=adamw only.', 0, 0, 1),
   'ppo.adam_eps': num('Adam epsilon.', 1e-5, 0, 1, { min: true }),
-  'ppo.max_nonfinite_skips': int('Non-finite updates skipped in a row before training stops with an error.', 5, 0, 1000),
+  'ppo.max_nonfinite_skips': int('Non-finite updates skipped in a row before training pauses with an error.', 3, 0, 1000),
 
   'advantages.type': choice('Estimator: gae, mc (Monte Carlo), nstep, or grpo (group-normalized return), DESIGN.md §4.', ['gae', 'mc', 'nstep', 'grpo'], 'gae'),
   'advantages.gamma': num('Discount per env step (0.99 in all references).', 0.99, 0, 1),

@@ -1,0 +1,173 @@
+import type { RunConfig } from '../config/run-config';
+import { CheckpointError, isFlowtuneError } from '../errors';
+import { FlowPolicy } from '../policy/flow-policy';
+import { MinMaxNormalizer, type MinMaxStats } from '../policy/normalizer';
+import { resolveFlowPolicyOptions, type FlowPolicyOptions } from '../policy/options';
+import { expectedParameterShapes } from '../policy/param-shapes';
+import type { AdamState } from '../rl/adam';
+import type { PolicyBundle } from '../rl/policy-bundle';
+import type { TrainerProgress } from '../rl/trainer';
+import type { JsonObject, OptimizerState, TensorData } from './checkpoint-types';
+import type { FlowtuneContents } from './checkpoint-writer';
+import { decodeFlowtune, inspectFlowtune } from './flowtune-file';
+import { FLOWTUNE_FORMAT_VERSION, type CheckpointStage, type FlowtuneMetadata } from './metadata';
+import { importTfjs } from './tfjs-format';
+import type { DecodedFlowtune } from './checkpoint-reader';
+
+export interface BundleSnapshot {
+  bundle: PolicyBundle;
+  task: string;
+  stage: CheckpointStage;
+  config: RunConfig;
+  progress?: TrainerProgress;
+  /** Optimizer steps; BC checkpoints count their pretraining steps. */
+  step?: number;
+  evalSummary?: Record<string, number>;
+}
+
+function adamToTensors(prefix: string, state: AdamState, shapes: ReadonlyMap<string, number[]>, out: Map<string, TensorData>): void {
+  for (const [name, slot] of state.slots) {
+    const shape = shapes.get(name) ?? [slot.m.length];
+    out.set(`${prefix}.${name}.m`, { shape, data: slot.m });
+    out.set(`${prefix}.${name}.v`, { shape, data: slot.v });
+  }
+}
+
+/** The file contents of a policy bundle (DESIGN.md §6): weights, metadata and, when training, optimizer state. */
+export async function bundleContents(snapshot: BundleSnapshot): Promise<FlowtuneContents> {
+  const { policy, obsNormalizer, actionNormalizer } = snapshot.bundle;
+  const options = policy.options;
+  const tensors = await policy.getWeights();
+  const progress = snapshot.progress;
+  let optimizer: OptimizerState | undefined;
+  if (progress) {
+    const slotTensors = new Map<string, TensorData>();
+    adamToTensors('actor', progress.actor, policy.shapes, slotTensors);
+    adamToTensors('critic', progress.critic, policy.shapes, slotTensors);
+    optimizer = { state: { actor: { kind: 'adam', step: progress.actor.step }, critic: { kind: 'adam', step: progress.critic.step } }, tensors: slotTensors };
+  }
+  const noise = snapshot.config.noise as unknown as JsonObject;
+  const metadata: FlowtuneMetadata = {
+    format_version: FLOWTUNE_FORMAT_VERSION,
+    task: snapshot.task,
+    shape_meta: { obs: { state: { shape: [options.nObsSteps, options.obsDim] } }, action: { shape: [options.actionDim] } },
+    architecture: { ...(options as unknown as JsonObject), denoise_steps: snapshot.config.policy.denoise_steps, n_action_steps: snapshot.config.policy.n_action_steps },
+    normalizer: { obs: obsNormalizer.toJSON() as unknown as JsonObject, action: actionNormalizer.toJSON() as unknown as JsonObject },
+    noise,
+    stage: snapshot.stage,
+    training: { step: snapshot.step ?? progress?.actor.step ?? 0, iteration: progress?.iteration ?? 0, env_steps: progress?.envSteps ?? 0 },
+    eval: snapshot.evalSummary ?? {},
+    config: snapshot.config as unknown as JsonObject,
+  };
+  return { tensors, metadata, optimizer };
+}
+
+/** The architecture a checkpoint declares, validated like a hand-built one. */
+function architectureOf(metadata: FlowtuneMetadata): FlowPolicyOptions {
+  const { denoise_steps: _k, n_action_steps: _n, ...rest } = metadata.architecture as Record<string, unknown>;
+  try {
+    return resolveFlowPolicyOptions(rest as unknown as FlowPolicyOptions);
+  } catch (error) {
+    const field = isFlowtuneError(error) && 'field' in error ? String((error as { field: string }).field) : 'architecture';
+    throw new CheckpointError(`checkpoint architecture field '${field}' is invalid: ${(error as Error).message}`);
+  }
+}
+
+function normalizerOf(metadata: FlowtuneMetadata, key: 'obs' | 'action', dim: number): MinMaxNormalizer {
+  const stats = (metadata.normalizer as Record<string, unknown>)[key] as MinMaxStats | undefined;
+  if (!stats || !Array.isArray(stats.min) || !Array.isArray(stats.max) || stats.min.length !== dim || stats.max.length !== dim) {
+    throw new CheckpointError(`checkpoint normalizer '${key}' must hold min and max lists of length ${dim}`);
+  }
+  try {
+    return new MinMaxNormalizer(stats, `${key}_normalizer`);
+  } catch (error) {
+    throw new CheckpointError(`checkpoint normalizer '${key}' is invalid: ${(error as Error).message}`);
+  }
+}
+
+function adamFromTensors(prefix: string, decoded: DecodedFlowtune): AdamState {
+  const entry = decoded.optimizer?.state[prefix] as { step?: number } | undefined;
+  const slots = new Map<string, { m: Float32Array; v: Float32Array }>();
+  for (const [name, tensor] of decoded.optimizer?.tensors ?? []) {
+    if (!name.startsWith(`${prefix}.`) || !name.endsWith('.m')) continue;
+    const param = name.slice(prefix.length + 1, -2);
+    const second = decoded.optimizer!.tensors.get(`${prefix}.${param}.v`);
+    if (!second) throw new CheckpointError(`checkpoint optimizer state has '${name}' but no matching '.v' slot`);
+    slots.set(param, { m: tensor.data, v: second.data });
+  }
+  return { step: Number(entry?.step ?? 0), slots };
+}
+
+export interface LoadedBundle {
+  bundle: PolicyBundle;
+  metadata: FlowtuneMetadata;
+  progress?: TrainerProgress;
+}
+
+/** Builds a live policy from a validated checkpoint; nothing live is touched until everything checked out. */
+function bundleFromDecoded(decoded: DecodedFlowtune, architecture: FlowPolicyOptions): LoadedBundle {
+  const obsNormalizer = normalizerOf(decoded.metadata, 'obs', architecture.obsDim);
+  const actionNormalizer = normalizerOf(decoded.metadata, 'action', architecture.actionDim);
+  const policy = new FlowPolicy(architecture);
+  try {
+    policy.setWeights(decoded.tensors);
+  } catch (error) {
+    policy.dispose();
+    throw new CheckpointError((error as Error).message);
+  }
+  const hasOptimizer = decoded.optimizer !== undefined;
+  const progress: TrainerProgress | undefined = hasOptimizer
+    ? { iteration: decoded.metadata.training.iteration, envSteps: decoded.metadata.training.env_steps, actor: adamFromTensors('actor', decoded), critic: adamFromTensors('critic', decoded) }
+    : undefined;
+  return { bundle: { policy, obsNormalizer, actionNormalizer }, metadata: decoded.metadata, progress };
+}
+
+function checkArchitecture(architecture: FlowPolicyOptions, expected: Partial<FlowPolicyOptions> | undefined): void {
+  if (!expected) return;
+  for (const key of ['obsDim', 'actionDim'] as const) {
+    if (expected[key] !== undefined && expected[key] !== architecture[key]) {
+      throw new CheckpointError(`checkpoint has ${key} ${architecture[key]}, but the run's env needs ${expected[key]}`);
+    }
+  }
+}
+
+/** Reads a .flowtune file for a run on `expectedTask` whose env has the given obs/action dims. */
+export function loadBundle(bytes: Uint8Array, options: { expectedTask?: string; expected?: Partial<FlowPolicyOptions> } = {}): LoadedBundle {
+  const summary = inspectFlowtune(bytes, { expectedTask: options.expectedTask });
+  const architecture = architectureOf(summary.metadata);
+  checkArchitecture(architecture, options.expected);
+  const decoded = decodeFlowtune(bytes, { expectedShapes: expectedParameterShapes(architecture), expectedTask: options.expectedTask });
+  return bundleFromDecoded(decoded, architecture);
+}
+
+/** Reads a tfjs model.json with its weights (the metadata rides in userDefinedMetadata). */
+export function loadBundleFromTfjs(modelJson: string, weights: Uint8Array, options: { expectedTask?: string; expected?: Partial<FlowPolicyOptions> } = {}): LoadedBundle {
+  const firstPass = importTfjs(modelJson, weights, { expectedShapes: null, expectedTask: options.expectedTask });
+  const architecture = architectureOf(firstPass.metadata);
+  checkArchitecture(architecture, options.expected);
+  const decoded = importTfjs(modelJson, weights, { expectedShapes: expectedParameterShapes(architecture), expectedTask: options.expectedTask });
+  return bundleFromDecoded(decoded, architecture);
+}
+
+/** Run-config fields a checkpoint decides (its architecture, K and executed steps), so a loaded model runs as trained. */
+export function configFromCheckpoint(base: RunConfig, metadata: FlowtuneMetadata): RunConfig {
+  const architecture = metadata.architecture as Record<string, unknown>;
+  const arch = architectureOf(metadata);
+  return {
+    ...base,
+    task: metadata.task as RunConfig['task'],
+    policy: {
+      ...base.policy,
+      horizon: arch.horizon,
+      n_obs_steps: arch.nObsSteps,
+      hidden: [...arch.velocityHidden],
+      encoder_hidden: [...arch.encoderHidden],
+      value_hidden: [...arch.valueHidden],
+      noise_head_hidden: [...arch.noiseHidden],
+      value_on: arch.valueOn,
+      detach_critic_input: arch.detachCriticInput,
+      denoise_steps: Number(architecture.denoise_steps ?? base.policy.denoise_steps),
+      n_action_steps: Number(architecture.n_action_steps ?? base.policy.n_action_steps),
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import type { Demonstrations } from '../envs/expert-rollout';
+import { buildBcDataset } from './bc-dataset';
+
+/** Two episodes of a 1-D task: obs 0..2 and 10..11, actions equal to obs/10 - so normalization is easy to follow. */
+function tinyDemos(): Demonstrations {
+  return {
+    task: 'reach', obsMode: 'state', obsDim: 1, actionDim: 1,
+    obs: Float32Array.from([0, 1, 2, 10, 11]),
+    actions: Float32Array.from([0, 0.1, 0.2, 1, 1.1]),
+    rewards: new Float32Array(5),
+    episodeStarts: Int32Array.from([0, 3, 5]),
+    success: Uint8Array.from([1, 1]),
+    seeds: Int32Array.from([0, 1]),
+  };
+}
+
+describe('buildBcDataset', () => {
+  it('stacks history with the first obs repeated and pads chunks with the last action', () => {
+    const dataset = buildBcDataset(tinyDemos(), 2, 3);
+    expect(dataset.size).toBe(5);
+    // obs min 0, max 11: x → (x − 5.5)/5.5. Sample 0 history [obs0, obs0] = [-1, -1].
+    const norm = (x: number) => (x - 5.5) / 5.5;
+    expect(Array.from(dataset.obs.subarray(0, 2))).toEqual([norm(0), norm(0)].map((value) => expect.closeTo(value, 6)));
+    // Sample 3 is the second episode's start: its history must not reach into episode one.
+    expect(Array.from(dataset.obs.subarray(6, 8))).toEqual([norm(10), norm(10)].map((value) => expect.closeTo(value, 6)));
+    // actions min 0, max 1.1: a → (a − 0.55)/0.55. Sample 1 chunk = actions 1, 2, then 2 repeated.
+    const act = (a: number) => (a - 0.55) / 0.55;
+    expect(Array.from(dataset.actions.subarray(3, 6))).toEqual([act(0.1), act(0.2), act(0.2)].map((value) => expect.closeTo(value, 5)));
+  });
+
+  it('drops failed episodes unless asked and says so when nothing is left', () => {
+    const demos = tinyDemos();
+    demos.success = Uint8Array.from([0, 1]);
+    expect(buildBcDataset(demos, 1, 1).size).toBe(2);
+    expect(buildBcDataset(demos, 1, 1, { includeFailures: true }).size).toBe(5);
+    demos.success = Uint8Array.from([0, 0]);
+    expect(() => buildBcDataset(demos, 1, 1)).toThrow('the demonstrations hold no usable steps (no successful episodes)');
+  });
+});

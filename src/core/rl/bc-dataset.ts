@@ -1,0 +1,58 @@
+import type { Demonstrations } from '../envs/expert-rollout';
+import { ShapeError } from '../errors';
+import { MinMaxNormalizer } from '../policy/normalizer';
+
+/** Flow-matching BC samples cut from demonstrations (DESIGN.md §3 "Stage 1"), in normalized units. */
+export interface BcDataset {
+  size: number;
+  /** [S, nObs·obsDim] stacked, normalized observation history. */
+  obs: Float32Array;
+  /** [S, H, A] normalized action chunk. */
+  actions: Float32Array;
+  obsNormalizer: MinMaxNormalizer;
+  actionNormalizer: MinMaxNormalizer;
+}
+
+/**
+ * One sample per demo step t: the history (obs_{t−nObs+1..t}, the episode's first obs repeated
+ * before its start) and the chunk actions_{t..t+H−1} (the episode's last action repeated past
+ * its end). Only successful episodes are used unless `includeFailures`.
+ */
+export function buildBcDataset(demos: Demonstrations, nObsSteps: number, horizon: number, options: { includeFailures?: boolean } = {}): BcDataset {
+  const { obsDim, actionDim } = demos;
+  const episodes = demos.success.length;
+  if (demos.episodeStarts.length !== episodes + 1) {
+    throw new ShapeError('episodeStarts', `episodeStarts has ${demos.episodeStarts.length} entries; expected episodes + 1 = ${episodes + 1}`);
+  }
+  const obsNormalizer = MinMaxNormalizer.fit(demos.obs, obsDim, 'obs_normalizer');
+  const actionNormalizer = MinMaxNormalizer.fit(demos.actions, actionDim, 'action_normalizer');
+  const normObs = obsNormalizer.normalize(demos.obs);
+  const normActions = actionNormalizer.normalize(demos.actions);
+  const rows: number[] = [];
+  for (let episodeIndex = 0; episodeIndex < episodes; episodeIndex++) {
+    if (!options.includeFailures && !demos.success[episodeIndex]) continue;
+    for (let row = demos.episodeStarts[episodeIndex]; row < demos.episodeStarts[episodeIndex + 1]; row++) rows.push(row);
+  }
+  if (rows.length === 0) throw new ShapeError('demos', 'the demonstrations hold no usable steps (no successful episodes)');
+  const episodeOf = new Int32Array(demos.obs.length / obsDim);
+  for (let episodeIndex = 0; episodeIndex < episodes; episodeIndex++) {
+    episodeOf.fill(episodeIndex, demos.episodeStarts[episodeIndex], demos.episodeStarts[episodeIndex + 1]);
+  }
+  const stacked = nObsSteps * obsDim;
+  const obs = new Float32Array(rows.length * stacked);
+  const actions = new Float32Array(rows.length * horizon * actionDim);
+  rows.forEach((row, sampleIndex) => {
+    const episodeIndex = episodeOf[row];
+    const first = demos.episodeStarts[episodeIndex];
+    const last = demos.episodeStarts[episodeIndex + 1] - 1;
+    for (let slot = 0; slot < nObsSteps; slot++) {
+      const source = Math.max(first, row - (nObsSteps - 1 - slot));
+      obs.set(normObs.subarray(source * obsDim, (source + 1) * obsDim), sampleIndex * stacked + slot * obsDim);
+    }
+    for (let position = 0; position < horizon; position++) {
+      const source = Math.min(last, row + position);
+      actions.set(normActions.subarray(source * actionDim, (source + 1) * actionDim), (sampleIndex * horizon + position) * actionDim);
+    }
+  });
+  return { size: rows.length, obs, actions, obsNormalizer, actionNormalizer };
+}

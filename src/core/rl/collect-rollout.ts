@@ -1,0 +1,134 @@
+import * as tf from '@tensorflow/tfjs';
+import type { RunConfig } from '../config/run-config';
+import type { EpisodeRecord } from '../envs/task-env';
+import { reduceLogProb, type LogProbSlice } from '../flow/logprob-reduce';
+import type { SamplerOptions } from '../flow/sampling-options';
+import type { Rng } from '../random';
+import type { ChunkEnv } from './chunk-env';
+import type { ObsHistory } from './obs-history';
+import { executedActions, normalizeStacked, sampleForObs, type PolicyBundle } from './policy-bundle';
+import { RolloutBuffer } from './rollout-buffer';
+
+/** Env-side state carried from one rollout to the next. */
+export interface RolloutCursor {
+  history: ObsHistory;
+}
+
+export interface RolloutStats {
+  episodes: EpisodeRecord[];
+  /** Env steps run in this rollout (Σ τ). */
+  envSteps: number;
+  /** Mean std over the stochastic steps actually taken. */
+  meanNoiseStd: number;
+  rolloutSeconds: number;
+}
+
+/** Log-prob units per decision for a slice (DESIGN.md §3 "Log-prob"). */
+export function logProbUnits(slice: LogProbSlice): number {
+  if (slice.logprobType === 'token') return slice.nActionSteps * slice.envActionDim;
+  if (slice.logprobType === 'action') return slice.nActionSteps;
+  return 1;
+}
+
+async function reducedLogProbs(perElement: Float32Array, batch: number, horizon: number, actionDim: number, slice: LogProbSlice): Promise<Float32Array> {
+  const reduced = tf.tidy(() => reduceLogProb(tf.tensor3d(perElement, [batch, horizon, actionDim]), slice));
+  try {
+    return (await reduced.data()) as Float32Array;
+  } finally {
+    reduced.dispose();
+  }
+}
+
+function meanOfNonZero(values: Float32Array): { sum: number; count: number } {
+  let sum = 0;
+  let count = 0;
+  for (const value of values) {
+    if (value > 0) {
+      sum += value;
+      count++;
+    }
+  }
+  return { sum, count };
+}
+
+/**
+ * Runs `env.steps_per_iteration` SMDP decisions in every env (DESIGN.md §4). One policy
+ * call is one decision; its first `n_action_steps` actions run in the env. Truncated
+ * chunks store V(final_obs); with auto_reset off, decisions after an env's first done are masked.
+ */
+export async function collectRollout(
+  bundle: PolicyBundle,
+  env: ChunkEnv,
+  cursor: RolloutCursor,
+  config: RunConfig,
+  sampler: SamplerOptions,
+  slice: LogProbSlice,
+  rng: Rng,
+  clock: () => number,
+): Promise<{ buffer: RolloutBuffer; stats: RolloutStats }> {
+  const started = clock();
+  const { policy } = bundle;
+  const { horizon, actionDim } = policy.options;
+  const numEnvs = env.numEnvs;
+  const numSteps = config.env.steps_per_iteration;
+  const nActionSteps = config.policy.n_action_steps;
+  const gamma = config.advantages.gamma;
+  const buffer = new RolloutBuffer({
+    numSteps,
+    numEnvs,
+    obsSize: cursor.history.stackedDim,
+    chainSize: (sampler.steps + 1) * horizon * actionDim,
+    denoiseSteps: sampler.steps,
+    logProbUnits: logProbUnits(slice),
+  });
+  const valueSampler: SamplerOptions = { ...sampler, method: 'ode', mode: 'eval' };
+  const alive = new Uint8Array(numEnvs).fill(1);
+  let envSteps = 0;
+  let noiseSum = 0;
+  let noiseCount = 0;
+  for (let step = 0; step < numSteps; step++) {
+    const obs = normalizeStacked(bundle, cursor.history.stacked());
+    const sample = await sampleForObs(bundle, obs, sampler, rng);
+    const oldLogProbs = await reducedLogProbs(sample.logProbs, numEnvs, horizon, actionDim, slice);
+    buffer.writeDecision(step, { obs, chains: sample.chains, denoiseInds: sample.denoiseInds, oldLogProbs, values: sample.values });
+    const noise = meanOfNonZero(sample.stds);
+    noiseSum += noise.sum;
+    noiseCount += noise.count;
+
+    const result = await env.stepChunk(executedActions(bundle, sample, nActionSteps), nActionSteps, gamma);
+    const done = new Uint8Array(numEnvs);
+    let anyTruncated = false;
+    for (let envIndex = 0; envIndex < numEnvs; envIndex++) {
+      const entry = step * numEnvs + envIndex;
+      buffer.mask[entry] = alive[envIndex];
+      if (alive[envIndex]) envSteps += result.steps[envIndex];
+      buffer.rewards[entry] = result.reward[envIndex];
+      buffer.chunkSteps[entry] = result.steps[envIndex];
+      buffer.terminated[entry] = result.terminated[envIndex];
+      buffer.truncated[entry] = result.terminated[envIndex] ? 0 : result.truncated[envIndex];
+      done[envIndex] = result.terminated[envIndex] || result.truncated[envIndex] ? 1 : 0;
+      if (buffer.truncated[entry] && alive[envIndex]) anyTruncated = true;
+    }
+    if (anyTruncated) {
+      const finalObs = normalizeStacked(bundle, cursor.history.peekWith(result.finalObs));
+      const finalSample = await sampleForObs(bundle, finalObs, valueSampler, rng);
+      for (let envIndex = 0; envIndex < numEnvs; envIndex++) {
+        const entry = step * numEnvs + envIndex;
+        if (buffer.truncated[entry]) buffer.finalValues[entry] = finalSample.values[envIndex];
+      }
+    }
+    cursor.history.push(result.obs, done);
+    if (!config.env.auto_reset) for (let envIndex = 0; envIndex < numEnvs; envIndex++) if (done[envIndex]) alive[envIndex] = 0;
+  }
+  const lastSample = await sampleForObs(bundle, normalizeStacked(bundle, cursor.history.stacked()), valueSampler, rng);
+  buffer.bootstrapValues.set(lastSample.values);
+  return {
+    buffer,
+    stats: {
+      episodes: await env.drainEpisodes(),
+      envSteps,
+      meanNoiseStd: noiseCount > 0 ? noiseSum / noiseCount : 0,
+      rolloutSeconds: (clock() - started) / 1000,
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import type { RunConfig } from '../config/run-config';
+import type { EpisodeRecord } from '../envs/task-env';
+import type { Rng } from '../random';
+import type { ChunkEnv } from './chunk-env';
+import { ObsHistory } from './obs-history';
+import { executedActions, normalizeStacked, sampleForObs, type PolicyBundle } from './policy-bundle';
+import { samplerOptionsAt } from './policy-setup';
+
+export interface EvalSummary {
+  episodes: number;
+  successRate: number;
+  meanReturn: number;
+  meanLength: number;
+  /** The first episode of each env, in env order. */
+  records: EpisodeRecord[];
+}
+
+/** Fixed evaluation seeds, kept apart from training seeds by `eval.seed`. */
+export function evalSeeds(config: RunConfig, count: number): number[] {
+  return Array.from({ length: count }, (_, episodeIndex) => config.eval.seed + episodeIndex);
+}
+
+/**
+ * Deterministic evaluation (DESIGN.md §4): all-ODE chains with the current weights, one
+ * episode per seed. `env` must have exactly one env per seed; each env's first episode counts.
+ */
+export async function evaluatePolicy(bundle: PolicyBundle, env: ChunkEnv, config: RunConfig, seeds: readonly number[], rng: Rng): Promise<EvalSummary> {
+  const numEnvs = env.numEnvs;
+  if (seeds.length !== numEnvs) throw new RangeError(`evaluation needs one env per seed: ${seeds.length} seeds for ${numEnvs} envs`);
+  const sampler = samplerOptionsAt(config, 0, 'eval');
+  const nActionSteps = config.policy.n_action_steps;
+  const history = new ObsHistory(numEnvs, env.obsDim, config.policy.n_obs_steps);
+  history.reset(await env.reset(seeds));
+  await env.drainEpisodes();
+  const firstEpisodes: (EpisodeRecord | undefined)[] = new Array(numEnvs).fill(undefined);
+  let remaining = numEnvs;
+  while (remaining > 0) {
+    const sample = await sampleForObs(bundle, normalizeStacked(bundle, history.stacked()), sampler, rng);
+    const result = await env.stepChunk(executedActions(bundle, sample, nActionSteps), nActionSteps, config.advantages.gamma);
+    const done = new Uint8Array(numEnvs);
+    for (let envIndex = 0; envIndex < numEnvs; envIndex++) done[envIndex] = result.terminated[envIndex] || result.truncated[envIndex] ? 1 : 0;
+    history.push(result.obs, done);
+    for (const episode of await env.drainEpisodes()) {
+      if (firstEpisodes[episode.envIndex] === undefined) {
+        firstEpisodes[episode.envIndex] = episode;
+        remaining--;
+      }
+    }
+  }
+  const records = firstEpisodes as EpisodeRecord[];
+  const mean = (pick: (episode: EpisodeRecord) => number) => records.reduce((sum, episode) => sum + pick(episode), 0) / numEnvs;
+  return {
+    episodes: numEnvs,
+    successRate: mean((episode) => (episode.success ? 1 : 0)),
+    meanReturn: mean((episode) => episode.episodeReturn),
+    meanLength: mean((episode) => episode.length),
+    records,
+  };
+}

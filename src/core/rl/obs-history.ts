@@ -1,0 +1,68 @@
+import { ShapeError } from '../errors';
+
+/**
+ * The last `nObsSteps` observations of each env, oldest first, as the policy's
+ * input [numEnvs, nObsSteps·obsDim]. A new episode starts with its first
+ * observation repeated, as the demos were stacked (DESIGN.md §3 "Shapes").
+ */
+export class ObsHistory {
+  private readonly frames: Float32Array;
+
+  constructor(readonly numEnvs: number, readonly obsDim: number, readonly nObsSteps: number) {
+    this.frames = new Float32Array(numEnvs * nObsSteps * obsDim);
+  }
+
+  get stackedDim(): number {
+    return this.nObsSteps * this.obsDim;
+  }
+
+  /** Starts every env's history from obs [numEnvs × obsDim]. */
+  reset(obs: Float32Array): void {
+    this.checkObs(obs);
+    for (let envIndex = 0; envIndex < this.numEnvs; envIndex++) this.fill(envIndex, obs);
+  }
+
+  /** Appends obs [numEnvs × obsDim]; envs flagged in `restart` start over from this obs. */
+  push(obs: Float32Array, restart?: Uint8Array): void {
+    this.checkObs(obs);
+    const frame = this.obsDim;
+    for (let envIndex = 0; envIndex < this.numEnvs; envIndex++) {
+      if (restart?.[envIndex]) {
+        this.fill(envIndex, obs);
+        continue;
+      }
+      const base = envIndex * this.stackedDim;
+      this.frames.copyWithin(base, base + frame, base + this.stackedDim);
+      this.frames.set(obs.subarray(envIndex * frame, (envIndex + 1) * frame), base + this.stackedDim - frame);
+    }
+  }
+
+  /** [numEnvs, nObsSteps·obsDim] copy. */
+  stacked(): Float32Array {
+    return this.frames.slice();
+  }
+
+  /** The stack each env would have after appending obs [numEnvs × obsDim], without changing the history. */
+  peekWith(obs: Float32Array): Float32Array {
+    this.checkObs(obs);
+    const out = new Float32Array(this.frames.length);
+    const frame = this.obsDim;
+    for (let envIndex = 0; envIndex < this.numEnvs; envIndex++) {
+      const base = envIndex * this.stackedDim;
+      out.set(this.frames.subarray(base + frame, base + this.stackedDim), base);
+      out.set(obs.subarray(envIndex * frame, (envIndex + 1) * frame), base + this.stackedDim - frame);
+    }
+    return out;
+  }
+
+  private fill(envIndex: number, obs: Float32Array): void {
+    const row = obs.subarray(envIndex * this.obsDim, (envIndex + 1) * this.obsDim);
+    for (let slot = 0; slot < this.nObsSteps; slot++) this.frames.set(row, envIndex * this.stackedDim + slot * this.obsDim);
+  }
+
+  private checkObs(obs: Float32Array): void {
+    if (obs.length !== this.numEnvs * this.obsDim) {
+      throw new ShapeError('obs', `obs has length ${obs.length}; expected num_envs × obs_dim = ${this.numEnvs} × ${this.obsDim}`);
+    }
+  }
+}

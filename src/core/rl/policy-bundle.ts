@@ -1,0 +1,46 @@
+import * as tf from '@tensorflow/tfjs';
+import { sampleActions, type SampleResult } from '../flow/sampler';
+import type { SamplerOptions } from '../flow/sampling-options';
+import type { FlowPolicy } from '../policy/flow-policy';
+import type { MinMaxNormalizer } from '../policy/normalizer';
+import type { Rng } from '../random';
+
+/** A policy with the normalizers that map env units to its [-1, 1] space (DESIGN.md §3 "Shapes"). */
+export interface PolicyBundle {
+  policy: FlowPolicy;
+  /** Per-frame observation stats (obs_dim). */
+  obsNormalizer: MinMaxNormalizer;
+  /** Per-step action stats (action_dim). */
+  actionNormalizer: MinMaxNormalizer;
+}
+
+/** Normalizes every frame of stacked raw observations [B, nObs·obsDim]. */
+export function normalizeStacked(bundle: PolicyBundle, stacked: Float32Array): Float32Array {
+  return bundle.obsNormalizer.normalize(stacked);
+}
+
+/** Samples chains for normalized stacked observations [B, nObs·obsDim]. */
+export async function sampleForObs(bundle: PolicyBundle, normalizedObs: Float32Array, options: SamplerOptions, rng: Rng): Promise<SampleResult> {
+  const { policy } = bundle;
+  const obsSize = policy.options.nObsSteps * policy.options.obsDim;
+  const state = tf.tensor2d(normalizedObs, [normalizedObs.length / obsSize, obsSize]);
+  try {
+    return await sampleActions(policy, { state }, options, rng);
+  } finally {
+    state.dispose();
+  }
+}
+
+/**
+ * The env actions of a chunk: the first `nActionSteps` of each normalized chunk [B, H, A],
+ * back in env units → [B, nActionSteps, A].
+ */
+export function executedActions(bundle: PolicyBundle, sample: SampleResult, nActionSteps: number): Float32Array {
+  const { batch, horizon, actionDim } = sample;
+  const out = new Float32Array(batch * nActionSteps * actionDim);
+  for (let envIndex = 0; envIndex < batch; envIndex++) {
+    const from = envIndex * horizon * actionDim;
+    out.set(sample.actions.subarray(from, from + nActionSteps * actionDim), envIndex * nActionSteps * actionDim);
+  }
+  return bundle.actionNormalizer.unnormalize(out);
+}

@@ -1,0 +1,178 @@
+import * as tf from '@tensorflow/tfjs';
+import type { RunConfig } from '../config/run-config';
+import { TrainingError } from '../errors';
+import { chainLogProb } from '../flow/chain-logprob';
+import type { LogProbSlice } from '../flow/logprob-reduce';
+import type { SamplerOptions } from '../flow/sampling-options';
+import type { MetricRecord } from '../metrics/metric-keys';
+import type { FlowPolicy } from '../policy/flow-policy';
+import { isCriticParameter } from '../policy/param-shapes';
+import type { Rng } from '../random';
+import type { NamedAdam } from './adam';
+import { clipGradients } from './grad-clip';
+import { ppoActorLoss } from './ppo-loss-actor';
+import { ppoCriticLoss } from './ppo-loss-critic';
+import { combinePpoLosses } from './ppo-loss-total';
+import { RolloutBuffer } from './rollout-buffer';
+
+export interface PpoUpdateInputs {
+  policy: FlowPolicy;
+  buffer: RolloutBuffer;
+  /** [T, N] */
+  advantages: Float32Array;
+  /** [T, N] value targets */
+  returns: Float32Array;
+  sampler: SamplerOptions;
+  slice: LogProbSlice;
+  config: RunConfig;
+  actorOptimizer: NamedAdam;
+  criticOptimizer: NamedAdam;
+  actorLr: number;
+  criticLr: number;
+  /** Only the critic trains (DESIGN.md §4 "critic_warmup_steps"). */
+  criticOnly: boolean;
+  rng: Rng;
+  /** Consecutive skipped updates, carried across iterations; at `ppo.max_nonfinite_skips` the update throws. */
+  skipStreak: { current: number };
+}
+
+export interface PpoUpdateResult {
+  metrics: MetricRecord;
+  /** Minibatch updates skipped because a loss or gradient was not finite. */
+  nonfiniteSkips: number;
+  /** Minibatch updates applied. */
+  applied: number;
+}
+
+const ACTOR_METRICS = ['losses/policy', 'losses/approx_kl', 'losses/clip_fraction', 'losses/ratio_mean', 'losses/ratio_max'] as const;
+type TrackedMetric = (typeof ACTOR_METRICS)[number] | 'losses/value' | 'losses/entropy' | 'losses/grad_norm';
+
+/** Fisher-Yates shuffle of the valid entries (mask = 1), with the run's RNG. */
+function shuffledValidEntries(mask: Float32Array, rng: Rng): Int32Array {
+  const valid: number[] = [];
+  for (let entry = 0; entry < mask.length; entry++) if (mask[entry] > 0) valid.push(entry);
+  for (let position = valid.length - 1; position > 0; position--) {
+    const other = rng.int(position + 1);
+    [valid[position], valid[other]] = [valid[other], valid[position]];
+  }
+  return Int32Array.from(valid);
+}
+
+/** Parameters that get gradients this update: the value head only while warming up; no noise head unless method noise. */
+function trainableVariables(policy: FlowPolicy, criticOnly: boolean, method: SamplerOptions['method']): Map<string, tf.Variable> {
+  const selected = new Map<string, tf.Variable>();
+  for (const [name, variable] of policy.namedVariables()) {
+    if (criticOnly && !isCriticParameter(name)) continue;
+    if (method !== 'noise' && name.startsWith('noise_head.')) continue;
+    selected.set(name, variable);
+  }
+  return selected;
+}
+
+/** The unit axes of a stored log-prob row: [] chunk, [Ta] action, [Ta, Ae] token. */
+function unitShape(slice: LogProbSlice): number[] {
+  if (slice.logprobType === 'token') return [slice.nActionSteps, slice.envActionDim];
+  if (slice.logprobType === 'action') return [slice.nActionSteps];
+  return [];
+}
+
+/**
+ * PPO epochs × shuffled minibatches over the valid (time × env) entries (DESIGN.md §4).
+ * A non-finite loss or gradient skips that minibatch and leaves the weights as they were.
+ * `target_kl` stops the loop after the minibatch whose mean approx_kl so far exceeds it.
+ */
+export async function ppoUpdate(inputs: PpoUpdateInputs): Promise<PpoUpdateResult> {
+  const { policy, buffer, config, sampler, slice } = inputs;
+  const { horizon, actionDim } = policy.options;
+  const shape = buffer.shape;
+  const variables = trainableVariables(policy, inputs.criticOnly, sampler.method);
+  const paramNameOf = new Map([...variables].map(([name, variable]) => [variable.name, name]));
+  const maxGradNorm = config.ppo.max_grad_norm > 0 ? config.ppo.max_grad_norm : Infinity;
+  const sums = new Map<TrackedMetric, number>();
+  let ratioMax = 0;
+  let applied = 0;
+  let nonfiniteSkips = 0;
+  let klSum = 0;
+  let klCount = 0;
+  let epochsRun = 0;
+  let stopped = false;
+  for (let epoch = 0; epoch < config.ppo.epochs && !stopped; epoch++) {
+    epochsRun = epoch + 1;
+    const order = shuffledValidEntries(buffer.mask, inputs.rng);
+    for (let first = 0; first < order.length && !stopped; first += config.ppo.minibatch_size) {
+      const rows = order.subarray(first, Math.min(first + config.ppo.minibatch_size, order.length));
+      const m = rows.length;
+      const batch = tf.tidy(() => ({
+        state: tf.tensor2d(RolloutBuffer.gather(buffer.obs, shape.obsSize, rows), [m, shape.obsSize]),
+        chains: tf.tensor4d(RolloutBuffer.gather(buffer.chains, shape.chainSize, rows), [m, shape.denoiseSteps + 1, horizon, actionDim]),
+        denoise: tf.tensor2d(RolloutBuffer.gather(buffer.denoiseInds, shape.denoiseSteps, rows), [m, shape.denoiseSteps]),
+        oldLogProbs: tf.tensor(RolloutBuffer.gather(buffer.oldLogProbs, shape.logProbUnits, rows), [m, ...unitShape(slice)]),
+        advantages: tf.tensor1d(RolloutBuffer.gather(inputs.advantages, 1, rows)),
+        returns: tf.tensor1d(RolloutBuffer.gather(inputs.returns, 1, rows)),
+        oldValues: tf.tensor1d(RolloutBuffer.gather(buffer.values, 1, rows)),
+      }));
+      let kept: Partial<Record<TrackedMetric, tf.Scalar>> = {};
+      const { value: loss, grads } = tf.variableGrads(() => {
+        const recomputed = chainLogProb(policy, { state: batch.state }, batch.chains, batch.denoise, { ...sampler, ...slice });
+        const actor = ppoActorLoss(
+          { logProbs: recomputed.logProb, oldLogProbs: batch.oldLogProbs, advantages: batch.advantages },
+          { clipLow: config.ppo.clip_low, clipHigh: config.ppo.clip_high, dualClip: config.ppo.dual_clip > 0 ? config.ppo.dual_clip : undefined },
+        );
+        const critic = ppoCriticLoss(
+          { values: recomputed.values, oldValues: batch.oldValues, returns: batch.returns },
+          { lossType: config.ppo.value_loss, huberDelta: config.ppo.huber_delta, clipRange: config.ppo.value_clip > 0 ? config.ppo.value_clip : undefined },
+        );
+        const entropy = tf.mean(recomputed.entropy) as tf.Scalar;
+        kept = { 'losses/value': tf.keep(critic.loss), 'losses/entropy': tf.keep(entropy) };
+        for (const key of ACTOR_METRICS) kept[key] = tf.keep(actor.metrics[key]);
+        return combinePpoLosses(
+          inputs.criticOnly ? { value: critic.loss } : { policy: actor.loss, value: critic.loss, entropy },
+          { valueCoef: config.ppo.value_coef, entropyCoef: config.ppo.entropy_coef },
+        );
+      }, [...variables.values()]);
+      const clipped = await clipGradients(grads, maxGradNorm);
+      try {
+        const lossValue = (await loss.data())[0];
+        const metricValues = await Promise.all(Object.entries(kept).map(async ([key, scalar]) => [key, (await scalar.data())[0]] as const));
+        if (!clipped.finite || !Number.isFinite(lossValue) || metricValues.some(([, value]) => !Number.isFinite(value))) {
+          nonfiniteSkips++;
+          inputs.skipStreak.current++;
+          const limit = config.ppo.max_nonfinite_skips;
+          if (limit > 0 && inputs.skipStreak.current >= limit) {
+            throw new TrainingError(
+              `${inputs.skipStreak.current} updates in a row had a non-finite loss or gradient, so training paused with the weights from before them; lower actor_lr or critic_lr, or check the observations`,
+            );
+          }
+          continue;
+        }
+        const actorGrads = new Map<string, tf.Tensor>();
+        const criticGrads = new Map<string, tf.Tensor>();
+        for (const [tfName, grad] of Object.entries(clipped.grads)) {
+          const name = paramNameOf.get(tfName);
+          if (name) (isCriticParameter(name) ? criticGrads : actorGrads).set(name, grad);
+        }
+        inputs.actorOptimizer.apply(variables, actorGrads, inputs.actorLr);
+        inputs.criticOptimizer.apply(variables, criticGrads, inputs.criticLr);
+        applied++;
+        inputs.skipStreak.current = 0;
+        for (const [key, value] of metricValues) {
+          if (key === 'losses/ratio_max') ratioMax = Math.max(ratioMax, value);
+          else sums.set(key as TrackedMetric, (sums.get(key as TrackedMetric) ?? 0) + value);
+        }
+        sums.set('losses/grad_norm', (sums.get('losses/grad_norm') ?? 0) + clipped.gradNorm);
+        const kl = metricValues.find(([key]) => key === 'losses/approx_kl')?.[1] ?? 0;
+        klSum += kl;
+        klCount++;
+        if (!inputs.criticOnly && config.ppo.target_kl > 0 && klSum / klCount > config.ppo.target_kl) stopped = true;
+      } finally {
+        tf.dispose([loss, ...Object.values(grads), ...Object.values(clipped.grads), ...Object.values(kept), ...Object.values(batch)]);
+      }
+    }
+  }
+  const metrics: MetricRecord = { 'losses/nonfinite_skips': nonfiniteSkips, 'train/early_stop_epoch': epochsRun };
+  if (applied > 0) {
+    for (const [key, sum] of sums) metrics[key] = sum / applied;
+    metrics['losses/ratio_max'] = ratioMax;
+  }
+  return { metrics, nonfiniteSkips, applied };
+}

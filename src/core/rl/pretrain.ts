@@ -1,0 +1,83 @@
+import * as tf from '@tensorflow/tfjs';
+import { DEFAULT_BC_LOSS_OPTIONS, bcTrainStep, drawBcInputs, type BcLossOptions } from '../flow/bc-loss';
+import { ConfigError } from '../errors';
+import type { FlowPolicy } from '../policy/flow-policy';
+import { createRng } from '../random';
+import type { BcDataset } from './bc-dataset';
+import { RolloutBuffer } from './rollout-buffer';
+
+export interface PretrainOptions {
+  steps: number;
+  batchSize: number;
+  learningRate: number;
+  /** EMA decay of the weights that are kept at the end; 0 = keep the raw weights. */
+  emaDecay: number;
+  /** Fraction of each batch trained on the shortcut self-consistency target. */
+  shortcutFraction: number;
+  seed: number;
+  /** Called every `logEvery` steps with the mean loss since the last call. */
+  onProgress?: (step: number, meanLoss: number) => void;
+  logEvery?: number;
+}
+
+function checkPretrainOptions(options: PretrainOptions): void {
+  const positiveInt = (field: string, value: number) => {
+    if (!Number.isInteger(value) || value < 1) throw new ConfigError(field, `${field} must be a positive integer, got ${value}`);
+  };
+  positiveInt('steps', options.steps);
+  positiveInt('batch_size', options.batchSize);
+  if (!(options.learningRate > 0)) throw new ConfigError('lr', `lr must be > 0, got ${options.learningRate}`);
+  if (!(options.emaDecay >= 0 && options.emaDecay < 1)) throw new ConfigError('ema', `ema must be in [0, 1), got ${options.emaDecay}`);
+}
+
+/**
+ * Stage-1 flow-matching BC (DESIGN.md §3): Adam on the encoder and velocity net over random
+ * minibatches, with an exponential moving average of the weights that replaces them at the end.
+ */
+export async function pretrainPolicy(policy: FlowPolicy, dataset: BcDataset, options: PretrainOptions): Promise<{ finalLoss: number }> {
+  checkPretrainOptions(options);
+  const rng = createRng(options.seed);
+  const optimizer = tf.train.adam(options.learningRate);
+  const bcOptions: BcLossOptions = { ...DEFAULT_BC_LOSS_OPTIONS, shortcutFraction: options.shortcutFraction };
+  const { horizon, actionDim } = policy.options;
+  const obsSize = dataset.obs.length / dataset.size;
+  const chunkSize = horizon * actionDim;
+  const ema = new Map<string, tf.Tensor>();
+  if (options.emaDecay > 0) for (const [name, variable] of policy.namedVariables()) ema.set(name, tf.clone(variable));
+  const logEvery = options.logEvery ?? 100;
+  let lossSum = 0;
+  let lossCount = 0;
+  let finalLoss = NaN;
+  try {
+    for (let step = 1; step <= options.steps; step++) {
+      const rows = Int32Array.from({ length: options.batchSize }, () => rng.int(dataset.size));
+      const state = tf.tensor2d(RolloutBuffer.gather(dataset.obs, obsSize, rows), [rows.length, obsSize]);
+      const actions = tf.tensor3d(RolloutBuffer.gather(dataset.actions, chunkSize, rows), [rows.length, horizon, actionDim]);
+      try {
+        const result = await bcTrainStep(policy, optimizer, { state }, actions, drawBcInputs(rows.length, horizon, actionDim, bcOptions, rng));
+        lossSum += result.loss;
+        lossCount++;
+      } finally {
+        tf.dispose([state, actions]);
+      }
+      if (options.emaDecay > 0) {
+        for (const [name, variable] of policy.namedVariables()) {
+          const previous = ema.get(name)!;
+          ema.set(name, tf.tidy(() => tf.add(tf.mul(previous, options.emaDecay), tf.mul(variable, 1 - options.emaDecay))));
+          previous.dispose();
+        }
+      }
+      if (step % logEvery === 0 || step === options.steps) {
+        finalLoss = lossSum / lossCount;
+        options.onProgress?.(step, finalLoss);
+        lossSum = 0;
+        lossCount = 0;
+      }
+    }
+    for (const [name, average] of ema) policy.namedVariables().get(name)!.assign(average);
+  } finally {
+    tf.dispose([...ema.values()]);
+    optimizer.dispose();
+  }
+  return { finalLoss };
+}
