@@ -57,3 +57,9 @@ export async function evaluatePolicy(bundle: PolicyBundle, env: ChunkEnv, config
     records,
   };
 }
+
+/** The eval summary as stored in checkpoint metadata (DESIGN.md §6 "a summary of eval metrics"). */
+export function evalSummaryRecord(summary: EvalSummary | undefined): Record<string, number> {
+  if (!summary) return {};
+  return { success_rate: summary.successRate, mean_return: summary.meanReturn, mean_length: summary.meanLength, episodes: summary.episodes };
+}

@@ -1,0 +1,82 @@
+/**
+ * `npm run pretrain -- task=T demos=FILE out=FILE.flowtune ...`: stage-1 flow-matching BC
+ * (DESIGN.md §3) from a demonstration file, with EMA weights and a shortcut option.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { runCli, parseRunArgs } from './cli-args';
+import { bundleContents } from '../core/checkpoint/policy-checkpoint';
+import { encodeFlowtune } from '../core/checkpoint/flowtune-file';
+import { readDemoFile } from '../core/envs/demo-format';
+import { TASK_NAMES } from '../core/envs/task-types';
+import { ConfigError } from '../core/errors';
+import { FlowPolicy } from '../core/policy/flow-policy';
+import { createRng } from '../core/random';
+import { buildBcDataset } from '../core/rl/bc-dataset';
+import { evalSummaryRecord, evaluatePolicy, evalSeeds } from '../core/rl/evaluate';
+import { policyOptionsFromConfig } from '../core/rl/policy-setup';
+import { pretrainPolicy } from '../core/rl/pretrain';
+import { openEvalEnv, prepareRuntime } from './run-setup';
+
+const SPEC = {
+  task: { kind: 'enum', values: TASK_NAMES, required: true, doc: 'task the demos are for' },
+  demos: { kind: 'string', required: true, doc: 'demonstration file from npm run demos' },
+  out: { kind: 'string', required: true, doc: 'checkpoint to write (.flowtune)' },
+  steps: { kind: 'int', min: 1, max: 10_000_000, default: 3000, doc: 'gradient steps' },
+  batch_size: { kind: 'int', min: 1, max: 65_536, default: 256, doc: 'samples per step' },
+  lr: { kind: 'number', min: 1e-7, max: 1, default: 1e-3, doc: 'Adam learning rate' },
+  ema: { kind: 'number', min: 0, max: 0.99999, default: 0.995, doc: 'EMA decay of the kept weights (0 = off)' },
+  shortcut: { kind: 'number', min: 0, max: 1, default: 0.25, doc: 'fraction of each batch on the shortcut self-consistency target' },
+  episodes: { kind: 'int', min: 0, max: 1_000_000, default: 0, doc: 'use only the first N demo episodes (0 = all)' },
+} as const;
+
+async function main(): Promise<void> {
+  const { args, config } = parseRunArgs(process.argv.slice(2), SPEC, { program: 'npm run pretrain --' });
+  await prepareRuntime();
+  const { demos, metadata } = readDemoFile(new Uint8Array(readFileSync(args.demos)));
+  if (metadata.task !== args.task) throw new ConfigError('task', `demos file is for task '${metadata.task}' but task is '${args.task}'`);
+  const limited = args.episodes > 0 ? firstEpisodes(demos, args.episodes) : demos;
+  const dataset = buildBcDataset(limited, config.policy.n_obs_steps, config.policy.horizon);
+  console.error(`BC on ${dataset.size} samples from ${limited.success.length} episodes`);
+  const policy = new FlowPolicy(policyOptionsFromConfig(config, demos.obsDim, demos.actionDim), config.seed);
+  const started = performance.now();
+  try {
+    await pretrainPolicy(policy, dataset, {
+      steps: args.steps, batchSize: args.batch_size, learningRate: args.lr, emaDecay: args.ema, shortcutFraction: args.shortcut, seed: config.seed,
+      logEvery: Math.max(1, Math.floor(args.steps / 20)),
+      onProgress: (step, loss) => console.log(`step ${step}/${args.steps} loss ${loss.toFixed(4)} ${((performance.now() - started) / 1000).toFixed(1)}s`),
+    });
+    const bundle = { policy, obsNormalizer: dataset.obsNormalizer, actionNormalizer: dataset.actionNormalizer };
+    let evalSummary: Record<string, number> = {};
+    if (config.eval_episodes > 0) {
+      const env = await openEvalEnv(config, config.eval_episodes);
+      try {
+        const summary = await evaluatePolicy(bundle, env, config, evalSeeds(config, config.eval_episodes), createRng(config.seed));
+        evalSummary = evalSummaryRecord(summary);
+        console.log(`eval: success ${summary.successRate.toFixed(3)} over ${summary.episodes} episodes`);
+      } finally {
+        await env.dispose();
+      }
+    }
+    writeFileSync(args.out, encodeFlowtune(await bundleContents({ bundle, task: args.task, stage: 'bc', config, step: args.steps, evalSummary })));
+    console.log(JSON.stringify({ task: args.task, out: args.out, samples: dataset.size, steps: args.steps, ...evalSummary }));
+  } finally {
+    policy.dispose();
+  }
+}
+
+/** The first `count` episodes of a demonstration set. */
+function firstEpisodes(demos: ReturnType<typeof readDemoFile>['demos'], count: number): typeof demos {
+  const episodes = Math.min(count, demos.success.length);
+  const rows = demos.episodeStarts[episodes];
+  return {
+    ...demos,
+    obs: demos.obs.slice(0, rows * demos.obsDim),
+    actions: demos.actions.slice(0, rows * demos.actionDim),
+    rewards: demos.rewards.slice(0, rows),
+    episodeStarts: demos.episodeStarts.slice(0, episodes + 1),
+    success: demos.success.slice(0, episodes),
+    seeds: demos.seeds.slice(0, episodes),
+  };
+}
+
+void runCli(main);
