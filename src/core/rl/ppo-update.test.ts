@@ -1,0 +1,200 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadMujocoNode } from '../../cli/mujoco-node';
+import { useNodeBackend } from '../../cli/node-backend';
+import type { RunConfig } from '../config';
+import type { Mujoco } from '../envs/mujoco-types';
+import { TrainingError } from '../errors';
+import { createRng } from '../random';
+import { NamedAdam } from './adam';
+import type { ChunkEnv } from './chunk-env';
+import { collectRollout } from './collect-rollout';
+import { computeAdvantages } from './compute-advantages';
+import { ObsHistory } from './obs-history';
+import type { PolicyBundle } from './policy-bundle';
+import { logProbSliceFromConfig, samplerOptionsAt } from './policy-setup';
+import { ppoUpdate, type PpoUpdateResult } from './ppo-update';
+import type { RolloutBuffer } from './rollout-buffer';
+import { changedParameters, freshBundle, openChunkEnv, tinyConfig, weightSnapshot } from './test-support';
+
+let mj: Mujoco;
+let env: ChunkEnv;
+beforeAll(async () => {
+  await useNodeBackend('wasm');
+  mj = await loadMujocoNode();
+  env = openChunkEnv(mj, tinyConfig());
+});
+afterAll(async () => {
+  await env.dispose();
+});
+
+/** One real rollout on reach with a fresh tiny policy, then its advantages. */
+async function rollout(config: RunConfig, bundle: PolicyBundle): Promise<{ buffer: RolloutBuffer; advantages: Float32Array; returns: Float32Array }> {
+  const history = new ObsHistory(env.numEnvs, env.obsDim, config.policy.n_obs_steps);
+  history.reset(await env.reset([11, 12, 13, 14]));
+  await env.drainEpisodes();
+  const sampler = samplerOptionsAt(config, 0, 'train');
+  const slice = logProbSliceFromConfig(config, env.actionDim);
+  const { buffer } = await collectRollout(bundle, env, { history }, config, sampler, slice, createRng(config.seed), () => 0);
+  return { buffer, ...computeAdvantages(buffer, config.advantages) };
+}
+
+interface UpdateParts {
+  config: RunConfig;
+  bundle: PolicyBundle;
+  buffer: RolloutBuffer;
+  advantages: Float32Array;
+  returns: Float32Array;
+  actorOptimizer: NamedAdam;
+  criticOptimizer: NamedAdam;
+  skipStreak: { current: number };
+}
+
+function update(parts: UpdateParts, rngSeed = 5): Promise<PpoUpdateResult> {
+  const { config } = parts;
+  return ppoUpdate({
+    policy: parts.bundle.policy,
+    buffer: parts.buffer,
+    advantages: parts.advantages,
+    returns: parts.returns,
+    sampler: samplerOptionsAt(config, 0, 'train'),
+    slice: logProbSliceFromConfig(config, env.actionDim),
+    config,
+    actorOptimizer: parts.actorOptimizer,
+    criticOptimizer: parts.criticOptimizer,
+    actorLr: config.actor_lr,
+    criticLr: config.critic_lr,
+    criticOnly: false,
+    rng: createRng(rngSeed),
+    skipStreak: parts.skipStreak,
+  });
+}
+
+async function prepare(overrides: string[], edit: (config: RunConfig) => RunConfig = (config) => config): Promise<UpdateParts> {
+  const config = edit(tinyConfig(overrides));
+  const bundle = freshBundle(config, env.obsDim, env.actionDim);
+  const data = await rollout(config, bundle);
+  return { config, bundle, ...data, actorOptimizer: new NamedAdam(), criticOptimizer: new NamedAdam(), skipStreak: { current: 0 } };
+}
+
+function release(parts: UpdateParts): void {
+  parts.actorOptimizer.dispose();
+  parts.criticOptimizer.dispose();
+  parts.bundle.policy.dispose();
+}
+
+describe('ppoUpdate through a real reach rollout', () => {
+  // DESIGN.md §3 invariant: at lr = 0 the recomputed log-prob of every stored chain equals
+  // the stored one, so r = 1 and nothing is clipped, for every method, reduction and mode.
+  const cases: [method: string, logprobType: string, mode: string][] = [
+    ['sde', 'token', 'hybrid'],
+    ['sde', 'chunk', 'hybrid'],
+    ['sde', 'action', 'joint'],
+    ['noise', 'action', 'hybrid'],
+    ['noise', 'token', 'joint'],
+    ['cps', 'chunk', 'joint'],
+    ['cps', 'token', 'hybrid'],
+  ];
+
+  it.each(cases)('method %s, logprob %s, %s mode: ratio 1 and clip fraction 0 at lr = 0', async (method, logprobType, mode) => {
+    // The run config refuses cps × joint (its last step has std 0), but the sampler and the
+    // log-prob support it (the last step stays ODE), so that case sets the mode after validation.
+    const parts = await prepare(
+      [`noise.method=${method}`, `noise.logprob_type=${logprobType}`, 'actor_lr=0', 'critic_lr=0', 'ppo.epochs=2'],
+      (config) => ({ ...config, noise: { ...config.noise, mode: mode as RunConfig['noise']['mode'] } }),
+    );
+    try {
+      const before = await weightSnapshot(parts.bundle);
+      const result = await update(parts);
+      expect(result.applied).toBe(4);
+      expect(result.nonfiniteSkips).toBe(0);
+      expect(result.metrics['losses/clip_fraction']).toBe(0);
+      expect(Math.abs(Number(result.metrics['losses/ratio_mean']) - 1)).toBeLessThan(1e-5);
+      expect(Math.abs(Number(result.metrics['losses/ratio_max']) - 1)).toBeLessThan(1e-5);
+      expect(Math.abs(Number(result.metrics['losses/approx_kl']))).toBeLessThan(1e-6);
+      // lr = 0 leaves every weight as it was, so the second epoch sees the same ratio.
+      expect(changedParameters(before, await weightSnapshot(parts.bundle))).toEqual([]);
+    } finally {
+      release(parts);
+    }
+  });
+});
+
+describe('ppoUpdate non-finite guard', () => {
+  // One minibatch per update, so a single poisoned entry poisons the whole update.
+  const overrides = ['actor_lr=1e-3', 'critic_lr=1e-3', 'ppo.minibatch_size=8', 'ppo.epochs=1'];
+
+  it.each([
+    ['a NaN advantage', (parts: UpdateParts) => void (parts.advantages[5] = NaN)],
+    ['a NaN stored observation', (parts: UpdateParts) => void (parts.buffer.obs[3] = NaN)],
+    ['a NaN stored old log-prob', (parts: UpdateParts) => void (parts.buffer.oldLogProbs[0] = NaN)],
+    ['an infinite return', (parts: UpdateParts) => void (parts.returns[2] = Infinity)],
+  ])('%s skips the update, counts it and leaves every weight and moment unchanged', async (_label, poison) => {
+    const parts = await prepare(overrides);
+    try {
+      poison(parts);
+      const before = await weightSnapshot(parts.bundle);
+      const result = await update(parts);
+      expect(result.nonfiniteSkips).toBe(1);
+      expect(result.applied).toBe(0);
+      expect(result.metrics['losses/nonfinite_skips']).toBe(1);
+      expect(parts.skipStreak.current).toBe(1);
+      expect(changedParameters(before, await weightSnapshot(parts.bundle))).toEqual([]);
+      expect(parts.actorOptimizer.step).toBe(0);
+      expect((await parts.actorOptimizer.getState()).slots.size).toBe(0);
+      expect((await parts.criticOptimizer.getState()).slots.size).toBe(0);
+    } finally {
+      release(parts);
+    }
+  });
+
+  it('the same update without poison changes the weights (the guard, not a zero lr, kept them)', async () => {
+    const parts = await prepare(overrides);
+    try {
+      const before = await weightSnapshot(parts.bundle);
+      const result = await update(parts);
+      expect(result.applied).toBe(1);
+      expect(result.metrics['losses/nonfinite_skips']).toBe(0);
+      expect(changedParameters(before, await weightSnapshot(parts.bundle)).length).toBeGreaterThan(0);
+    } finally {
+      release(parts);
+    }
+  });
+
+  it('pauses training with a TrainingError after ppo.max_nonfinite_skips skips in a row; a good update resets the streak', async () => {
+    const parts = await prepare(overrides);
+    try {
+      expect(parts.config.ppo.max_nonfinite_skips).toBe(3);
+      const clean = parts.advantages.slice();
+      parts.advantages[0] = NaN;
+      await update(parts);
+      await update(parts);
+      expect(parts.skipStreak.current).toBe(2);
+      // A finite update in between starts the count again.
+      parts.advantages.set(clean);
+      expect((await update(parts)).applied).toBe(1);
+      expect(parts.skipStreak.current).toBe(0);
+      parts.advantages[0] = NaN;
+      await update(parts);
+      await update(parts);
+      const before = await weightSnapshot(parts.bundle);
+      const error = await update(parts).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(TrainingError);
+      expect((error as Error).message).toMatch(/^3 updates in a row had a non-finite loss or gradient, so training paused/);
+      expect(parts.skipStreak.current).toBe(3);
+      expect(changedParameters(before, await weightSnapshot(parts.bundle))).toEqual([]);
+    } finally {
+      release(parts);
+    }
+  });
+
+  it('ppo.max_nonfinite_skips = 0 never pauses', async () => {
+    const parts = await prepare([...overrides, 'ppo.max_nonfinite_skips=0']);
+    try {
+      parts.advantages[1] = NaN;
+      for (let attempt = 0; attempt < 4; attempt++) expect((await update(parts)).nonfiniteSkips).toBe(1);
+      expect(parts.skipStreak.current).toBe(4);
+    } finally {
+      release(parts);
+    }
+  });
+});
