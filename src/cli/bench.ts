@@ -4,6 +4,7 @@ import { formatTable } from './bench/format-table';
 
 /** Each group lives in its own module so a group's imports load only when it runs. */
 const GROUP_MODULES: Partial<Record<BenchGroup, () => Promise<{ runBench: BenchGroupRunner }>>> = {
+  env: () => import('./bench/env-bench'),
   policy: () => import('./bench/policy-bench'),
 };
 

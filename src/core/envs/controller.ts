@@ -9,7 +9,7 @@
  *   to JOINT_DELTA_LIMIT rad per control step.
  * - gripper: +1 fully open (jaw gap 8 cm), -1 fully closed; an absolute target.
  */
-import type { MjData } from './mujoco-types';
+import type { DataArrays } from './data-arrays';
 import { ARM_DOF, type SceneModel } from './scene-model';
 import { ARM_HOME_QPOS, ARM_JOINT_RANGES, FINGER_OPEN } from './robot-mjcf';
 import { createDlsScratch, dlsIkStep, orientationError } from './ik';
@@ -46,12 +46,12 @@ export class ArmController {
 
   constructor(readonly scene: SceneModel, readonly mode: ControlMode) {}
 
-  /** Writes ctrl for an already clipped action [A]; `data` must be forward-computed. */
-  apply(data: MjData, action: ArrayLike<number>, actionOffset: number): void {
-    const ctrl = data.ctrl as Float64Array;
-    const qpos = data.qpos as Float64Array;
+  /** Writes ctrl for an already clipped action [A]; positions must be forward-computed. */
+  apply(arrays: DataArrays, action: ArrayLike<number>, actionOffset: number): void {
+    const ctrl = arrays.ctrl;
+    const qpos = arrays.qpos;
     if (this.mode === 'ee_delta_pos') {
-      this.solveEeDelta(data, action, actionOffset);
+      this.solveEeDelta(arrays, action, actionOffset);
       for (let joint = 0; joint < ARM_DOF; joint++) ctrl[joint] = clampJoint(joint, qpos[joint] + this.dq[joint]);
     } else {
       for (let joint = 0; joint < ARM_DOF; joint++) {
@@ -64,9 +64,9 @@ export class ArmController {
     ctrl[ARM_DOF + 1] = finger;
   }
 
-  private solveEeDelta(data: MjData, action: ArrayLike<number>, actionOffset: number): void {
-    const sitePos = data.site_xpos as Float64Array;
-    const siteMat = data.site_xmat as Float64Array;
+  private solveEeDelta(arrays: DataArrays, action: ArrayLike<number>, actionOffset: number): void {
+    const sitePos = arrays.siteXpos;
+    const siteMat = arrays.siteXmat;
     const tcp = this.scene.tcpSiteId;
     for (let axis = 0; axis < 3; axis++) {
       const current = sitePos[tcp * 3 + axis];
@@ -74,9 +74,9 @@ export class ArmController {
       this.error[axis] = target - current;
     }
     orientationError(siteMat.subarray(tcp * 9, tcp * 9 + 9), TCP_TARGET_ROTATION, this.error, 3);
-    const qpos = data.qpos as Float64Array;
+    const qpos = arrays.qpos;
     for (let joint = 0; joint < ARM_DOF; joint++) this.nullBias[joint] = IK_NULL_GAIN * (ARM_HOME_QPOS[joint] - qpos[joint]);
-    this.scene.tcpJacobian(data, this.jac);
+    this.scene.tcpJacobianFast(arrays, this.jac);
     dlsIkStep(this.jac, 6, ARM_DOF, this.error, IK_DAMPING, this.nullBias, this.dq, this.scratch);
   }
 }

@@ -15,7 +15,7 @@ const cube = new Float64Array(3);
 export function writeCubeState(view: TaskView, out: Float32Array, offset: number): void {
   tcpPosition(view, tcp);
   objectPosition(view, cube);
-  const qpos = view.data.qpos as Float64Array;
+  const qpos = view.arrays.qpos;
   const adr = view.scene.objectQposAdr;
   for (let axis = 0; axis < 3; axis++) out[offset + axis] = cube[axis];
   for (let q = 0; q < 4; q++) out[offset + 3 + q] = qpos[adr + 3 + q];

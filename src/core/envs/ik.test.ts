@@ -7,6 +7,7 @@ import { SceneModel, ARM_DOF } from './scene-model';
 import { reachMjcf } from './tasks/reach/scene';
 import { ARM_HOME_QPOS, ARM_JOINT_RANGES } from './robot-mjcf';
 import { IK_DAMPING, TCP_TARGET_ROTATION } from './controller';
+import { DataArrays } from './data-arrays';
 
 /** Plain Gauss-Jordan inverse of a small matrix (float64 reference). */
 function inverse(matrix: number[][]): number[][] {
@@ -98,6 +99,31 @@ describe('orientationError', () => {
 });
 
 describe('IK on the arm', () => {
+  it('computes the same TCP Jacobian from joint axes as mj_jacSite', async () => {
+    const mj = await loadMujocoNode();
+    const scene = new SceneModel(mj, reachMjcf());
+    const data = scene.createData();
+    try {
+      const rng = createRng(8);
+      const reference = new Float64Array(6 * ARM_DOF);
+      const fast = new Float64Array(6 * ARM_DOF);
+      for (let trial = 0; trial < 5; trial++) {
+        const qpos = data.qpos as Float64Array;
+        for (let joint = 0; joint < ARM_DOF; joint++) {
+          const [low, high] = ARM_JOINT_RANGES[joint];
+          qpos[joint] = low + (high - low) * rng.uniform();
+        }
+        mj.mj_forward(scene.model, data);
+        scene.tcpJacobian(data, reference);
+        scene.tcpJacobianFast(new DataArrays(data), fast);
+        for (let element = 0; element < reference.length; element++) expect(fast[element]).toBeCloseTo(reference[element], 10);
+      }
+    } finally {
+      data.delete();
+      scene.dispose();
+    }
+  });
+
   it('converges to reachable TCP targets with the gripper pointing down', async () => {
     const mj = await loadMujocoNode();
     const scene = new SceneModel(mj, reachMjcf());

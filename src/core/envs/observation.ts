@@ -79,14 +79,14 @@ export class ObservationWriter {
   }
 
   write(view: TaskView, out: Float32Array, offset: number): void {
-    const qpos = view.data.qpos as Float64Array;
-    const qvel = view.data.qvel as Float64Array;
-    const sitePos = view.data.site_xpos as Float64Array;
+    const qpos = view.arrays.qpos;
+    const qvel = view.arrays.qvel;
+    const sitePos = view.arrays.siteXpos;
     const fingerAdr = view.scene.fingerQposAdr;
     const tcp = view.scene.tcpSiteId;
     let cursor = offset;
     if (this.sampler) {
-      writePointCloud(this.sampler, view.data, out, cursor);
+      writePointCloud(this.sampler, view.arrays, out, cursor);
       cursor += this.sampler.numPoints * 3;
     }
     for (let joint = 0; joint < ARM_DOF; joint++) out[cursor++] = qpos[joint];
@@ -95,7 +95,7 @@ export class ObservationWriter {
     out[cursor++] = qpos[fingerAdr + 1];
     for (let axis = 0; axis < 3; axis++) out[cursor++] = sitePos[tcp * 3 + axis];
     if (!this.sampler) {
-      matToQuat(view.data.site_xmat as Float64Array, tcp * 9, out, cursor);
+      matToQuat(view.arrays.siteXmat, tcp * 9, out, cursor);
       cursor += 4;
       this.task.writeTaskState(view, out, cursor);
     } else {

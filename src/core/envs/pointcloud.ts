@@ -6,7 +6,7 @@
  * the geom's pose at every observation. The table and floor are left out, as a
  * workspace crop would.
  */
-import type { MjData } from './mujoco-types';
+import type { DataArrays } from './data-arrays';
 import type { SceneModel } from './scene-model';
 import { createRng, type Rng } from '../random';
 import { ConfigError } from '../errors';
@@ -126,9 +126,9 @@ export function createSurfaceSampler(scene: SceneModel, numPoints = DEFAULT_NUM_
 }
 
 /** Writes the [N, 3] world-frame points at out[offset]: p = geom_xpos + geom_xmat · local. */
-export function writePointCloud(sampler: SurfaceSampler, data: MjData, out: Float32Array, offset: number): void {
-  const xpos = data.geom_xpos as Float64Array;
-  const xmat = data.geom_xmat as Float64Array;
+export function writePointCloud(sampler: SurfaceSampler, arrays: DataArrays, out: Float32Array, offset: number): void {
+  const xpos = arrays.geomXpos;
+  const xmat = arrays.geomXmat;
   const { pointGeomIds, localPoints, numPoints } = sampler;
   for (let pointIndex = 0; pointIndex < numPoints; pointIndex++) {
     const geomId = pointGeomIds[pointIndex];

@@ -8,7 +8,7 @@ import { CUBE_HALF_SIZE } from './objects-mjcf';
  * uniform yaw in [-π, π), and records its rest height.
  */
 export function placeCube(view: TaskView, rng: Rng, center: readonly [number, number], halfRange: readonly [number, number]): void {
-  const qpos = view.data.qpos as Float64Array;
+  const qpos = view.arrays.qpos;
   const adr = view.scene.objectQposAdr;
   qpos[adr] = center[0] + halfRange[0] * (2 * rng.uniform() - 1);
   qpos[adr + 1] = center[1] + halfRange[1] * (2 * rng.uniform() - 1);

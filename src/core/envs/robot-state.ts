@@ -10,7 +10,7 @@ import { FINGER_OPEN } from './robot-mjcf';
 export const TOUCH_THRESHOLD = 0.5;
 
 export function tcpPosition(view: TaskView, out: Float64Array): Float64Array {
-  const sitePos = view.data.site_xpos as Float64Array;
+  const sitePos = view.arrays.siteXpos;
   const base = view.scene.tcpSiteId * 3;
   out[0] = sitePos[base];
   out[1] = sitePos[base + 1];
@@ -20,7 +20,7 @@ export function tcpPosition(view: TaskView, out: Float64Array): Float64Array {
 
 /** Cube centre [3] from the free joint's qpos. */
 export function objectPosition(view: TaskView, out: Float64Array): Float64Array {
-  const qpos = view.data.qpos as Float64Array;
+  const qpos = view.arrays.qpos;
   const adr = view.scene.objectQposAdr;
   out[0] = qpos[adr];
   out[1] = qpos[adr + 1];
@@ -30,13 +30,13 @@ export function objectPosition(view: TaskView, out: Float64Array): Float64Array 
 
 /** Jaw gap in m (sum of both finger slides). */
 export function gripperGap(view: TaskView): number {
-  const qpos = view.data.qpos as Float64Array;
+  const qpos = view.arrays.qpos;
   return qpos[view.scene.fingerQposAdr] + qpos[view.scene.fingerQposAdr + 1];
 }
 
 /** Largest |joint velocity| of the arm joints, rad/s. */
 export function armMaxJointSpeed(view: TaskView): number {
-  const qvel = view.data.qvel as Float64Array;
+  const qvel = view.arrays.qvel;
   let maxSpeed = 0;
   for (let joint = 0; joint < ARM_DOF; joint++) maxSpeed = Math.max(maxSpeed, Math.abs(qvel[joint]));
   return maxSpeed;
@@ -47,7 +47,7 @@ export function armMaxJointSpeed(view: TaskView): number {
  * the pads hold an object between them), and the cube centre is within 3 cm of the TCP.
  */
 export function isGrasped(view: TaskView, tcp: Float64Array, cube: Float64Array): boolean {
-  const sensordata = view.data.sensordata as Float64Array;
+  const sensordata = view.arrays.sensordata;
   const [left, right] = view.scene.touchAdr;
   if (sensordata[left] < TOUCH_THRESHOLD || sensordata[right] < TOUCH_THRESHOLD) return false;
   if (gripperGap(view) < 0.2 * FINGER_OPEN) return false;

@@ -6,6 +6,7 @@
 import type { Mujoco, MjData, MjModel } from './mujoco-types';
 import { EnvError } from '../errors';
 import { ROBOT_NAMES } from './robot-mjcf';
+import type { DataArrays } from './data-arrays';
 
 type DoubleBuffer = InstanceType<Mujoco['DoubleBuffer']>;
 
@@ -84,6 +85,30 @@ export class SceneModel {
         out[row * ARM_DOF + col] = jacp[row * this.nv + col];
         out[(row + 3) * ARM_DOF + col] = jacr[row * this.nv + col];
       }
+    }
+    return out;
+  }
+
+  /**
+   * The same [6, 7] TCP Jacobian from joint anchors and axes, without a wasm
+   * call: for a hinge joint j, column j is [a_j × (p − x_j); a_j], with a_j the
+   * world axis, x_j the anchor and p the TCP. Arm joints are joints 0..6.
+   */
+  tcpJacobianFast(arrays: DataArrays, out: Float64Array): Float64Array {
+    const anchor = arrays.xanchor;
+    const axis = arrays.xaxis;
+    const site = arrays.siteXpos;
+    const base = this.tcpSiteId * 3;
+    const px = site[base], py = site[base + 1], pz = site[base + 2];
+    for (let joint = 0; joint < ARM_DOF; joint++) {
+      const ax = axis[joint * 3], ay = axis[joint * 3 + 1], az = axis[joint * 3 + 2];
+      const rx = px - anchor[joint * 3], ry = py - anchor[joint * 3 + 1], rz = pz - anchor[joint * 3 + 2];
+      out[joint] = ay * rz - az * ry;
+      out[ARM_DOF + joint] = az * rx - ax * rz;
+      out[2 * ARM_DOF + joint] = ax * ry - ay * rx;
+      out[3 * ARM_DOF + joint] = ax;
+      out[4 * ARM_DOF + joint] = ay;
+      out[5 * ARM_DOF + joint] = az;
     }
     return out;
   }

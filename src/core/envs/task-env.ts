@@ -6,9 +6,10 @@ import { createRng, type Rng } from '../random';
 import type { MjData } from './mujoco-types';
 import { ARM_DOF, type SceneModel } from './scene-model';
 import { ArmController, type ControlMode } from './controller';
-import { CONTROL_SUBSTEPS } from './robot-mjcf';
+import { CONTROL_SUBSTEPS, PHYSICS_TIMESTEP } from './robot-mjcf';
 import type { RewardMode, TaskDefinition, TaskEpisodeState, TaskView } from './task-types';
 import type { ObservationWriter } from './observation';
+import { DataArrays } from './data-arrays';
 
 /** Joint noise at reset, uniform ± this many rad on each arm joint. */
 export const RESET_JOINT_NOISE = 0.02;
@@ -18,7 +19,7 @@ export interface EnvStepResult {
   terminated: boolean;
   truncated: boolean;
   success: boolean;
-  /** The physics went unstable (non-finite state or a MuJoCo warning); the step is truncated. */
+  /** The physics went unstable (non-finite state or a MuJoCo bad-state warning); the step is truncated. */
   unstable: boolean;
 }
 
@@ -36,14 +37,17 @@ export interface EpisodeRecord {
 
 export class TaskEnv implements TaskView {
   readonly data: MjData;
+  readonly arrays: DataArrays;
   readonly episode: TaskEpisodeState = { goal: new Float64Array(3), objectRestZ: 0 };
   private readonly controller: ArmController;
   private elapsedSteps = 0;
   private episodeReturn = 0;
   private episodeSeed = 0;
   private everSucceeded = false;
-  private warningTotal = 0;
   private trajectory: Float32Array;
+  /** When set, wall time spent inside mj_step is added to physicsMs (for the env bench). */
+  timePhysics = false;
+  physicsMs = 0;
 
   constructor(
     readonly scene: SceneModel,
@@ -54,6 +58,7 @@ export class TaskEnv implements TaskView {
     readonly recordQpos: boolean,
   ) {
     this.data = scene.createData();
+    this.arrays = new DataArrays(this.data);
     this.controller = new ArmController(scene, controlMode);
     this.trajectory = new Float32Array(recordQpos ? (task.maxEpisodeSteps + 1) * scene.nq : 0);
   }
@@ -67,16 +72,15 @@ export class TaskEnv implements TaskView {
     const { mj, model } = this.scene;
     const rng: Rng = createRng(seed);
     mj.mj_resetDataKeyframe(model, this.data, this.scene.homeKeyId);
-    const qpos = this.data.qpos as Float64Array;
-    const ctrl = this.data.ctrl as Float64Array;
+    const qpos = this.arrays.qpos;
+    const ctrl = this.arrays.ctrl;
     for (let joint = 0; joint < ARM_DOF; joint++) {
       qpos[joint] += RESET_JOINT_NOISE * (2 * rng.uniform() - 1);
       ctrl[joint] = qpos[joint];
     }
     this.task.randomize(this, rng);
-    if (this.scene.goalMocapId >= 0) (this.data.mocap_pos as Float64Array).set(this.episode.goal, this.scene.goalMocapId * 3);
+    if (this.scene.goalMocapId >= 0) this.arrays.mocapPos.set(this.episode.goal, this.scene.goalMocapId * 3);
     mj.mj_forward(model, this.data);
-    this.warningTotal = this.countWarnings();
     this.elapsedSteps = 0;
     this.episodeReturn = 0;
     this.episodeSeed = seed;
@@ -91,8 +95,10 @@ export class TaskEnv implements TaskView {
    */
   step(action: ArrayLike<number>, actionOffset: number, obsOut: Float32Array, obsOffset: number): EnvStepResult {
     const { mj, model } = this.scene;
-    this.controller.apply(this.data, action, actionOffset);
+    this.controller.apply(this.arrays, action, actionOffset);
+    const physicsStart = this.timePhysics ? performance.now() : 0;
     for (let substep = 0; substep < CONTROL_SUBSTEPS; substep++) mj.mj_step(model, this.data);
+    if (this.timePhysics) this.physicsMs += performance.now() - physicsStart;
     this.elapsedSteps++;
     const unstable = this.checkUnstable();
     const evaluation = unstable ? { success: false, denseReward: 0 } : this.task.evaluate(this);
@@ -124,34 +130,25 @@ export class TaskEnv implements TaskView {
     if (!this.recordQpos) return;
     const nq = this.scene.nq;
     const frame = Math.min(this.elapsedSteps, this.task.maxEpisodeSteps);
-    const qpos = this.data.qpos as Float64Array;
+    const qpos = this.arrays.qpos;
     for (let q = 0; q < nq; q++) this.trajectory[frame * nq + q] = qpos[q];
   }
 
-  /** Sum of MuJoCo's warning counters. The vector is a view owned by MjData; its elements are copies. */
-  private countWarnings(): number {
-    const warnings = this.data.warning;
-    let total = 0;
-    for (let kind = 0; kind < warnings.size(); kind++) {
-      const stat = warnings.get(kind);
-      if (stat) {
-        total += stat.number;
-        stat.delete();
-      }
-    }
-    return total;
-  }
-
+  /**
+   * Unstable: a non-finite qpos/qvel, or a MuJoCo bad-state warning
+   * (mjWARN_BADQPOS/BADQVEL/BADQACC). On those warnings MuJoCo resets MjData
+   * inside mj_step, so the simulation clock falls behind the control clock;
+   * reading `time` catches them without copying the warning table every step.
+   */
   private checkUnstable(): boolean {
-    const qpos = this.data.qpos as Float64Array;
-    const qvel = this.data.qvel as Float64Array;
+    const qpos = this.arrays.qpos;
+    const qvel = this.arrays.qvel;
     let finite = true;
     for (let q = 0; q < qpos.length; q++) if (!Number.isFinite(qpos[q])) finite = false;
     for (let v = 0; v < qvel.length; v++) if (!Number.isFinite(qvel[v])) finite = false;
-    const warnings = this.countWarnings();
-    const warned = warnings > this.warningTotal;
-    this.warningTotal = warnings;
-    return !finite || warned;
+    const expectedTime = this.elapsedSteps * CONTROL_SUBSTEPS * PHYSICS_TIMESTEP;
+    const clockJumped = Math.abs(this.data.time - expectedTime) > 0.5 * PHYSICS_TIMESTEP;
+    return !finite || clockJumped;
   }
 
   dispose(): void {

@@ -5,6 +5,7 @@
 import type { Rng } from '../random';
 import type { MjData } from './mujoco-types';
 import type { SceneModel } from './scene-model';
+import type { DataArrays } from './data-arrays';
 
 export const TASK_NAMES = ['reach', 'lift', 'pick-cube'] as const;
 export type TaskName = (typeof TASK_NAMES)[number];
@@ -43,6 +44,8 @@ export interface TaskEpisodeState {
 export interface TaskView {
   scene: SceneModel;
   data: MjData;
+  /** Cached views of data's arrays; use these on the hot path. */
+  arrays: DataArrays;
   episode: TaskEpisodeState;
 }
 
