@@ -11,10 +11,15 @@ export interface DlsScratch {
   gram: Float64Array;
   /** [rows] */
   rhs: Float64Array;
+  /** [rows] J z */
+  jz: Float64Array;
+  /** [cols] */
+  projected: Float64Array;
 }
 
-export function createDlsScratch(rows: number): DlsScratch {
-  return { gram: new Float64Array(rows * rows), rhs: new Float64Array(rows) };
+/** Buffers reused across calls, so the control loop allocates nothing. */
+export function createDlsScratch(rows: number, cols = 7): DlsScratch {
+  return { gram: new Float64Array(rows * rows), rhs: new Float64Array(rows), jz: new Float64Array(rows), projected: new Float64Array(cols) };
 }
 
 /**
@@ -47,17 +52,17 @@ function dampedPseudoInverseApply(
  */
 export function dlsIkStep(
   jac: Float64Array, rows: number, cols: number, error: Float64Array, damping: number,
-  nullBias: Float64Array | null, out: Float64Array, scratch: DlsScratch = createDlsScratch(rows),
+  nullBias: Float64Array | null, out: Float64Array, scratch: DlsScratch = createDlsScratch(rows, cols),
 ): Float64Array {
   dampedPseudoInverseApply(jac, rows, cols, damping, error, out, scratch);
   if (nullBias) {
-    const jz = new Float64Array(rows);
+    const jz = scratch.jz.length === rows ? scratch.jz : new Float64Array(rows);
     for (let r = 0; r < rows; r++) {
       let sum = 0;
       for (let k = 0; k < cols; k++) sum += jac[r * cols + k] * nullBias[k];
       jz[r] = sum;
     }
-    const projected = new Float64Array(cols);
+    const projected = scratch.projected.length === cols ? scratch.projected : new Float64Array(cols);
     dampedPseudoInverseApply(jac, rows, cols, damping, jz, projected, scratch);
     for (let k = 0; k < cols; k++) out[k] += nullBias[k] - projected[k];
   }
