@@ -1,0 +1,118 @@
+import * as tf from '@tensorflow/tfjs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useNodeBackend } from '../../cli/node-backend';
+import { ConfigError } from '../errors';
+import { buildDenoiseMask } from '../flow/sampling-options';
+import { createRng } from '../random';
+import { logProbSliceFromConfig, noiseAt, policyOptionsFromConfig, samplerOptionsAt } from './policy-setup';
+import { normalizeStacked, sampleForObs } from './policy-bundle';
+import { freshBundle, tinyConfig } from './test-support';
+
+beforeAll(async () => {
+  await useNodeBackend('wasm');
+});
+
+/** level 0.5 → level_min 0.1 and σ_max 0.16 → σ_min 0.08 over 1000 env steps. */
+const decaying = (decay: string, extra: string[] = []) =>
+  tinyConfig([`noise.decay=${decay}`, 'noise.decay_steps=1000', 'noise.level=0.5', 'noise.level_min=0.1', 'noise.std_max=0.16', 'noise.std_min=0.08', ...extra]);
+
+function expectNoise(actual: { level: number; stdMin: number; stdMax: number }, level: number, stdMax: number): void {
+  expect(actual.level).toBeCloseTo(level, 12);
+  expect(actual.stdMax).toBeCloseTo(stdMax, 12);
+  expect(actual.stdMin).toBe(0.08);
+}
+
+describe('noiseAt', () => {
+  it('constant keeps the start values at any step', () => {
+    for (const step of [0, 999, 10_000]) expectNoise(noiseAt(decaying('constant'), step), 0.5, 0.16);
+  });
+
+  it('linear: start·(1 − p) + end·p, then held at the end', () => {
+    const config = decaying('linear');
+    expectNoise(noiseAt(config, 0), 0.5, 0.16);
+    // p = 0.25: level 0.5·0.75 + 0.1·0.25 = 0.4; σ_max 0.16·0.75 + 0.08·0.25 = 0.14
+    expectNoise(noiseAt(config, 250), 0.4, 0.14);
+    expectNoise(noiseAt(config, 1000), 0.1, 0.08);
+    expectNoise(noiseAt(config, 50_000), 0.1, 0.08);
+  });
+
+  it('exponential: end + (start − end)·exp(−3p)', () => {
+    const config = decaying('exponential');
+    // p = 0.5: exp(−1.5) = 0.22313016; level 0.1 + 0.4·0.22313016 = 0.18925206;
+    // σ_max 0.08 + 0.08·0.22313016 = 0.09785041
+    const e = Math.exp(-1.5);
+    expectNoise(noiseAt(config, 500), 0.1 + 0.4 * e, 0.08 + 0.08 * e);
+    // p = 1 leaves exp(−3) ≈ 5% of the gap: level 0.1 + 0.4·0.04978707 = 0.11991483
+    expectNoise(noiseAt(config, 1000), 0.1 + 0.4 * Math.exp(-3), 0.08 + 0.08 * Math.exp(-3));
+    expectNoise(noiseAt(config, 4000), 0.1 + 0.4 * Math.exp(-3), 0.08 + 0.08 * Math.exp(-3));
+  });
+
+  it('cosine: held for hold_steps, then end + (start − end)·(1 + cos πp)/2', () => {
+    const config = decaying('cosine', ['noise.hold_steps=200']);
+    expectNoise(noiseAt(config, 199), 0.5, 0.16);
+    // step 700: p = (700 − 200)/1000 = 0.5, cos(π/2) = 0 → halfway: level 0.3, σ_max 0.12
+    expectNoise(noiseAt(config, 700), 0.3, 0.12);
+    // step 450: p = 0.25, (1 + cos(π/4))/2 = 0.85355339 → level 0.1 + 0.4·0.85355339 = 0.44142136
+    const weight = (1 + Math.cos(Math.PI / 4)) / 2;
+    expectNoise(noiseAt(config, 450), 0.1 + 0.4 * weight, 0.08 + 0.08 * weight);
+    expectNoise(noiseAt(config, 1200), 0.1, 0.08);
+  });
+});
+
+describe('samplerOptionsAt', () => {
+  it("'eval' is all-ODE whatever the training method and mode", () => {
+    for (const [method, mode] of [['sde', 'joint'], ['noise', 'hybrid'], ['cps', 'hybrid']]) {
+      const config = tinyConfig([`noise.method=${method}`, `noise.mode=${mode}`]);
+      const options = samplerOptionsAt(config, 0, 'eval');
+      expect(options.method).toBe('ode');
+      expect(options.mode).toBe('eval');
+      expect(options.steps).toBe(3);
+      expect([...buildDenoiseMask(options, 5, createRng(1))].every((flag) => flag === 0)).toBe(true);
+    }
+  });
+
+  it("'train' follows the config and the schedule at the given env step", () => {
+    const options = samplerOptionsAt(decaying('linear', ['noise.method=cps', 'noise.mode=hybrid']), 250, 'train');
+    expect(options.method).toBe('cps');
+    expect(options.mode).toBe('hybrid');
+    expect(options.level).toBeCloseTo(0.4, 12);
+    expect(options.bounds?.stdMin).toBe(0.08);
+    expect(options.bounds?.stdMax).toBeCloseTo(0.14, 12);
+  });
+
+  it('an eval sample of a fresh policy has no stochastic step, no log-prob and no noise', async () => {
+    const config = tinyConfig(['noise.method=sde', 'noise.mode=joint']);
+    const bundle = freshBundle(config, 5, 4);
+    const tensorsBefore = tf.memory().numTensors;
+    try {
+      const obs = normalizeStacked(bundle, Float32Array.from({ length: 3 * 10 }, (_, index) => Math.sin(index)));
+      const sample = await sampleForObs(bundle, obs, samplerOptionsAt(config, 0, 'eval'), createRng(4));
+      expect([...sample.denoiseInds].every((flag) => flag === 0)).toBe(true);
+      expect([...sample.logProbs].every((value) => value === 0)).toBe(true);
+      expect([...sample.stds].every((value) => value === 0)).toBe(true);
+      // With only x_0 drawn, the same seed gives the same chain.
+      const again = await sampleForObs(bundle, obs, samplerOptionsAt(config, 0, 'eval'), createRng(4));
+      expect(again.chains).toEqual(sample.chains);
+      expect(tf.memory().numTensors).toBe(tensorsBefore);
+    } finally {
+      bundle.policy.dispose();
+    }
+  });
+});
+
+describe('logProbSliceFromConfig and policyOptionsFromConfig', () => {
+  it('the slice is the executed steps and the env action dims, reduced by logprob_type', () => {
+    expect(logProbSliceFromConfig(tinyConfig(['noise.logprob_type=token']), 4)).toEqual({ logprobType: 'token', nActionSteps: 2, envActionDim: 4 });
+  });
+
+  it('the architecture follows the config', () => {
+    const options = policyOptionsFromConfig(tinyConfig(), 13, 4);
+    expect(options).toMatchObject({ obsDim: 13, actionDim: 4, nObsSteps: 2, horizon: 4, velocityHidden: [32, 32], encoderHidden: [32], valueHidden: [32], noiseHidden: [16] });
+  });
+
+  it('unsupported velocity nets and observation types are config errors naming the field', () => {
+    expect(() => policyOptionsFromConfig(tinyConfig(['policy.velocity_net=ditx']), 13, 4)).toThrow(ConfigError);
+    expect(() => policyOptionsFromConfig(tinyConfig(['policy.velocity_net=ditx']), 13, 4)).toThrow(/policy.velocity_net 'ditx' .*allowed values: mlp/);
+    expect(() => policyOptionsFromConfig(tinyConfig(['env.obs_type=pointcloud']), 13, 4)).toThrow(/env.obs_type 'pointcloud' .*allowed values: state/);
+  });
+});
