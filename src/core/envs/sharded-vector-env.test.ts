@@ -73,3 +73,22 @@ describe('ShardedVectorEnv', () => {
     }
   }, 60_000);
 });
+
+describe('LocalAsyncVectorEnv', () => {
+  it('wraps the in-thread env with the async interface and identical results', async () => {
+    const { LocalAsyncVectorEnv } = await import('./local-async-vector-env');
+    const wrapped = new LocalAsyncVectorEnv(mj, { task: 'lift', numEnvs: 2 });
+    const plain = new VectorEnv(mj, { task: 'lift', numEnvs: 2 });
+    try {
+      expect(wrapped.actionDim).toBe(4);
+      expect([...(await wrapped.reset([4, 5]))]).toEqual([...plain.reset([4, 5])]);
+      const actions = new Float32Array(2 * 3 * 4).fill(0.25);
+      const a = await wrapped.stepChunk(actions, 3, 0.9);
+      const b = plain.stepChunk(actions, 3, 0.9);
+      expect([...a.obs, ...a.reward]).toEqual([...b.obs, ...b.reward]);
+    } finally {
+      await wrapped.dispose();
+      plain.dispose();
+    }
+  });
+});

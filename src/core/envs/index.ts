@@ -1,0 +1,21 @@
+/** Public surface of the env layer (DESIGN.md §5). */
+export { TASK_NAMES, OBS_MODES, REWARD_MODES } from './task-types';
+export type { TaskName, ObsMode, RewardMode, ObsSpec, ObsSlice, TaskDefinition, TaskView, Expert } from './task-types';
+export { getTask } from './registry';
+export { CONTROL_MODES, EE_DELTA_LIMIT, JOINT_DELTA_LIMIT, actionDim } from './controller';
+export type { ControlMode } from './controller';
+export { VectorEnv } from './vector-env';
+export type { VectorEnvConfig, ResolvedVectorEnvConfig, VectorStepResult, VectorChunkResult, VectorEnvMetrics } from './vector-env';
+export { ShardedVectorEnv, defaultWorkerCount } from './sharded-vector-env';
+export type { AsyncVectorEnv, ShardedVectorEnvOptions } from './sharded-vector-env';
+export { LocalAsyncVectorEnv } from './local-async-vector-env';
+export type { ShardPort } from './shard-protocol';
+export { serveEnvShard } from './shard-server';
+export type { EpisodeRecord } from './task-env';
+export { observationSpec } from './observation';
+export { collectExpertDemos } from './expert-rollout';
+export type { Demonstrations, ExpertRolloutOptions } from './expert-rollout';
+export { readDemoFile, writeDemoFile, demoMetadataFor, DEMO_FORMAT, DEMO_FORMAT_VERSION } from './demo-format';
+export type { DemoMetadata } from './demo-format';
+export { CONTROL_SUBSTEPS, PHYSICS_TIMESTEP } from './robot-mjcf';
+export type { Mujoco } from './mujoco-types';
