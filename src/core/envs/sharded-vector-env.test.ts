@@ -49,6 +49,10 @@ describe('ShardedVectorEnv', () => {
       try {
         expect(sharded.numWorkers).toBe(2);
         expect(sharded.sharedMemory).toBe(sharedMemory);
+        // A worker-side failure comes back as the named error.
+        const early = await sharded.step(new Float32Array(NUM_ENVS * 4)).catch((error: unknown) => error as EnvError);
+        expect((early as EnvError).name).toBe('EnvError');
+        expect((early as EnvError).message).toMatch(/reset\(seeds\) must be called before step/);
         const got: number[][] = [[...(await sharded.reset(SEEDS))]];
         for (const actions of plan) {
           const chunk = await sharded.stepChunk(actions, N_STEPS, 0.95);
@@ -67,6 +71,9 @@ describe('ShardedVectorEnv', () => {
         bad[2 * 4 + 3] = Number.NaN;
         await expect(sharded.step(bad)).rejects.toThrow(EnvError);
         await expect(sharded.step(bad)).rejects.toThrow(/env 2/);
+        const failure = await sharded.reset([1, 2, 3.5]).catch((error: unknown) => error as EnvError);
+        expect((failure as EnvError).envIndex).toBe(2);
+        expect((failure as EnvError).message).toMatch(/seed for env 2 must be an integer/);
       } finally {
         await sharded.dispose();
       }

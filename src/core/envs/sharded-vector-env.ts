@@ -187,6 +187,9 @@ export class ShardedVectorEnv implements AsyncVectorEnv {
 
   async reset(seeds: ArrayLike<number>): Promise<Float32Array> {
     if (seeds.length !== this.numEnvs) throw new ShapeError('seeds', `seeds has length ${seeds.length}; expected num_envs = ${this.numEnvs}`);
+    for (let envIndex = 0; envIndex < this.numEnvs; envIndex++) {
+      if (!Number.isInteger(seeds[envIndex])) throw new EnvError(`seed for env ${envIndex} must be an integer, got ${seeds[envIndex]}`, envIndex);
+    }
     const obs = new Float32Array(this.numEnvs * this.obsDim);
     await Promise.all(this.shards.map(async (shard) => {
       const shardSeeds = Array.from({ length: shard.numEnvs }, (_, local) => seeds[shard.envOffset + local]);

@@ -31,6 +31,8 @@ export interface EpisodeRecord {
   length: number;
   success: boolean;
   nq: number;
+  /** [3] the episode's goal point (world frame); zeros for lift. Mocap goals are not in qpos. */
+  goal: number[];
   /** [length + 1, nq] qpos after reset and after each control step. */
   qpos: Float32Array;
 }
@@ -122,6 +124,7 @@ export class TaskEnv implements TaskView {
       length: this.elapsedSteps,
       success: this.everSucceeded,
       nq,
+      goal: [...this.episode.goal],
       qpos: this.trajectory.slice(0, this.recordQpos ? (this.elapsedSteps + 1) * nq : 0),
     };
   }
