@@ -1,0 +1,196 @@
+import * as tf from '@tensorflow/tfjs';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { useNodeBackend } from '../../cli/node-backend';
+import { defaultConfig } from '../config';
+import { CheckpointError } from '../errors';
+import type { SamplerOptions } from '../flow/sampling-options';
+import { createRng } from '../random';
+import type { AdamState } from '../rl/adam';
+import { executedActions, normalizeStacked, sampleForObs, type PolicyBundle } from '../rl/policy-bundle';
+import { samplerOptionsAt } from '../rl/policy-setup';
+import { bitsOf, freshBundle, tinyConfig } from '../rl/test-support';
+import type { TrainerProgress } from '../rl/trainer';
+import { encodeFlowtune } from './flowtune-file';
+import { bundleContents, configFromCheckpoint, loadBundle, loadBundleFromTfjs, type LoadedBundle } from './policy-checkpoint';
+import { exportTfjs } from './tfjs-format';
+
+const OBS_DIM = 10;
+const ACTION_DIM = 4;
+const config = tinyConfig(['noise.method=sde', 'noise.mode=hybrid']);
+
+beforeAll(async () => {
+  await useNodeBackend('wasm');
+});
+
+let bundle: PolicyBundle;
+beforeEach(async () => {
+  bundle = freshBundle(config, OBS_DIM, ACTION_DIM, 5);
+  // Random weights everywhere (a fresh policy has zero biases), so every tensor matters.
+  const rng = createRng(77);
+  const weights = await bundle.policy.getWeights();
+  for (const entry of weights.values()) entry.data = entry.data.map(() => 0.3 * rng.normal());
+  bundle.policy.setWeights(weights);
+});
+afterEach(() => {
+  bundle.policy.dispose();
+});
+
+/** Adam moments for two parameters, as a trainer would save them. */
+function sampleProgress(): TrainerProgress {
+  const rng = createRng(12);
+  const slot = (name: string) => {
+    const size = bundle.policy.namedVariables().get(name)!.size;
+    return { m: Float32Array.from({ length: size }, () => rng.normal()), v: Float32Array.from({ length: size }, () => Math.abs(rng.normal())) };
+  };
+  const actor: AdamState = { step: 7, slots: new Map([['velocity.output.kernel', slot('velocity.output.kernel')]]) };
+  const critic: AdamState = { step: 5, slots: new Map([['value.output.bias', slot('value.output.bias')]]) };
+  return { iteration: 3, envSteps: 96, actor, critic };
+}
+
+async function fileBytes(withProgress = false): Promise<Uint8Array> {
+  return encodeFlowtune(await bundleContents({ bundle, task: 'reach', stage: withProgress ? 'ppo' : 'bc', config, progress: withProgress ? sampleProgress() : undefined, step: withProgress ? undefined : 40 }));
+}
+
+/** Samples 3 stacked observations with a fixed RNG; returns the chains, log-probs, values and env actions. */
+async function sampleOf(target: PolicyBundle, options: SamplerOptions): Promise<Float32Array[]> {
+  const raw = Float32Array.from({ length: 3 * config.policy.n_obs_steps * OBS_DIM }, (_, index) => 1.5 * Math.sin(0.7 * index));
+  const sample = await sampleForObs(target, normalizeStacked(target, raw), options, createRng(2024));
+  return [sample.chains, sample.logProbs, sample.values, executedActions(target, sample, config.policy.n_action_steps)];
+}
+
+async function expectSameBehaviour(loaded: LoadedBundle): Promise<void> {
+  try {
+    for (const options of [samplerOptionsAt(config, 0, 'eval'), samplerOptionsAt(config, 0, 'train')]) {
+      const expected = await sampleOf(bundle, options);
+      const actual = await sampleOf(loaded.bundle, options);
+      expected.forEach((values, index) => expect([...bitsOf(actual[index])], `${options.mode} output ${index}`).toEqual([...bitsOf(values)]));
+    }
+    // The train (sde) sample really is stochastic, so the comparison covers the noise path.
+    expect((await sampleOf(bundle, samplerOptionsAt(config, 0, 'train')))[1].some((value) => value !== 0)).toBe(true);
+  } finally {
+    loaded.bundle.policy.dispose();
+  }
+}
+
+function expectSameProgress(actual: TrainerProgress | undefined, expected: TrainerProgress): void {
+  expect(actual).toBeDefined();
+  expect(actual!.iteration).toBe(expected.iteration);
+  expect(actual!.envSteps).toBe(expected.envSteps);
+  for (const key of ['actor', 'critic'] as const) {
+    expect(actual![key].step).toBe(expected[key].step);
+    expect([...actual![key].slots.keys()]).toEqual([...expected[key].slots.keys()]);
+    for (const [name, slot] of expected[key].slots) {
+      expect([...bitsOf(actual![key].slots.get(name)!.m)]).toEqual([...bitsOf(slot.m)]);
+      expect([...bitsOf(actual![key].slots.get(name)!.v)]).toEqual([...bitsOf(slot.v)]);
+    }
+  }
+}
+
+describe('policy checkpoints: round trips', () => {
+  it('.flowtune: bit-identical eval and sde samples, normalizers, metadata; no optimizer state for a BC file', async () => {
+    const loaded = loadBundle(await fileBytes(), { expectedTask: 'reach', expected: { obsDim: OBS_DIM, actionDim: ACTION_DIM } });
+    expect(loaded.metadata.stage).toBe('bc');
+    expect(loaded.metadata.training.step).toBe(40);
+    expect(loaded.progress).toBeUndefined();
+    expect(loaded.bundle.obsNormalizer.toJSON()).toEqual(bundle.obsNormalizer.toJSON());
+    expect(loaded.bundle.actionNormalizer.toJSON()).toEqual(bundle.actionNormalizer.toJSON());
+    await expectSameBehaviour(loaded);
+  });
+
+  it('.flowtune with trainer progress: iteration, env steps and Adam moments come back exactly', async () => {
+    const loaded = loadBundle(await fileBytes(true), { expectedTask: 'reach' });
+    expect(loaded.metadata.stage).toBe('ppo');
+    expect(loaded.metadata.training).toEqual({ step: 7, iteration: 3, env_steps: 96 });
+    expectSameProgress(loaded.progress, sampleProgress());
+    await expectSameBehaviour(loaded);
+  });
+
+  it('tfjs model.json + weights: the same samples and progress', async () => {
+    const contents = await bundleContents({ bundle, task: 'reach', stage: 'ppo', config, progress: sampleProgress() });
+    const { modelJson, weightsBin } = exportTfjs(contents);
+    const loaded = loadBundleFromTfjs(modelJson, weightsBin, { expectedTask: 'reach', expected: { obsDim: OBS_DIM } });
+    expectSameProgress(loaded.progress, sampleProgress());
+    await expectSameBehaviour(loaded);
+  });
+
+  it('configFromCheckpoint restores the architecture, K and executed steps over another base config', async () => {
+    const loaded = loadBundle(await fileBytes());
+    try {
+      const restored = configFromCheckpoint(defaultConfig(), loaded.metadata);
+      expect(restored.task).toBe('reach');
+      expect(restored.policy).toMatchObject({ horizon: 4, n_obs_steps: 2, hidden: [32, 32], encoder_hidden: [32], value_hidden: [32], noise_head_hidden: [16], denoise_steps: 3, n_action_steps: 2 });
+      // Fields a checkpoint does not decide stay the base's.
+      expect(restored.num_envs).toBe(defaultConfig().num_envs);
+    } finally {
+      loaded.bundle.policy.dispose();
+    }
+  });
+});
+
+describe('policy checkpoints: bad files', () => {
+  /** Loading must fail with a CheckpointError matching `message`, leaking no tensor. */
+  function expectRejected(load: () => LoadedBundle, message: RegExp): void {
+    const tensors = tf.memory().numTensors;
+    let caught: unknown;
+    try {
+      load().bundle.policy.dispose();
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(CheckpointError);
+    expect((caught as Error).message).toMatch(message);
+    expect(tf.memory().numTensors).toBe(tensors);
+  }
+
+  /** Byte offset of a tensor's data in a .flowtune file. */
+  function dataOffset(bytes: Uint8Array, name: string): number {
+    const headerLength = Number(new DataView(bytes.buffer, bytes.byteOffset).getBigUint64(0, true));
+    const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + headerLength))) as Record<string, { data_offsets: [number, number] }>;
+    return 8 + headerLength + header[name].data_offsets[0];
+  }
+
+  it('corrupt header', async () => {
+    const bytes = await fileBytes();
+    bytes[9] = 0xff;
+    expectRejected(() => loadBundle(bytes), /^checkpoint header is not valid UTF-8 JSON, so the file is corrupt or not a \.flowtune file$/);
+  });
+
+  it('truncated: inside the tensor data, and inside the header', async () => {
+    const bytes = await fileBytes();
+    expectRejected(() => loadBundle(bytes.slice(0, bytes.length - 10)), /beyond the \d+-byte data section \(the file is truncated or corrupt\)$/);
+    expectRejected(() => loadBundle(bytes.slice(0, 200)), /^checkpoint is truncated or not a \.flowtune file: its header length field says \d+ bytes but only 192 follow$/);
+    expectRejected(() => loadBundle(bytes.slice(0, 5)), /^checkpoint is 5 bytes, too short to hold the 8-byte header length/);
+  });
+
+  it('another task', async () => {
+    const bytes = await fileBytes();
+    expectRejected(() => loadBundle(bytes, { expectedTask: 'lift' }), /^checkpoint is for task 'reach' but the run is 'lift'$/);
+  });
+
+  it('another architecture: obs or action size of the run env', async () => {
+    const bytes = await fileBytes();
+    expectRejected(() => loadBundle(bytes, { expected: { obsDim: 11 } }), /^checkpoint has obsDim 10, but the run's env needs 11$/);
+    expectRejected(() => loadBundle(bytes, { expected: { actionDim: 8 } }), /^checkpoint has actionDim 4, but the run's env needs 8$/);
+  });
+
+  it('a non-finite weight', async () => {
+    const bytes = await fileBytes();
+    new DataView(bytes.buffer).setFloat32(dataOffset(bytes, 'velocity.output.bias') + 4, NaN, true);
+    expectRejected(() => loadBundle(bytes), /^tensor velocity\.output\.bias has a non-finite value \(NaN\) at element 1$/);
+  });
+
+  it('tfjs: weights of another size and a model.json that is not JSON', async () => {
+    const { modelJson, weightsBin } = exportTfjs(await bundleContents({ bundle, task: 'reach', stage: 'bc', config }));
+    expectRejected(() => loadBundleFromTfjs(modelJson.slice(0, 40), weightsBin), /^model\.json is not valid JSON$/);
+    expectRejected(() => loadBundleFromTfjs(modelJson, weightsBin, { expectedTask: 'pick-cube' }), /^checkpoint is for task 'reach' but the run is 'pick-cube'$/);
+    expect(() => loadBundleFromTfjs(modelJson, weightsBin.slice(0, weightsBin.length - 8))).toThrow(CheckpointError);
+  });
+
+  it('a policy with a NaN weight is never written', async () => {
+    const weights = await bundle.policy.getWeights();
+    weights.get('encoder.layers.0.bias')!.data[2] = NaN;
+    bundle.policy.setWeights(weights);
+    const contents = await bundleContents({ bundle, task: 'reach', stage: 'bc', config });
+    expect(() => encodeFlowtune(contents)).toThrow(/^tensor encoder\.layers\.0\.bias has a non-finite value \(NaN\) at element 2$/);
+  });
+});
