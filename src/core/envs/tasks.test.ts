@@ -4,7 +4,8 @@ import { loadMujocoNode } from '../../cli/mujoco-node';
 import { VectorEnv } from './vector-env';
 import { getTask } from './registry';
 import { collectExpertDemos } from './expert-rollout';
-import { tcpPosition } from './robot-state';
+import { distance3, objectPosition, tcpPosition } from './robot-state';
+import { createRng } from '../random';
 import { TASK_NAMES } from './task-types';
 import { ConfigError } from '../errors';
 
@@ -115,5 +116,39 @@ describe('scripted experts', () => {
     const noisy = collectExpertDemos(mj, { task: 'reach', episodes: 2, seed: 7, noise: 0.3 });
     expect([...b.actions]).toEqual([...a.actions]);
     expect(noisy.actions.slice(0, 4)).not.toEqual(a.actions.slice(0, 4));
+  });
+});
+
+describe('grasp', () => {
+  it('holds the 4 cm cube firmly while the arm carries it sideways and up', () => {
+    const env = new VectorEnv(mj, { task: 'lift', numEnvs: 1 });
+    try {
+      env.reset([123]);
+      const view = env.env(0);
+      const expert = view.task.createExpert(0, createRng(1));
+      expert.reset();
+      const action = new Float32Array(4);
+      const obs = new Float32Array(env.obsDim);
+      // TaskEnv.step does not auto-reset, so the episode can run past success.
+      let stepIndex = 0;
+      for (; stepIndex < 60 && !view.task.evaluate(view).success; stepIndex++) {
+        expert.act(view, action);
+        view.step(action, 0, obs, 0);
+      }
+      expect(view.task.evaluate(view).success).toBe(true);
+      const cube = new Float64Array(3);
+      const tcp = new Float64Array(3);
+      // Shake: full-speed moves along y, then up, with the jaws closed.
+      const moves = [[0, 1, 0], [0, -1, 0], [0, -1, 0], [0, 1, 0], [0, 0, 1], [1, 0, 0]];
+      for (const [dx, dy, dz] of moves) {
+        for (let repeat = 0; repeat < 5; repeat++) view.step([dx, dy, dz, -1], 0, obs, 0);
+        objectPosition(view, cube);
+        tcpPosition(view, tcp);
+        expect(distance3(cube, tcp)).toBeLessThan(0.02);
+        expect(cube[2]).toBeGreaterThan(0.06);
+      }
+    } finally {
+      env.dispose();
+    }
   });
 });
