@@ -46,7 +46,8 @@ function scriptedEnv(lengths: number[], obsDim = 10, actionDim = 4): ChunkEnv & 
         if (chunksRun[envIndex] % lengths[envIndex] !== 0) continue;
         const episode = episodesDone[envIndex]++;
         truncated[envIndex] = 1;
-        pending.push({ envIndex, seed: 0, episodeReturn: 10 * envIndex + episode, length: lengths[envIndex] * nSteps, success: episode % 2 === 0, nq: 0, qpos: new Float32Array(0) });
+        const record = { envIndex, seed: 0, episodeReturn: 10 * envIndex + episode, length: lengths[envIndex] * nSteps, success: episode % 2 === 0, nq: 0, goal: [0, 0, 0], qpos: new Float32Array(0) };
+        pending.push(record as EpisodeRecord);
       }
       const next = obs();
       return { obs: next, finalObs: next, reward: new Float32Array(numEnvs), terminated: new Uint8Array(numEnvs), truncated, success: new Uint8Array(numEnvs), steps: new Int32Array(numEnvs).fill(nSteps) };
