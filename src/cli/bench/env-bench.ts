@@ -74,7 +74,7 @@ async function benchTask(task: TaskName, workers: number): Promise<BenchRow[]> {
   return [
     { group: 'env', task, metric: 'env_steps_per_s_1proc', value: envStepsPerS, unit: 'steps/s', note },
     { group: 'env', task, metric: 'physics_steps_per_s_1proc', value: physicsStepsPerS, unit: 'mj_step/s', note: `implied by env steps × ${CONTROL_SUBSTEPS}; inside mj_step alone: ${bareStepsPerS.toFixed(0)}/s` },
-    { group: 'env', task, metric: 'env_steps_per_s_all', value: allStepsPerS, unit: 'steps/s', note: `parallel efficiency ${(100 * efficiency).toFixed(0)}% of ${workers} × 1proc (other jobs on the machine lower it)` },
+    { group: 'env', task, metric: 'env_steps_per_s_all', value: allStepsPerS, unit: 'steps/s', note: `parallel efficiency ${(100 * efficiency).toFixed(0)}% of ${workers} × 1proc; timings share the CPU with any other jobs running` },
     { group: 'env', task, metric: 'workers', value: workers, unit: 'workers', note: `${availableParallelism()} cores, default cores − 1` },
     { group: 'env', task, metric: 'overhead_vs_bare_mj_step', value: overhead, unit: 'fraction', note: '(step time − time in mj_step) / time in mj_step, same run; target ≤ 0.10' },
   ];
