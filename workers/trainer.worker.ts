@@ -1,21 +1,101 @@
 import * as Comlink from 'comlink';
 import type { BackendName } from '../src/core/backend/choose-backend';
+import { defaultConfig } from '../src/core/config';
+import { configFromCheckpoint } from '../src/core/checkpoint/policy-checkpoint';
+import { TrainingError } from '../src/core/errors';
 import type { TrainerWorkerApi } from '../src/protocol/trainer-api';
 import { initBrowserBackend } from './tfjs-browser';
 import { probeSample } from './probe-sample';
+import { probeEvalActions } from './trainer/action-probe';
+import { clearSavedRun, readSavedRun } from './trainer/autosave-store';
+import { disposeBundle, loadFiles } from './trainer/model-source';
+import { TrainingSession } from './trainer/training-session';
 
 let backend: BackendName | undefined;
+let faultsEnabled = false;
+let listener: unknown;
+const session = new TrainingSession(defaultConfig());
+
+function requireBackend(): void {
+  if (!backend) throw new TrainingError('trainer worker is not initialized: call init() first');
+}
 
 const api: TrainerWorkerApi = {
   async init(options) {
     const report = await initBrowserBackend(options.backend);
     backend = report.backend;
+    faultsEnabled = options.faults === true;
     return report;
   },
   async probeSample(seed) {
-    if (!backend) throw new Error('trainer worker is not initialized: call init() first');
-    const result = await probeSample(seed, backend);
+    requireBackend();
+    const result = await probeSample(seed, backend!);
     return Comlink.transfer(result, [result.actions.buffer]);
+  },
+  async subscribe(next) {
+    const previous = listener as unknown as { [Comlink.releaseProxy]?: () => void } | undefined;
+    previous?.[Comlink.releaseProxy]?.();
+    listener = next;
+    session.setListener((event) => void Promise.resolve(next(event)).catch(() => undefined));
+  },
+  async setConfig(config) {
+    return session.setConfig(config);
+  },
+  async setNoise(noise) {
+    return session.setNoise(noise);
+  },
+  async selectTask(task) {
+    return session.selectTask(task);
+  },
+  async loadCheckpoint(files) {
+    requireBackend();
+    return session.loadCheckpoint(files);
+  },
+  async train() {
+    requireBackend();
+    await session.train();
+  },
+  pause: () => session.pause(),
+  stepOnce: async () => {
+    requireBackend();
+    await session.stepOnce();
+  },
+  stop: () => session.stop(),
+  reset: () => session.reset(),
+  status: async () => session.status(),
+  savedRun: async () => (await readSavedRun())?.summary ?? null,
+  resumeSaved: () => session.resumeSaved(),
+  discardSaved: () => clearSavedRun(),
+  async exportModel() {
+    const files = await session.exportModel();
+    return Comlink.transfer(files, [files.flowtune.buffer as ArrayBuffer, files.weightsBin.buffer as ArrayBuffer]);
+  },
+  async probeActions(model, seed) {
+    requireBackend();
+    if (model === 'run') {
+      const run = session.run;
+      if (!run) throw new TrainingError('there is no run to probe: press Train first');
+      const actions = await probeEvalActions(run.bundle, run.trainer.config, seed);
+      return Comlink.transfer({ model, seed, actions }, [actions.buffer]);
+    }
+    const selected = session.selected;
+    if (!selected) throw new TrainingError('no checkpoint is selected: drop one in first');
+    const loaded = loadFiles(selected.files, session.config.task, session.config);
+    try {
+      const actions = await probeEvalActions(loaded.bundle, configFromCheckpoint(session.config, loaded.metadata), seed);
+      return Comlink.transfer({ model, seed, actions }, [actions.buffer]);
+    } finally {
+      disposeBundle(loaded.bundle);
+    }
+  },
+  async injectFault(kind) {
+    if (!faultsEnabled) throw new TrainingError('fault injection is off: it exists only in test builds with ?faults=1');
+    if (kind === 'trainer-throw') session.injectTrainerFault();
+    else {
+      const env = session.run?.env;
+      if (!env) throw new TrainingError('there are no env workers to crash: start a run first');
+      env.killWorker();
+    }
   },
 };
 

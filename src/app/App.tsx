@@ -1,28 +1,81 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { parseBackendName } from '../core/backend/choose-backend';
+import { decodeConfigHash, defaultConfig, encodeConfigHash, type RunConfig } from '../core/config';
+import { ChartsPanel } from './charts/ChartsPanel';
 import { BackendBadge } from './components/BackendBadge';
+import { CheckpointPanel } from './components/CheckpointPanel';
+import { ConfigPanel } from './components/ConfigPanel';
+import { ExportPanel } from './components/ExportPanel';
+import { FaultPanel } from './components/FaultPanel';
+import { NoisePanel } from './components/NoisePanel';
 import { ProbePanel } from './components/ProbePanel';
+import { ResumeBanner } from './components/ResumeBanner';
+import { RunControls } from './components/RunControls';
+import { StatusBar } from './components/StatusBar';
+import { useRunStore } from './store/run-slice';
 import { useRuntimeStore } from './store/runtime-slice';
-import { trainerClient } from './workers/trainer-client';
+import { errorText, subscribeTrainerEvents, trainerClient } from './workers/trainer-client';
 
-function forcedBackendFromUrl() {
-  return parseBackendName(new URLSearchParams(window.location.search).get('backend'));
+const params = new URLSearchParams(window.location.search);
+/** Fault hooks exist only in non-production builds (dev server, or `vite build --mode e2e`) and only with ?faults=1. */
+const faultsEnabled = import.meta.env.MODE !== 'production' && params.get('faults') === '1';
+
+/** The config in the URL hash, or the defaults with the hash's one-sentence problem. */
+function configFromHash(): { config: RunConfig; problem?: string } {
+  try {
+    return { config: decodeConfigHash(window.location.hash) };
+  } catch (error) {
+    return { config: defaultConfig(), problem: `URL hash rejected: ${errorText(error)}` };
+  }
 }
+
+/** Read before the first render, so the hash sync never overwrites a shared link with the defaults. */
+const initialConfig = configFromHash();
+useRunStore.getState().setConfig(initialConfig.config);
+
+async function startStudio(): Promise<void> {
+  const runtime = useRuntimeStore.getState();
+  const run = useRunStore.getState();
+  const client = trainerClient();
+  const report = await client.init({ backend: parseBackendName(params.get('backend')), faults: faultsEnabled });
+  runtime.setBackend(report);
+  await subscribeTrainerEvents();
+  const { config, problem } = initialConfig;
+  if (problem) run.setConfigNotice({ kind: 'error', text: problem });
+  await client.setConfig(config);
+  await client.selectTask(config.task);
+  run.setStatus(await client.status());
+  run.setSavedRun(await client.savedRun());
+  runtime.setProbe(await client.probeSample(1));
+}
+
+/** Keeps the URL hash equal to the accepted config, and applies hand-edited hashes. */
+function useHashSync(): void {
+  const config = useRunStore((state) => state.config);
+  useEffect(() => {
+    const hash = encodeConfigHash(config);
+    if (window.location.hash.replace(/^#/, '') !== hash) window.history.replaceState(null, '', `${window.location.pathname}${window.location.search}${hash ? `#${hash}` : ''}`);
+  }, [config]);
+  useEffect(() => {
+    const onHashChange = () => {
+      const { config: next, problem } = configFromHash();
+      if (problem) useRunStore.getState().setConfigNotice({ kind: 'error', text: problem });
+      else void trainerClient().setConfig(next).catch((error: unknown) => useRunStore.getState().setConfigNotice({ kind: 'error', text: errorText(error) }));
+    };
+    window.addEventListener('hashchange', onHashChange);
+    return () => window.removeEventListener('hashchange', onHashChange);
+  }, []);
+}
+
+type MainTab = 'charts' | 'config' | 'inspect';
 
 export function App() {
   const error = useRuntimeStore((state) => state.error);
+  const runError = useRunStore((state) => state.runError);
+  const [tab, setTab] = useState<MainTab>('charts');
+  useHashSync();
   useEffect(() => {
-    const { setBackend, setProbe, fail } = useRuntimeStore.getState();
-    let cancelled = false;
-    (async () => {
-      const report = await trainerClient().init({ backend: forcedBackendFromUrl() });
-      if (cancelled) return;
-      setBackend(report);
-      setProbe(await trainerClient().probeSample(1));
-    })().catch((reason: unknown) => fail(reason instanceof Error ? reason.message : String(reason)));
-    return () => {
-      cancelled = true;
-    };
+    startStudio().catch((reason: unknown) => useRuntimeStore.getState().fail(errorText(reason)));
   }, []);
   return (
     <div className="studio">
@@ -31,10 +84,44 @@ export function App() {
         <BackendBadge />
         <span className="muted" data-testid="isolation">{window.crossOriginIsolated ? 'cross-origin isolated' : 'not isolated'}</span>
       </header>
+      <RunControls />
+      <ResumeBanner />
       {error && <div className="error-banner" role="alert" data-testid="error">{error}</div>}
-      <main className="content">
-        <ProbePanel />
-      </main>
+      {runError && (
+        <div className="error-banner" role="alert" data-testid="run-error">
+          {runError}
+          <button className="link" onClick={() => useRunStore.getState().setRunError(undefined)}>dismiss</button>
+        </div>
+      )}
+      <div className="workspace">
+        <aside className="sidebar">
+          <CheckpointPanel />
+          <NoisePanel />
+          <ExportPanel />
+          {faultsEnabled && <FaultPanel />}
+          <ProbePanel />
+        </aside>
+        <main className="main">
+          <nav className="tabs" role="tablist">
+            {(['charts', 'config', 'inspect'] as const).map((name) => (
+              <button key={name} role="tab" aria-selected={tab === name} className={tab === name ? 'active' : ''} data-testid={`tab-${name}`} onClick={() => setTab(name)}>
+                {name === 'charts' ? 'Charts' : name === 'config' ? 'Config' : 'Inspect'}
+              </button>
+            ))}
+          </nav>
+          <div className="tab-body">
+            {tab === 'charts' && <ChartsPanel />}
+            {tab === 'config' && <ConfigPanel />}
+            {tab === 'inspect' && (
+              <section className="panel inspect-slot" data-testid="inspect-slot">
+                <h2>Inspect</h2>
+                <p className="muted">Denoising chains, 3D episode replay and rollout videos will appear here.</p>
+              </section>
+            )}
+          </div>
+        </main>
+      </div>
+      <StatusBar />
     </div>
   );
 }

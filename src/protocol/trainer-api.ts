@@ -1,4 +1,6 @@
 import type { AdapterSummary, BackendName } from '../core/backend/choose-backend';
+import type { NoiseConfig, RunConfig, TaskName } from '../core/config/run-config';
+import type { MetricRecord } from '../core/metrics/metric-keys';
 
 /** Which tfjs backend the trainer worker runs on, and why. */
 export interface BackendReport {
@@ -14,6 +16,8 @@ export interface BackendReport {
 
 export interface TrainerInitOptions {
   backend?: BackendName;
+  /** Enables the fault-injection hooks (test builds only). */
+  faults?: boolean;
 }
 
 /** A one-off sample from a small freshly initialized policy: proves the backend computes. */
@@ -25,8 +29,121 @@ export interface ProbeSampleResult {
   backend: BackendName;
 }
 
+/** Where the run is: idle (no run), running, paused (between iterations), done, stopped, error. */
+export type RunPhase = 'idle' | 'starting' | 'running' | 'paused' | 'done' | 'stopped' | 'error';
+
+/** What a checkpoint file holds, shown before it is used. */
+export interface CheckpointInfo {
+  /** File name, or the shipped path. */
+  source: string;
+  task: string;
+  stage: string;
+  /** Optimizer steps recorded in the file. */
+  step: number;
+  iteration: number;
+  envSteps: number;
+  /** e.g. "mlp [32, 32] · H 4 · K 4 · obs 42 · act 4" */
+  architecture: string;
+  /** Eval metrics stored in the file, e.g. { success_rate: 0.8 }. */
+  eval: Record<string, number>;
+  hasOptimizerState: boolean;
+  format: 'flowtune' | 'tfjs';
+}
+
+/** The model a new run starts from. */
+export type ModelSource = { kind: 'checkpoint'; info: CheckpointInfo } | { kind: 'fresh'; reason: string };
+
+/** A checkpoint handed to the worker: a .flowtune file, or a tfjs model.json with its weight files. */
+export type CheckpointFiles =
+  | { kind: 'flowtune'; name: string; bytes: Uint8Array }
+  | { kind: 'tfjs'; name: string; modelJson: string; weights: Uint8Array };
+
+/** A snapshot of the run for the status bar and controls. */
+export interface RunStatus {
+  phase: RunPhase;
+  task: TaskName;
+  iteration: number;
+  totalIterations: number;
+  envSteps: number;
+  totalEnvSteps: number;
+  elapsedSeconds: number;
+  /** Seconds left at the recent pace; undefined before the first iteration. */
+  etaSeconds?: number;
+  /** A one-line note, e.g. "paused at iteration 4" or the error sentence. */
+  message?: string;
+  /** Iteration of the newest autosave in this session. */
+  savedIteration?: number;
+  /** Env worker restarts after a crash in this run. */
+  envRestarts: number;
+}
+
+/** Events pushed to the page through one Comlink.proxy callback. */
+export type TrainerEvent =
+  | { type: 'status'; status: RunStatus }
+  | { type: 'metrics'; record: MetricRecord }
+  /** Replaces the page's history (run start, reset, resume). */
+  | { type: 'history'; records: MetricRecord[] }
+  | { type: 'config'; config: RunConfig }
+  | { type: 'model'; model: ModelSource }
+  | { type: 'error'; name: string; message: string };
+
+/** An autosaved run in IndexedDB that can be resumed. */
+export interface SavedRunSummary {
+  task: string;
+  iteration: number;
+  envSteps: number;
+  savedAt: number;
+  records: number;
+}
+
+/** Deterministic eval-mode actions of a model on the observation of one env reset. */
+export interface ActionProbe {
+  /** Which model was probed. */
+  model: 'run' | 'selected';
+  seed: number;
+  /** [H × A] */
+  actions: Float32Array;
+}
+
+/** Exported files of the model in use. */
+export interface ModelExport {
+  flowtune: Uint8Array;
+  modelJson: string;
+  weightsBin: Uint8Array;
+  baseName: string;
+}
+
+export type FaultKind = 'trainer-throw' | 'env-crash';
+
 /** The trainer worker's comlink surface (DESIGN.md §2: the UI talks to workers through these types). */
 export interface TrainerWorkerApi {
   init(options: TrainerInitOptions): Promise<BackendReport>;
   probeSample(seed: number): Promise<ProbeSampleResult>;
+  /** Registers the page's event callback (a Comlink.proxy); the previous one is released. */
+  subscribe(listener: (event: TrainerEvent) => void): Promise<void>;
+  /** Sets the config for the next run; throws ConfigError (by name) on an invalid one. Noise fields also apply live. */
+  setConfig(config: RunConfig): Promise<RunConfig>;
+  /** Changes noise fields live: they apply from the next rollout. */
+  setNoise(noise: Partial<NoiseConfig>): Promise<RunConfig>;
+  /** Selects the task and preselects its shipped checkpoint. */
+  selectTask(task: TaskName): Promise<ModelSource>;
+  /** Validates a checkpoint fully; on success it becomes the model of the next run. The current run is never touched. */
+  loadCheckpoint(files: CheckpointFiles): Promise<CheckpointInfo>;
+  /** Starts a run (or resumes a paused one). */
+  train(): Promise<void>;
+  pause(): Promise<void>;
+  /** One iteration, then paused. */
+  stepOnce(): Promise<void>;
+  stop(): Promise<void>;
+  /** Drops the run and its history; the selected model stays. */
+  reset(): Promise<void>;
+  status(): Promise<RunStatus>;
+  savedRun(): Promise<SavedRunSummary | null>;
+  /** Restores the autosaved run, paused at its saved iteration. */
+  resumeSaved(): Promise<SavedRunSummary>;
+  discardSaved(): Promise<void>;
+  exportModel(): Promise<ModelExport>;
+  probeActions(model: 'run' | 'selected', seed: number): Promise<ActionProbe>;
+  /** Test builds only. */
+  injectFault(kind: FaultKind): Promise<void>;
 }

@@ -1,0 +1,80 @@
+import type { MetricKey } from '../../core/metrics';
+import { useRunStore } from '../store/run-slice';
+import { MetricChart } from './MetricChart';
+
+interface ChartSpec {
+  metric: MetricKey;
+  title: string;
+}
+
+const SECTIONS: { name: string; color: string; charts: ChartSpec[] }[] = [
+  {
+    name: 'Episodes',
+    color: '#2563eb',
+    charts: [
+      { metric: 'charts/success_rate', title: 'success rate' },
+      { metric: 'eval/success_rate', title: 'eval success' },
+      { metric: 'charts/episode_return', title: 'episode return' },
+      { metric: 'charts/episode_length', title: 'episode length' },
+    ],
+  },
+  {
+    name: 'Losses',
+    color: '#c2410c',
+    charts: [
+      { metric: 'losses/policy', title: 'policy loss' },
+      { metric: 'losses/value', title: 'value loss' },
+      { metric: 'losses/approx_kl', title: 'approx KL' },
+      { metric: 'losses/clip_fraction', title: 'clip fraction' },
+      { metric: 'losses/entropy', title: 'entropy' },
+      { metric: 'losses/explained_variance', title: 'explained variance' },
+      { metric: 'losses/grad_norm', title: 'grad norm' },
+    ],
+  },
+  {
+    name: 'Noise and speed',
+    color: '#047857',
+    charts: [
+      { metric: 'noise/std', title: 'noise std in use' },
+      { metric: 'train/actor_lr', title: 'actor lr' },
+      { metric: 'perf/env_steps_per_s', title: 'env steps / s' },
+    ],
+  },
+];
+
+/** The live charts with the smoothing slider and x-axis choice (TensorBoard-style debiased EMA). */
+export function ChartsPanel() {
+  const records = useRunStore((state) => state.records);
+  const smoothing = useRunStore((state) => state.smoothing);
+  const xAxis = useRunStore((state) => state.xAxis);
+  const { setSmoothing, setXAxis } = useRunStore.getState();
+  return (
+    <section className="charts-panel" data-testid="charts">
+      <div className="chart-toolbar">
+        <label title="Debiased exponential moving average, as in TensorBoard">
+          smoothing
+          <input type="range" min={0} max={0.99} step={0.01} value={smoothing} data-testid="smoothing" onChange={(event) => setSmoothing(Number(event.target.value))} />
+          <span className="mono">{smoothing.toFixed(2)}</span>
+        </label>
+        <label>
+          x axis
+          <select value={xAxis} data-testid="x-axis" onChange={(event) => setXAxis(event.target.value as typeof xAxis)}>
+            <option value="env_steps">env steps</option>
+            <option value="wall_time">wall time (s)</option>
+          </select>
+        </label>
+        <span className="muted" data-testid="record-count">{records.length} iterations logged</span>
+      </div>
+      {SECTIONS.map((section) => (
+        <div key={section.name} className="chart-section">
+          <h3>{section.name}</h3>
+          <div className="chart-grid">
+            {section.charts.map((chart) => (
+              <MetricChart key={chart.metric} {...chart} records={records} xAxis={xAxis} smoothing={smoothing} color={section.color} />
+            ))}
+          </div>
+        </div>
+      ))}
+    </section>
+  );
+}

@@ -1,0 +1,70 @@
+import { memo, useMemo } from 'react';
+import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { METRICS, type MetricKey, type MetricRecord } from '../../core/metrics';
+import { chartRows, type XAxisKind } from './chart-data';
+
+export interface MetricChartProps {
+  metric: MetricKey;
+  title: string;
+  records: readonly MetricRecord[];
+  xAxis: XAxisKind;
+  smoothing: number;
+  color: string;
+}
+
+function formatNumber(value: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  const magnitude = Math.abs(value);
+  if (magnitude !== 0 && (magnitude >= 1e5 || magnitude < 1e-3)) return value.toExponential(2);
+  return Number(value.toPrecision(4)).toString();
+}
+
+/** The y range of raw and smoothed values, widened when flat so a constant line sits mid-chart. */
+function valueDomain(rows: readonly { raw: number; smooth: number }[]): [number, number] {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const row of rows) {
+    for (const value of [row.raw, row.smooth]) {
+      if (!Number.isFinite(value)) continue;
+      lo = Math.min(lo, value);
+      hi = Math.max(hi, value);
+    }
+  }
+  if (!Number.isFinite(lo)) return [0, 1];
+  if (hi - lo < 1e-12) {
+    const pad = Math.abs(lo) > 0 ? Math.abs(lo) * 0.1 : 1;
+    return lo === 0 ? [0, 1] : [lo - pad, hi + pad];
+  }
+  const pad = (hi - lo) * 0.05;
+  return [lo - pad, hi + pad];
+}
+
+/** One scalar metric: raw values faint, the debiased EMA solid, newest value in the header. */
+export const MetricChart = memo(function MetricChart({ metric, title, records, xAxis, smoothing, color }: MetricChartProps) {
+  const rows = useMemo(() => chartRows(records, metric, xAxis, smoothing), [records, metric, xAxis, smoothing]);
+  const latest = rows.at(-1);
+  const domain = useMemo(() => valueDomain(rows), [rows]);
+  const slug = metric.replace('/', '-');
+  return (
+    <figure className="chart" data-testid={`chart-${slug}`} data-points={rows.length} title={METRICS[metric].doc}>
+      <figcaption>
+        <span className="chart-title">{title}</span>
+        <span className="chart-value mono" data-testid={`latest-${slug}`}>{latest ? formatNumber(latest.raw) : '–'}</span>
+      </figcaption>
+      {rows.length === 0 ? (
+        <div className="chart-empty muted">no data yet</div>
+      ) : (
+        <ResponsiveContainer width="100%" height={118}>
+          <LineChart data={rows} margin={{ top: 4, right: 8, bottom: 0, left: -4 }}>
+            <CartesianGrid stroke="#eef0f3" vertical={false} />
+            <XAxis dataKey="x" type="number" domain={['dataMin', 'dataMax']} tickFormatter={formatNumber} tick={{ fontSize: 10 }} tickCount={4} />
+            <YAxis tickFormatter={formatNumber} tick={{ fontSize: 10 }} width={58} domain={domain} tickCount={4} />
+            <Tooltip formatter={(value) => formatNumber(Number(value))} labelFormatter={(label) => `${xAxis === 'env_steps' ? 'env steps' : 'seconds'} ${formatNumber(Number(label))}`} />
+            <Line dataKey="raw" stroke={color} strokeOpacity={0.25} dot={false} isAnimationActive={false} strokeWidth={1} />
+            <Line dataKey="smooth" stroke={color} dot={rows.length < 3} isAnimationActive={false} strokeWidth={1.6} />
+          </LineChart>
+        </ResponsiveContainer>
+      )}
+    </figure>
+  );
+});

@@ -1,0 +1,101 @@
+import { useState, type DragEvent } from 'react';
+import type { CheckpointFiles, CheckpointInfo } from '../../protocol/trainer-api';
+import { useRunStore } from '../store/run-slice';
+import { errorText, trainerClient } from '../workers/trainer-client';
+
+/** A .flowtune file, or a model.json with its .bin; undefined (with a reason) otherwise. */
+async function filesToCheckpoint(files: File[]): Promise<CheckpointFiles | string> {
+  const flowtune = files.find((file) => file.name.endsWith('.flowtune'));
+  if (flowtune) return { kind: 'flowtune', name: flowtune.name, bytes: new Uint8Array(await flowtune.arrayBuffer()) };
+  const modelJson = files.find((file) => file.name.endsWith('.json'));
+  const weights = files.find((file) => file.name.endsWith('.bin'));
+  if (modelJson && weights) {
+    return { kind: 'tfjs', name: modelJson.name, modelJson: await modelJson.text(), weights: new Uint8Array(await weights.arrayBuffer()) };
+  }
+  if (modelJson) return `${modelJson.name} needs its weights file: drop the model.json together with its .bin`;
+  return `${files.map((file) => file.name).join(', ')} is not a checkpoint: drop a .flowtune file, or a tfjs model.json with its .bin`;
+}
+
+function Metadata({ info }: { info: CheckpointInfo }) {
+  const evalText = Object.entries(info.eval).map(([key, value]) => `${key} ${Number(value.toPrecision(3))}`).join(' · ') || 'none';
+  return (
+    <dl className="facts" data-testid="checkpoint-meta">
+      <dt>source</dt><dd className="mono ellipsis" title={info.source}>{info.source}</dd>
+      <dt>task</dt><dd data-testid="meta-task">{info.task}</dd>
+      <dt>architecture</dt><dd className="mono" data-testid="meta-architecture">{info.architecture}</dd>
+      <dt>stage</dt><dd data-testid="meta-stage">{info.stage}</dd>
+      <dt>step</dt><dd className="mono" data-testid="meta-step">{info.step} (iteration {info.iteration}, {info.envSteps} env steps)</dd>
+      <dt>eval</dt><dd data-testid="meta-eval">{evalText}</dd>
+      <dt>optimizer state</dt><dd>{info.hasOptimizerState ? 'yes (resumes exactly)' : 'no'}</dd>
+    </dl>
+  );
+}
+
+const PROBE_SEED = 7;
+
+function ActionProbe() {
+  const [probes, setProbes] = useState<Record<string, string>>({});
+  const probe = async (model: 'run' | 'selected') => {
+    try {
+      const result = await trainerClient().probeActions(model, PROBE_SEED);
+      setProbes((previous) => ({ ...previous, [model]: Array.from(result.actions, (value) => value.toFixed(6)).join(' ') }));
+    } catch (error) {
+      setProbes((previous) => ({ ...previous, [model]: `error: ${errorText(error)}` }));
+    }
+  };
+  return (
+    <details className="probe-actions">
+      <summary>Eval actions for seed {PROBE_SEED}</summary>
+      <p className="muted">Deterministic ODE actions of a model on a seeded observation; an exported and re-imported model gives the same numbers.</p>
+      <div className="row">
+        <button data-testid="probe-run" onClick={() => probe('run')}>Run model</button>
+        <button data-testid="probe-selected" onClick={() => probe('selected')}>Selected checkpoint</button>
+      </div>
+      {(['run', 'selected'] as const).map((model) => probes[model] && (
+        <p key={model} className="mono probe-values" data-testid={`probe-${model}-values`}>{probes[model]}</p>
+      ))}
+    </details>
+  );
+}
+
+/** Drop zone and file picker for checkpoints; shows metadata, or the reader's one sentence. */
+export function CheckpointPanel() {
+  const model = useRunStore((state) => state.model);
+  const notice = useRunStore((state) => state.checkpointNotice);
+  const [dragging, setDragging] = useState(false);
+  const load = async (fileList: FileList | null) => {
+    const { setCheckpointNotice } = useRunStore.getState();
+    const files = Array.from(fileList ?? []);
+    if (files.length === 0) return;
+    const checkpoint = await filesToCheckpoint(files);
+    if (typeof checkpoint === 'string') {
+      setCheckpointNotice({ kind: 'error', text: checkpoint });
+      return;
+    }
+    try {
+      const info = await trainerClient().loadCheckpoint(checkpoint);
+      setCheckpointNotice({ kind: 'ok', text: `${info.source} loaded: the next run starts from it` });
+    } catch (error) {
+      setCheckpointNotice({ kind: 'error', text: errorText(error) });
+    }
+  };
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setDragging(false);
+    void load(event.dataTransfer.files);
+  };
+  return (
+    <section className="panel" data-testid="checkpoint-panel">
+      <h2>Model</h2>
+      <label className={`dropzone${dragging ? ' dragging' : ''}`} data-testid="dropzone"
+        onDragOver={(event) => { event.preventDefault(); setDragging(true); }} onDragLeave={() => setDragging(false)} onDrop={onDrop}>
+        Drop a <b>.flowtune</b>, or a tfjs <b>model.json</b> with its <b>.bin</b>, or click to choose
+        <input type="file" multiple accept=".flowtune,.json,.bin" data-testid="checkpoint-input" onChange={(event) => { void load(event.target.files); event.target.value = ''; }} />
+      </label>
+      {notice && <p className={`notice notice-${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'} data-testid="checkpoint-notice">{notice.text}</p>}
+      {model?.kind === 'checkpoint' && <Metadata info={model.info} />}
+      {model?.kind === 'fresh' && <p className="muted" data-testid="model-fresh">{model.reason}</p>}
+      <ActionProbe />
+    </section>
+  );
+}

@@ -1,0 +1,107 @@
+import { useState } from 'react';
+import {
+  CONFIG_KEYS, cloneConfig, defaultConfig, describeAllowed, diffConfig, fieldGroup, fieldSpec, formatFieldValue, getField,
+  listConfigProblems, parseFieldValue, setField, type ConfigGroup, type ConfigKey, type RunConfig, type TaskName,
+} from '../../core/config';
+import { useRunStore } from '../store/run-slice';
+import { errorText, trainerClient } from '../workers/trainer-client';
+
+const GROUPS: { group: ConfigGroup; title: string }[] = [
+  { group: 'run', title: 'Run' },
+  { group: 'policy', title: 'Policy' },
+  { group: 'noise', title: 'Noise' },
+  { group: 'ppo', title: 'PPO' },
+  { group: 'advantages', title: 'Advantages' },
+  { group: 'env', title: 'Env' },
+  { group: 'eval', title: 'Eval' },
+];
+
+/** Validates one edited field against the whole config; sends it to the worker only when valid. */
+export async function commitField(config: RunConfig, key: ConfigKey, text: string): Promise<void> {
+  const { setConfigNotice } = useRunStore.getState();
+  try {
+    const value = parseFieldValue(key, text);
+    if (key === 'task') {
+      await trainerClient().selectTask(value as TaskName);
+      setConfigNotice(undefined);
+      return;
+    }
+    const next = setField(cloneConfig(config), key, value as never);
+    const problems = listConfigProblems(next);
+    if (problems.length > 0) {
+      setConfigNotice({ kind: 'error', text: problems[0].message });
+      return;
+    }
+    await trainerClient().setConfig(next);
+    setConfigNotice(undefined);
+  } catch (error) {
+    setConfigNotice({ kind: 'error', text: errorText(error) });
+  }
+}
+
+function FieldInput({ config, fieldKey, disabled }: { config: RunConfig; fieldKey: ConfigKey; disabled: boolean }) {
+  const spec = fieldSpec(fieldKey);
+  const current = formatFieldValue(getField(config, fieldKey));
+  const [draft, setDraft] = useState<string | undefined>(undefined);
+  const testId = `config-${fieldKey.replace('.', '-')}`;
+  if (spec.kind === 'enum') {
+    return (
+      <select value={current} disabled={disabled} data-testid={testId} onChange={(event) => void commitField(config, fieldKey, event.target.value)}>
+        {spec.values.map((value) => <option key={value} value={value}>{value}</option>)}
+      </select>
+    );
+  }
+  if (spec.kind === 'bool') {
+    return <input type="checkbox" checked={current === 'true'} disabled={disabled} data-testid={testId} onChange={(event) => void commitField(config, fieldKey, String(event.target.checked))} />;
+  }
+  const commit = () => {
+    if (draft !== undefined && draft !== current) void commitField(config, fieldKey, draft);
+    setDraft(undefined);
+  };
+  return (
+    <input className="mono" value={draft ?? current} disabled={disabled} data-testid={testId}
+      onChange={(event) => setDraft(event.target.value)} onBlur={commit} onKeyDown={(event) => { if (event.key === 'Enter') commit(); }} />
+  );
+}
+
+/** Every hyperparameter, grouped, with doc tooltips, validation messages and the diff from the defaults. */
+export function ConfigPanel() {
+  const config = useRunStore((state) => state.config);
+  const notice = useRunStore((state) => state.configNotice);
+  const phase = useRunStore((state) => state.status?.phase ?? 'idle');
+  const hasRun = phase !== 'idle';
+  const changes = diffConfig(defaultConfig(), config);
+  return (
+    <section className="panel config-panel" data-testid="config-panel">
+      <h2>Config</h2>
+      {notice && <p className={`notice notice-${notice.kind}`} role="alert" data-testid="config-notice">{notice.text}</p>}
+      {hasRun && <p className="muted small">Noise fields apply to the running run at once; other fields apply from the next Reset.</p>}
+      <details className="diff" data-testid="config-diff">
+        <summary>Diff from defaults ({changes.length})</summary>
+        <table className="mono small">
+          <tbody>
+            {changes.map((change) => (
+              <tr key={change.key}><td>{change.key}</td><td className="muted">{formatFieldValue(change.from)}</td><td>→ {formatFieldValue(change.to)}</td></tr>
+            ))}
+          </tbody>
+        </table>
+      </details>
+      {GROUPS.map(({ group, title }) => (
+        <details key={group} className="config-group" open={group === 'run'}>
+          <summary>{title}</summary>
+          <div className="config-fields">
+            {CONFIG_KEYS.filter((key) => fieldGroup(key) === group).map((key) => {
+              const spec = fieldSpec(key);
+              return (
+                <label key={key} className="config-field" title={`${spec.doc}\nAllowed: ${describeAllowed(spec)}`}>
+                  <span className="mono">{key.includes('.') ? key.slice(key.indexOf('.') + 1) : key}</span>
+                  <FieldInput config={config} fieldKey={key} disabled={key === 'task' && hasRun} />
+                </label>
+              );
+            })}
+          </div>
+        </details>
+      ))}
+    </section>
+  );
+}

@@ -1,0 +1,41 @@
+import type { TaskName } from '../../core/config';
+import { useRunStore } from '../store/run-slice';
+import { errorText, trainerClient } from '../workers/trainer-client';
+
+const TASKS: TaskName[] = ['pick-cube', 'lift', 'reach'];
+
+async function act(action: () => Promise<unknown>): Promise<void> {
+  try {
+    await action();
+  } catch (error) {
+    useRunStore.getState().setRunError(errorText(error));
+  }
+}
+
+/** Task picker and the run controls: train/resume, pause, single step, stop, reset. */
+export function RunControls() {
+  const phase = useRunStore((state) => state.status?.phase ?? 'idle');
+  const task = useRunStore((state) => state.config.task);
+  const client = trainerClient();
+  const running = phase === 'running' || phase === 'starting';
+  const hasRun = phase !== 'idle';
+  return (
+    <div className="controls">
+      <label className="task-picker">
+        task
+        <select value={task} disabled={hasRun} data-testid="task" title={hasRun ? 'Reset the run to change the task' : 'Task to train on'}
+          onChange={(event) => act(() => trainerClient().selectTask(event.target.value as TaskName))}>
+          {TASKS.map((name) => <option key={name} value={name}>{name}</option>)}
+        </select>
+      </label>
+      <button className="primary" data-testid="train" disabled={running || phase === 'done'} onClick={() => act(() => client.train())}>
+        {phase === 'paused' || phase === 'stopped' ? 'Resume' : 'Train'}
+      </button>
+      <button data-testid="pause" disabled={phase !== 'running'} onClick={() => act(() => client.pause())}>Pause</button>
+      <button data-testid="step" disabled={running || phase === 'done'} title="Run one iteration, then pause" onClick={() => act(() => client.stepOnce())}>Step</button>
+      <button data-testid="stop" disabled={!hasRun || phase === 'stopped' || phase === 'done'} onClick={() => act(() => client.stop())}>Stop</button>
+      <button data-testid="reset" disabled={!hasRun} title="Drop the run and its charts; the selected model stays" onClick={() => act(() => client.reset())}>Reset</button>
+      <span className={`phase phase-${phase}`} data-testid="phase">{phase}</span>
+    </div>
+  );
+}

@@ -1,0 +1,329 @@
+/**
+ * The trainer worker's run: owns the PpoTrainer, its env workers and the selected
+ * model, runs iterations until paused or done, streams metrics and status, and
+ * autosaves. Pausing takes effect between iterations (the next decision boundary
+ * the core trainer exposes); nothing is lost because state lives in the trainer.
+ */
+import { bundleContents } from '../../src/core/checkpoint/policy-checkpoint';
+import { configFromCheckpoint } from '../../src/core/checkpoint/policy-checkpoint';
+import { encodeFlowtune } from '../../src/core/checkpoint/flowtune-file';
+import { exportTfjs } from '../../src/core/checkpoint/tfjs-format';
+import { cloneConfig, validateConfig, type NoiseConfig, type RunConfig, type TaskName } from '../../src/core/config';
+import { ConfigError, TrainingError } from '../../src/core/errors';
+import type { MetricRecord } from '../../src/core/metrics/metric-keys';
+import type { PolicyBundle } from '../../src/core/rl/policy-bundle';
+import { PpoTrainer } from '../../src/core/rl/trainer';
+import type { CheckpointFiles, CheckpointInfo, ModelExport, ModelSource, RunPhase, RunStatus, SavedRunSummary, TrainerEvent } from '../../src/protocol/trainer-api';
+import { readSavedRun, writeSavedRun } from './autosave-store';
+import { checkpointInfo, disposeBundle, envDims, fetchShipped, freshBundle, loadFiles } from './model-source';
+import { RestartableEnv } from './restartable-env';
+
+const DEFAULT_AUTOSAVE_EVERY = 5;
+const MAX_RESTARTS_PER_STEP = 3;
+
+interface ActiveRun {
+  trainer: PpoTrainer;
+  bundle: PolicyBundle;
+  env: RestartableEnv;
+  evalEnv?: RestartableEnv;
+}
+
+export class TrainingSession {
+  config: RunConfig;
+  phase: RunPhase = 'idle';
+  selected?: { files: CheckpointFiles; info: CheckpointInfo };
+  run?: ActiveRun;
+  private listener?: (event: TrainerEvent) => void;
+  private pauseRequested = false;
+  private loop?: Promise<void>;
+  private message?: string;
+  private savedIteration?: number;
+  private failNextStep = false;
+
+  constructor(config: RunConfig) {
+    this.config = config;
+  }
+
+  setListener(listener: ((event: TrainerEvent) => void) | undefined): void {
+    this.listener = listener;
+  }
+
+  emit(event: TrainerEvent): void {
+    this.listener?.(event);
+  }
+
+  status(): RunStatus {
+    const trainer = this.run?.trainer;
+    const sizes = trainer?.sizes;
+    const elapsed = trainer?.elapsedSeconds() ?? 0;
+    const iteration = trainer?.iteration ?? 0;
+    const total = sizes?.iterations ?? 0;
+    const sessionIterations = trainer ? trainer.history.length : 0;
+    const eta = trainer && iteration > 0 && sessionIterations > 0 ? (elapsed / iteration) * Math.max(0, total - iteration) : undefined;
+    return {
+      phase: this.phase, task: this.config.task, iteration, totalIterations: total,
+      envSteps: trainer?.envSteps ?? 0, totalEnvSteps: sizes?.totalEnvSteps ?? 0, elapsedSeconds: elapsed,
+      etaSeconds: eta, message: this.message, savedIteration: this.savedIteration,
+      envRestarts: (this.run?.env.restarts ?? 0) + (this.run?.evalEnv?.restarts ?? 0),
+    };
+  }
+
+  private setPhase(phase: RunPhase, message?: string): void {
+    this.phase = phase;
+    this.message = message;
+    this.emit({ type: 'status', status: this.status() });
+  }
+
+  /** The config of the next run; noise fields also reach a live run at once. */
+  setConfig(config: RunConfig): RunConfig {
+    const valid = validateConfig(cloneConfig(config));
+    if (this.run && valid.noise.method === 'ode') {
+      throw new ConfigError('noise.method', "noise.method 'ode' has no exploration noise, so a running PPO update has no log-probs; use sde, cps or noise while training");
+    }
+    this.config = valid;
+    if (this.run) Object.assign(this.run.trainer.config.noise, valid.noise);
+    this.emit({ type: 'config', config: this.config });
+    return this.config;
+  }
+
+  /** Changes noise fields; the trainer reads them when the next rollout starts. */
+  setNoise(noise: Partial<NoiseConfig>): RunConfig {
+    const next = cloneConfig(this.config);
+    Object.assign(next.noise, noise);
+    if (this.run) {
+      const live = cloneConfig(this.run.trainer.config);
+      Object.assign(live.noise, noise);
+      validateConfig(live);
+    }
+    return this.setConfig(next);
+  }
+
+  private modelSource(reason?: string): ModelSource {
+    return this.selected ? { kind: 'checkpoint', info: this.selected.info } : { kind: 'fresh', reason: reason ?? 'no checkpoint selected' };
+  }
+
+  /** Validates the files completely; only then do they replace the selected model. */
+  loadCheckpoint(files: CheckpointFiles): CheckpointInfo {
+    const loaded = loadFiles(files, this.config.task, this.config);
+    try {
+      const info = checkpointInfo(files, loaded);
+      const config = validateConfig(configFromCheckpoint(this.config, loaded.metadata));
+      this.selected = { files, info };
+      this.config = config;
+      this.emit({ type: 'config', config });
+      this.emit({ type: 'model', model: this.modelSource() });
+      return info;
+    } finally {
+      disposeBundle(loaded.bundle);
+    }
+  }
+
+  async selectTask(task: TaskName): Promise<ModelSource> {
+    this.config = validateConfig({ ...cloneConfig(this.config), task });
+    this.selected = undefined;
+    this.emit({ type: 'config', config: this.config });
+    let reason = `no shipped checkpoint for ${task} (checkpoints/${task}-bc.flowtune is missing): drop one in, or Train starts from a freshly initialized policy`;
+    const shipped = await fetchShipped(task).catch((error: unknown) => {
+      reason = `the shipped checkpoint for ${task} could not be fetched: ${(error as Error).message}`;
+      return undefined;
+    });
+    if (shipped) {
+      try {
+        this.loadCheckpoint({ kind: 'flowtune', name: shipped.name, bytes: shipped.bytes });
+      } catch (error) {
+        reason = `the shipped checkpoint for ${task} was rejected: ${(error as Error).message}`;
+      }
+    }
+    const model = this.modelSource(reason);
+    this.emit({ type: 'model', model });
+    return model;
+  }
+
+  private async buildRun(): Promise<ActiveRun> {
+    const config = this.config;
+    const dims = envDims(config);
+    const envConfig = { task: config.task, obsMode: config.env.obs_type, controlMode: config.env.control_mode, rewardMode: config.env.reward, numPoints: config.env.num_points };
+    const workers = config.env.workers > 0 ? config.env.workers : undefined;
+    const env = await RestartableEnv.create({ ...envConfig, numEnvs: config.num_envs, recordEpisodes: false }, workers);
+    let bundle: PolicyBundle | undefined;
+    let evalEnv: RestartableEnv | undefined;
+    try {
+      evalEnv = config.eval_episodes > 0 && config.eval.every > 0
+        ? await RestartableEnv.create({ ...envConfig, numEnvs: config.eval_episodes, recordEpisodes: false }, 1)
+        : undefined;
+      if (this.selected) {
+        bundle = loadFiles(this.selected.files, config.task, config).bundle;
+      } else {
+        const firstObs = await env.reset(Array.from({ length: env.numEnvs }, (_, envIndex) => config.seed + envIndex));
+        bundle = freshBundle(config, firstObs, dims.obsDim, dims.actionDim);
+      }
+      const trainer = new PpoTrainer({ bundle, env, evalEnv, config: cloneConfig(config) });
+      return { trainer, bundle, env, evalEnv };
+    } catch (error) {
+      if (bundle) disposeBundle(bundle);
+      await env.dispose();
+      await evalEnv?.dispose();
+      throw error;
+    }
+  }
+
+  /** Starts a run, or continues a paused one. */
+  async train(stepsLimit = Infinity): Promise<void> {
+    if (this.phase === 'running' || this.phase === 'starting') return;
+    if (this.run?.trainer.done) return;
+    if (!this.run) {
+      this.setPhase('starting', 'starting env workers…');
+      try {
+        this.run = await this.buildRun();
+      } catch (error) {
+        this.fail(error);
+        return;
+      }
+      this.emit({ type: 'history', records: [] });
+    }
+    this.pauseRequested = false;
+    this.setPhase('running');
+    this.loop = this.runLoop(stepsLimit);
+  }
+
+  private async stepWithRecovery(run: ActiveRun): Promise<MetricRecord> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        if (this.failNextStep) {
+          this.failNextStep = false;
+          throw new TrainingError('the trainer failed on purpose (injected fault)');
+        }
+        return await run.trainer.step();
+      } catch (error) {
+        if ((error as Error).name !== 'EnvRestartedError' || attempt >= MAX_RESTARTS_PER_STEP) throw error;
+        // New env workers start from fresh resets: restore() drops the rollout cursor so the next step resets.
+        run.trainer.restore(await run.trainer.progress(), [...run.trainer.history]);
+        this.emit({ type: 'status', status: this.status() });
+      }
+    }
+  }
+
+  private async runLoop(stepsLimit: number): Promise<void> {
+    const run = this.run!;
+    let steps = 0;
+    try {
+      while (!this.pauseRequested && steps < stepsLimit && !run.trainer.done) {
+        const record = await this.stepWithRecovery(run);
+        steps++;
+        this.emit({ type: 'metrics', record });
+        this.emit({ type: 'status', status: this.status() });
+        const every = this.config.checkpoint_every > 0 ? this.config.checkpoint_every : DEFAULT_AUTOSAVE_EVERY;
+        if (run.trainer.iteration % every === 0) await this.autosave();
+      }
+      if (this.run !== run) return;
+      if (run.trainer.done) {
+        await this.autosave();
+        this.setPhase('done', `finished ${run.trainer.iteration} iterations`);
+      } else {
+        await this.autosave();
+        this.setPhase('paused', `paused at iteration ${run.trainer.iteration}`);
+      }
+    } catch (error) {
+      if (this.run === run) this.fail(error);
+    }
+  }
+
+  private fail(error: unknown): void {
+    const named = error as Error;
+    const sentence = `${named.name && named.name !== 'Error' ? `${named.name}: ` : ''}${named.message ?? String(error)}`;
+    this.setPhase('error', sentence);
+    this.emit({ type: 'error', name: named.name ?? 'Error', message: named.message ?? String(error) });
+  }
+
+  async pause(): Promise<void> {
+    if (this.phase !== 'running') return;
+    this.pauseRequested = true;
+    await this.loop;
+  }
+
+  async stepOnce(): Promise<void> {
+    if (this.phase === 'running') return this.pause();
+    await this.train(1);
+    await this.loop;
+  }
+
+  async stop(): Promise<void> {
+    if (this.phase === 'running') await this.pause();
+    if (this.run) this.setPhase('stopped', `stopped at iteration ${this.run.trainer.iteration}`);
+  }
+
+  async reset(): Promise<void> {
+    await this.stop();
+    const run = this.run;
+    this.run = undefined;
+    if (run) {
+      run.trainer.dispose();
+      disposeBundle(run.bundle);
+      await run.env.dispose();
+      await run.evalEnv?.dispose();
+    }
+    this.emit({ type: 'history', records: [] });
+    this.setPhase('idle');
+  }
+
+  async contents() {
+    const run = this.run;
+    if (!run) throw new TrainingError('there is no run to save or export yet: press Train first');
+    const { trainer } = run;
+    const evalSummary = trainer.lastEval
+      ? { success_rate: trainer.lastEval.successRate, mean_return: trainer.lastEval.meanReturn, mean_length: trainer.lastEval.meanLength }
+      : undefined;
+    return bundleContents({ bundle: run.bundle, task: trainer.config.task, stage: 'ppo', config: trainer.config, progress: await trainer.progress(), evalSummary });
+  }
+
+  async exportModel(): Promise<ModelExport> {
+    const contents = await this.contents();
+    const { modelJson, weightsBin } = exportTfjs(contents, { weightsFileName: 'model.weights.bin' });
+    const trainer = this.run!.trainer;
+    return { flowtune: encodeFlowtune(contents), modelJson, weightsBin, baseName: `${trainer.config.task}-ppo-it${trainer.iteration}` };
+  }
+
+  /** Saves weights, optimizer state, history and config; a failed save is reported but never stops the run. */
+  async autosave(): Promise<void> {
+    const run = this.run;
+    if (!run || run.trainer.iteration === 0) return;
+    try {
+      const checkpoint = encodeFlowtune(await this.contents());
+      const summary: SavedRunSummary = { task: run.trainer.config.task, iteration: run.trainer.iteration, envSteps: run.trainer.envSteps, savedAt: Date.now(), records: run.trainer.history.length };
+      await writeSavedRun({ summary, config: cloneConfig(run.trainer.config), checkpoint, history: [...run.trainer.history] });
+      this.savedIteration = summary.iteration;
+    } catch (error) {
+      this.emit({ type: 'error', name: 'AutosaveError', message: `autosave failed: ${(error as Error).message}` });
+    }
+  }
+
+  async resumeSaved(): Promise<SavedRunSummary> {
+    const saved = await readSavedRun();
+    if (!saved) throw new TrainingError('there is no autosaved run to resume');
+    await this.reset();
+    this.config = validateConfig(saved.config);
+    this.selected = undefined;
+    const files: CheckpointFiles = { kind: 'flowtune', name: `autosave (iteration ${saved.summary.iteration})`, bytes: saved.checkpoint };
+    const loaded = loadFiles(files, this.config.task, this.config);
+    disposeBundle(loaded.bundle);
+    this.selected = { files, info: checkpointInfo(files, loaded) };
+    this.setPhase('starting', 'restoring the autosaved run…');
+    try {
+      this.run = await this.buildRun();
+    } catch (error) {
+      this.fail(error);
+      throw error;
+    }
+    if (loaded.progress) this.run.trainer.restore(loaded.progress, saved.history);
+    this.savedIteration = saved.summary.iteration;
+    this.emit({ type: 'config', config: this.config });
+    this.emit({ type: 'model', model: this.modelSource() });
+    this.emit({ type: 'history', records: [...saved.history] });
+    this.setPhase('paused', `resumed the autosave at iteration ${saved.summary.iteration}`);
+    return saved.summary;
+  }
+
+  injectTrainerFault(): void {
+    this.failNextStep = true;
+  }
+}
