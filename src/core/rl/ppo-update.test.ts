@@ -85,15 +85,10 @@ function release(parts: UpdateParts): void {
 describe('ppoUpdate through a real reach rollout', () => {
   // DESIGN.md §3 invariant: at lr = 0 the recomputed log-prob of every stored chain equals
   // the stored one, so r = 1 and nothing is clipped, for every method, reduction and mode.
-  const cases: [method: string, logprobType: string, mode: string][] = [
-    ['sde', 'token', 'hybrid'],
-    ['sde', 'chunk', 'hybrid'],
-    ['sde', 'action', 'joint'],
-    ['noise', 'action', 'hybrid'],
-    ['noise', 'token', 'joint'],
-    ['cps', 'chunk', 'joint'],
-    ['cps', 'token', 'hybrid'],
-  ];
+  const cases: [method: string, logprobType: string, mode: string][] = [];
+  for (const method of ['sde', 'cps', 'noise']) {
+    for (const logprobType of ['token', 'action', 'chunk']) for (const mode of ['hybrid', 'joint']) cases.push([method, logprobType, mode]);
+  }
 
   it.each(cases)('method %s, logprob %s, %s mode: ratio 1 and clip fraction 0 at lr = 0', async (method, logprobType, mode) => {
     // The run config refuses cps × joint (its last step has std 0), but the sampler and the

@@ -6,7 +6,7 @@ import { encodeFlowtune } from '../checkpoint/flowtune-file';
 import { bundleContents, loadBundle } from '../checkpoint/policy-checkpoint';
 import { defaultConfig, type RunConfig } from '../config';
 import type { Mujoco } from '../envs/mujoco-types';
-import { ConfigError } from '../errors';
+import { ConfigError, TrainingError } from '../errors';
 import type { AdamState } from './adam';
 import type { ChunkEnv } from './chunk-env';
 import { evalSeeds } from './evaluate';
@@ -138,6 +138,34 @@ describe('PpoTrainer', () => {
       expect(third['eval/episode_length']).toBeGreaterThan(0);
       expect(trainer.done).toBe(true);
       expect(trainer.history.map((record) => record['progress/iteration'])).toEqual([1, 2, 3]);
+    } finally {
+      trainer.dispose();
+      bundle.policy.dispose();
+    }
+  });
+});
+
+describe('PpoTrainer non-finite updates', () => {
+  it('carries the skip streak across iterations and pauses with a TrainingError, weights untouched', async () => {
+    // A NaN in the value head makes every value, advantage and loss NaN: each minibatch is skipped.
+    const config = tinyConfig(['actor_lr=1e-3', 'critic_lr=1e-3']);
+    const env = envFor(config);
+    const bundle = freshBundle(config, env.obsDim, env.actionDim);
+    const trainer = new PpoTrainer({ bundle, env, config, clock: frozenClock });
+    try {
+      const weights = await bundle.policy.getWeights();
+      weights.get('value.output.bias')!.data[0] = NaN;
+      bundle.policy.setWeights(weights);
+      const before = await weightSnapshot(bundle);
+      // 8 decisions in minibatches of 4: two skips in the first iteration, the third pauses the run.
+      const first = await trainer.step();
+      expect(first['losses/nonfinite_skips']).toBe(2);
+      expect(first['losses/ratio_mean']).toBeUndefined();
+      const error = await trainer.step().catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(TrainingError);
+      expect((error as Error).message).toContain('training paused');
+      expect(changedParameters(before, await weightSnapshot(bundle))).toEqual([]);
+      expect((await trainer.progress()).actor.step).toBe(0);
     } finally {
       trainer.dispose();
       bundle.policy.dispose();
