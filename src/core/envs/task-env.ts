@@ -104,7 +104,10 @@ export class TaskEnv implements TaskView {
     this.elapsedSteps++;
     const unstable = this.checkUnstable();
     const evaluation = unstable ? { success: false, denseReward: 0 } : this.task.evaluate(this);
-    const reward = this.rewardMode === 'dense' ? evaluation.denseReward : evaluation.success ? 1 : 0;
+    // Success ends the episode, so a dense reward in [0, 1] would pay a policy to hover short of
+    // success for longer. Shifting it by −1 makes every step before success cost 1 − progress and
+    // success cost nothing: the return is highest for the fastest success.
+    const reward = this.rewardMode === 'dense' ? evaluation.denseReward - 1 : evaluation.success ? 1 : 0;
     this.episodeReturn += reward;
     this.everSucceeded ||= evaluation.success;
     this.recordFrame();

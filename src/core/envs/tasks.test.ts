@@ -104,8 +104,8 @@ describe('scripted experts', () => {
       // Every recorded action is a valid normalized ee_delta_pos action.
       for (const value of demos.actions) expect(Math.abs(value)).toBeLessThanOrEqual(1);
       for (const reward of demos.rewards) {
-        expect(reward).toBeGreaterThanOrEqual(0);
-        expect(reward).toBeLessThanOrEqual(1);
+        expect(reward).toBeGreaterThanOrEqual(-1);
+        expect(reward).toBeLessThanOrEqual(0);
       }
     });
   }
