@@ -49,7 +49,7 @@ interface UpdateParts {
   skipStreak: { current: number };
 }
 
-function update(parts: UpdateParts, rngSeed = 5): Promise<PpoUpdateResult> {
+function update(parts: UpdateParts, rngSeed = 5, criticOnly = false): Promise<PpoUpdateResult> {
   const { config } = parts;
   return ppoUpdate({
     policy: parts.bundle.policy,
@@ -61,9 +61,9 @@ function update(parts: UpdateParts, rngSeed = 5): Promise<PpoUpdateResult> {
     config,
     actorOptimizer: parts.actorOptimizer,
     criticOptimizer: parts.criticOptimizer,
-    actorLr: config.actor_lr,
+    actorLr: criticOnly ? 0 : config.actor_lr,
     criticLr: config.critic_lr,
-    criticOnly: false,
+    criticOnly,
     rng: createRng(rngSeed),
     skipStreak: parts.skipStreak,
   });
@@ -108,6 +108,52 @@ describe('ppoUpdate through a real reach rollout', () => {
       expect(Math.abs(Number(result.metrics['losses/approx_kl']))).toBeLessThan(1e-6);
       // lr = 0 leaves every weight as it was, so the second epoch sees the same ratio.
       expect(changedParameters(before, await weightSnapshot(parts.bundle))).toEqual([]);
+    } finally {
+      release(parts);
+    }
+  });
+});
+
+describe('ppoUpdate training control', () => {
+  it('critic warm-up: only value.* parameters move and the actor optimizer takes no step', async () => {
+    const parts = await prepare(['actor_lr=1e-3', 'critic_lr=1e-3']);
+    try {
+      const before = await weightSnapshot(parts.bundle);
+      const result = await update(parts, 5, true);
+      expect(result.applied).toBe(2);
+      const changed = changedParameters(before, await weightSnapshot(parts.bundle));
+      expect(changed.length).toBeGreaterThan(0);
+      expect(changed.every((name) => name.startsWith('value.'))).toBe(true);
+      expect(parts.actorOptimizer.step).toBe(0);
+      expect(parts.criticOptimizer.step).toBe(2);
+    } finally {
+      release(parts);
+    }
+  });
+
+  it('the noise head trains only with method noise', async () => {
+    for (const method of ['sde', 'noise']) {
+      const parts = await prepare([`noise.method=${method}`, 'actor_lr=1e-2', 'critic_lr=1e-3']);
+      try {
+        const before = await weightSnapshot(parts.bundle);
+        await update(parts);
+        const changed = changedParameters(before, await weightSnapshot(parts.bundle));
+        expect(changed.some((name) => name.startsWith('noise_head.')), method).toBe(method === 'noise');
+        expect(changed.some((name) => name.startsWith('velocity.'))).toBe(true);
+      } finally {
+        release(parts);
+      }
+    }
+  });
+
+  it('target_kl stops the epoch loop once the mean approx_kl so far exceeds it', async () => {
+    const parts = await prepare(['actor_lr=1e-2', 'critic_lr=1e-3', 'ppo.epochs=4', 'ppo.target_kl=1e-9']);
+    try {
+      const result = await update(parts);
+      // 2 minibatches per epoch; the weights move after the first, so the KL passes 1e-9 within epoch 1.
+      expect(result.metrics['train/early_stop_epoch']).toBe(1);
+      expect(result.applied).toBeLessThanOrEqual(2);
+      expect(Number(result.metrics['losses/approx_kl'])).toBeGreaterThan(0);
     } finally {
       release(parts);
     }
