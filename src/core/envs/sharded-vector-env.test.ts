@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Mujoco } from './mujoco-types';
 import { createNodeShardedEnv, loadMujocoNode } from '../../cli/mujoco-node';
 import { VectorEnv } from './vector-env';
-import { defaultWorkerCount } from './sharded-vector-env';
+import { defaultWorkerCount, ShardedVectorEnv } from './sharded-vector-env';
+import type { ShardPort } from './shard-protocol';
 import { createRng } from '../random';
 import { EnvError } from '../errors';
 
@@ -26,6 +27,20 @@ describe('ShardedVectorEnv', () => {
     expect(defaultWorkerCount(8, 4)).toBe(3);
     expect(defaultWorkerCount(8, 1)).toBe(1);
     expect(defaultWorkerCount(2, 16)).toBe(2);
+  });
+
+  it('fails pending requests when a worker dies instead of hanging', async () => {
+    let fail: (error: Error) => void = () => undefined;
+    let terminated = 0;
+    const deadPort: ShardPort = {
+      postMessage: () => setTimeout(() => fail(new Error('worker crashed')), 0),
+      onMessage: () => undefined,
+      onError: (handler) => { fail = handler; },
+      terminate: () => { terminated++; },
+    };
+    await expect(ShardedVectorEnv.create({ task: 'reach', numEnvs: 2 }, () => deadPort, { numWorkers: 1, sharedMemory: false }))
+      .rejects.toThrow(/env worker 0 failed: worker crashed/);
+    expect(terminated).toBe(1);
   });
 
   it('gives the same results as the single-thread env, with shared memory and with transfer', async () => {
