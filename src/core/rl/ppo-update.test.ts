@@ -5,7 +5,9 @@ import type { RunConfig } from '../config';
 import type { Mujoco } from '../envs/mujoco-types';
 import { TrainingError } from '../errors';
 import { createRng } from '../random';
+import { collectExpertDemos } from '../envs/expert-rollout';
 import { NamedAdam } from './adam';
+import { buildBcDataset } from './bc-dataset';
 import type { ChunkEnv } from './chunk-env';
 import { collectRollout } from './collect-rollout';
 import { computeAdvantages } from './compute-advantages';
@@ -13,6 +15,7 @@ import { ObsHistory } from './obs-history';
 import type { PolicyBundle } from './policy-bundle';
 import { logProbSliceFromConfig, samplerOptionsAt } from './policy-setup';
 import { ppoUpdate, type PpoUpdateResult } from './ppo-update';
+import { pretrainPolicy } from './pretrain';
 import type { RolloutBuffer } from './rollout-buffer';
 import { changedParameters, freshBundle, openChunkEnv, tinyConfig, weightSnapshot } from './test-support';
 
@@ -76,7 +79,7 @@ async function prepare(overrides: string[], edit: (config: RunConfig) => RunConf
   return { config, bundle, ...data, actorOptimizer: new NamedAdam(), criticOptimizer: new NamedAdam(), skipStreak: { current: 0 } };
 }
 
-function release(parts: UpdateParts): void {
+function release(parts: Pick<UpdateParts, 'actorOptimizer' | 'criticOptimizer' | 'bundle'>): void {
   parts.actorOptimizer.dispose();
   parts.criticOptimizer.dispose();
   parts.bundle.policy.dispose();
@@ -108,6 +111,28 @@ describe('ppoUpdate through a real reach rollout', () => {
       expect(Math.abs(Number(result.metrics['losses/approx_kl']))).toBeLessThan(1e-6);
       // lr = 0 leaves every weight as it was, so the second epoch sees the same ratio.
       expect(changedParameters(before, await weightSnapshot(parts.bundle))).toEqual([]);
+    } finally {
+      release(parts);
+    }
+  });
+});
+
+describe('ppoUpdate with a briefly BC-trained policy', () => {
+  it('keeps the lr-0 ratio invariant once the policy is no longer near its init', async () => {
+    const config = tinyConfig(['actor_lr=0', 'critic_lr=0', 'noise.method=sde', 'noise.logprob_type=token']);
+    const demos = collectExpertDemos(mj, { task: 'reach', episodes: 2, seed: 0, noise: 0.2 });
+    const dataset = buildBcDataset(demos, config.policy.n_obs_steps, config.policy.horizon);
+    const bundle = freshBundle(config, env.obsDim, env.actionDim);
+    const trained: PolicyBundle = { policy: bundle.policy, obsNormalizer: dataset.obsNormalizer, actionNormalizer: dataset.actionNormalizer };
+    const parts = { config, bundle: trained, actorOptimizer: new NamedAdam(), criticOptimizer: new NamedAdam(), skipStreak: { current: 0 } };
+    try {
+      const { finalLoss } = await pretrainPolicy(trained.policy, dataset, { steps: 60, batchSize: 32, learningRate: 3e-3, emaDecay: 0, shortcutFraction: 0.25, seed: 2, logEvery: 60 });
+      expect(Number.isFinite(finalLoss)).toBe(true);
+      const result = await update({ ...parts, ...(await rollout(config, trained)) });
+      expect(result.applied).toBe(2);
+      expect(result.metrics['losses/clip_fraction']).toBe(0);
+      expect(Math.abs(Number(result.metrics['losses/ratio_mean']) - 1)).toBeLessThan(1e-5);
+      expect(Math.abs(Number(result.metrics['losses/ratio_max']) - 1)).toBeLessThan(1e-5);
     } finally {
       release(parts);
     }
