@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Demonstrations } from '../envs/expert-rollout';
-import { buildBcDataset } from './bc-dataset';
+import { MIN_OBS_HALF_RANGE, buildBcDataset } from './bc-dataset';
 
 /** Two episodes of a 1-D task: obs 0..2 and 10..11, actions equal to obs/10 - so normalization is easy to follow. */
 function tinyDemos(): Demonstrations {
@@ -19,7 +19,7 @@ describe('buildBcDataset', () => {
   it('stacks history with the first obs repeated and pads chunks with the last action', () => {
     const dataset = buildBcDataset(tinyDemos(), 2, 3);
     expect(dataset.size).toBe(5);
-    // obs min 0, max 11: x → (x − 5.5)/5.5. Sample 0 history [obs0, obs0] = [-1, -1].
+    // obs min 0, max 11 (wider than the ±0.05 floor): x → (x − 5.5)/5.5. Sample 0 history [obs0, obs0] = [-1, -1].
     const norm = (x: number) => (x - 5.5) / 5.5;
     expect(Array.from(dataset.obs.subarray(0, 2))).toEqual([norm(0), norm(0)].map((value) => expect.closeTo(value, 6)));
     // Sample 3 is the second episode's start: its history must not reach into episode one.
@@ -27,6 +27,15 @@ describe('buildBcDataset', () => {
     // actions min 0, max 1.1: a → (a − 0.55)/0.55. Sample 1 chunk = actions 1, 2, then 2 repeated.
     const act = (a: number) => (a - 0.55) / 0.55;
     expect(Array.from(dataset.actions.subarray(3, 6))).toEqual([act(0.1), act(0.2), act(0.2)].map((value) => expect.closeTo(value, 5)));
+  });
+
+  it('widens an observation range narrower than the floor to ±MIN_OBS_HALF_RANGE', () => {
+    const demos = tinyDemos();
+    demos.obs = Float32Array.from([1, 1.01, 1.02, 1.0, 1.01]);
+    // centre 1.01, half range 0.01 < 0.05, so stats become [0.96, 1.06]: 1.02 → (1.02 − 1.01)/0.05 = 0.2.
+    const dataset = buildBcDataset(demos, 1, 1);
+    expect(dataset.obsNormalizer.toJSON().min[0]).toBeCloseTo(1.01 - MIN_OBS_HALF_RANGE, 6);
+    expect(dataset.obs[2]).toBeCloseTo(0.2, 4);
   });
 
   it('drops failed episodes unless asked and says so when nothing is left', () => {

@@ -14,6 +14,24 @@ export interface BcDataset {
 }
 
 /**
+ * Smallest half range of an observation feature's normalizer, in env units (m, rad, m/s). A
+ * feature that barely moves in the demos (the TCP's orientation, say) would otherwise be scaled
+ * by hundreds, and the small drift RL brings would push the policy far outside its inputs.
+ */
+export const MIN_OBS_HALF_RANGE = 0.05;
+
+/** Stats with each feature's range widened to at least ±minHalfRange around its centre. */
+function widened(normalizer: MinMaxNormalizer, minHalfRange: number): MinMaxNormalizer {
+  const { min, max } = normalizer.toJSON();
+  for (let featureIndex = 0; featureIndex < min.length; featureIndex++) {
+    const center = (min[featureIndex] + max[featureIndex]) / 2;
+    min[featureIndex] = Math.min(min[featureIndex], center - minHalfRange);
+    max[featureIndex] = Math.max(max[featureIndex], center + minHalfRange);
+  }
+  return new MinMaxNormalizer({ min, max }, 'obs_normalizer');
+}
+
+/**
  * One sample per demo step t: the history (obs_{t−nObs+1..t}, the episode's first obs repeated
  * before its start) and the chunk actions_{t..t+H−1} (the episode's last action repeated past
  * its end). Only successful episodes are used unless `includeFailures`.
@@ -24,7 +42,7 @@ export function buildBcDataset(demos: Demonstrations, nObsSteps: number, horizon
   if (demos.episodeStarts.length !== episodes + 1) {
     throw new ShapeError('episodeStarts', `episodeStarts has ${demos.episodeStarts.length} entries; expected episodes + 1 = ${episodes + 1}`);
   }
-  const obsNormalizer = MinMaxNormalizer.fit(demos.obs, obsDim, 'obs_normalizer');
+  const obsNormalizer = widened(MinMaxNormalizer.fit(demos.obs, obsDim, 'obs_normalizer'), MIN_OBS_HALF_RANGE);
   const actionNormalizer = MinMaxNormalizer.fit(demos.actions, actionDim, 'action_normalizer');
   const normObs = obsNormalizer.normalize(demos.obs);
   const normActions = actionNormalizer.normalize(demos.actions);
