@@ -11,15 +11,13 @@ export interface DlsScratch {
   gram: Float64Array;
   /** [rows] */
   rhs: Float64Array;
-  /** [rows] J z */
+  /** [rows] e − J z */
   jz: Float64Array;
-  /** [cols] */
-  projected: Float64Array;
 }
 
 /** Buffers reused across calls, so the control loop allocates nothing. */
-export function createDlsScratch(rows: number, cols = 7): DlsScratch {
-  return { gram: new Float64Array(rows * rows), rhs: new Float64Array(rows), jz: new Float64Array(rows), projected: new Float64Array(cols) };
+export function createDlsScratch(rows: number): DlsScratch {
+  return { gram: new Float64Array(rows * rows), rhs: new Float64Array(rows), jz: new Float64Array(rows) };
 }
 
 /**
@@ -49,23 +47,24 @@ function dampedPseudoInverseApply(
 
 /**
  * One DLS step. jac [rows, cols], error [rows], nullBias [cols] (z, or null), out dq [cols].
+ * By linearity both terms share one solve: dq = Jᵀ (J Jᵀ + λ² I)⁻¹ (e − J z) + z.
  */
 export function dlsIkStep(
   jac: Float64Array, rows: number, cols: number, error: Float64Array, damping: number,
-  nullBias: Float64Array | null, out: Float64Array, scratch: DlsScratch = createDlsScratch(rows, cols),
+  nullBias: Float64Array | null, out: Float64Array, scratch: DlsScratch = createDlsScratch(rows),
 ): Float64Array {
-  dampedPseudoInverseApply(jac, rows, cols, damping, error, out, scratch);
-  if (nullBias) {
-    const jz = scratch.jz.length === rows ? scratch.jz : new Float64Array(rows);
-    for (let r = 0; r < rows; r++) {
-      let sum = 0;
-      for (let k = 0; k < cols; k++) sum += jac[r * cols + k] * nullBias[k];
-      jz[r] = sum;
-    }
-    const projected = scratch.projected.length === cols ? scratch.projected : new Float64Array(cols);
-    dampedPseudoInverseApply(jac, rows, cols, damping, jz, projected, scratch);
-    for (let k = 0; k < cols; k++) out[k] += nullBias[k] - projected[k];
+  if (!nullBias) {
+    dampedPseudoInverseApply(jac, rows, cols, damping, error, out, scratch);
+    return out;
   }
+  const residual = scratch.jz.length === rows ? scratch.jz : new Float64Array(rows);
+  for (let r = 0; r < rows; r++) {
+    let sum = 0;
+    for (let k = 0; k < cols; k++) sum += jac[r * cols + k] * nullBias[k];
+    residual[r] = error[r] - sum;
+  }
+  dampedPseudoInverseApply(jac, rows, cols, damping, residual, out, scratch);
+  for (let k = 0; k < cols; k++) out[k] += nullBias[k];
   return out;
 }
 
