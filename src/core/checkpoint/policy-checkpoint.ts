@@ -85,7 +85,8 @@ function normalizerOf(metadata: FlowtuneMetadata, key: 'obs' | 'action', dim: nu
   }
 }
 
-function adamFromTensors(prefix: string, decoded: DecodedFlowtune): AdamState {
+/** Adam moments under `prefix`, each checked against the parameter shapes of the architecture. */
+function adamFromTensors(prefix: string, decoded: DecodedFlowtune, paramShapes: ReadonlyMap<string, readonly number[]>): AdamState {
   const entry = decoded.optimizer?.state[prefix] as { step?: number } | undefined;
   const slots = new Map<string, { m: Float32Array; v: Float32Array }>();
   for (const [name, tensor] of decoded.optimizer?.tensors ?? []) {
@@ -93,6 +94,13 @@ function adamFromTensors(prefix: string, decoded: DecodedFlowtune): AdamState {
     const param = name.slice(prefix.length + 1, -2);
     const second = decoded.optimizer!.tensors.get(`${prefix}.${param}.v`);
     if (!second) throw new CheckpointError(`checkpoint optimizer state has '${name}' but no matching '.v' slot`);
+    const expected = paramShapes.get(param);
+    if (!expected) throw new CheckpointError(`checkpoint optimizer state '${prefix}' has moments for '${param}', which this policy architecture does not have`);
+    for (const slot of [tensor, second]) {
+      if (slot.shape.length !== expected.length || slot.shape.some((size, axis) => size !== expected[axis])) {
+        throw new CheckpointError(`checkpoint optimizer state '${prefix}' for '${param}' has shape [${slot.shape.join(', ')}], but the parameter has shape [${expected.join(', ')}]`);
+      }
+    }
     slots.set(param, { m: tensor.data, v: second.data });
   }
   return { step: Number(entry?.step ?? 0), slots };
@@ -108,6 +116,16 @@ export interface LoadedBundle {
 function bundleFromDecoded(decoded: DecodedFlowtune, architecture: FlowPolicyOptions): LoadedBundle {
   const obsNormalizer = normalizerOf(decoded.metadata, 'obs', architecture.obsDim);
   const actionNormalizer = normalizerOf(decoded.metadata, 'action', architecture.actionDim);
+  // Optimizer moments are checked before any tf variable exists, like the weights.
+  const paramShapes = expectedParameterShapes(architecture);
+  const progress: TrainerProgress | undefined = decoded.optimizer !== undefined
+    ? {
+      iteration: decoded.metadata.training.iteration,
+      envSteps: decoded.metadata.training.env_steps,
+      actor: adamFromTensors('actor', decoded, paramShapes),
+      critic: adamFromTensors('critic', decoded, paramShapes),
+    }
+    : undefined;
   const policy = new FlowPolicy(architecture);
   try {
     policy.setWeights(decoded.tensors);
@@ -115,10 +133,6 @@ function bundleFromDecoded(decoded: DecodedFlowtune, architecture: FlowPolicyOpt
     policy.dispose();
     throw new CheckpointError((error as Error).message);
   }
-  const hasOptimizer = decoded.optimizer !== undefined;
-  const progress: TrainerProgress | undefined = hasOptimizer
-    ? { iteration: decoded.metadata.training.iteration, envSteps: decoded.metadata.training.env_steps, actor: adamFromTensors('actor', decoded), critic: adamFromTensors('critic', decoded) }
-    : undefined;
   return { bundle: { policy, obsNormalizer, actionNormalizer }, metadata: decoded.metadata, progress };
 }
 
