@@ -186,6 +186,19 @@ describe('policy checkpoints: bad files', () => {
     expect(() => loadBundleFromTfjs(modelJson, weightsBin.slice(0, weightsBin.length - 8))).toThrow(CheckpointError);
   });
 
+  it('optimizer state that does not fit the architecture: an unknown parameter, a slot of the wrong size', async () => {
+    const progress = sampleProgress();
+    const unknown: TrainerProgress = { ...progress, actor: { step: 7, slots: new Map([...progress.actor.slots, ['velocity.extra.kernel', { m: new Float32Array(4), v: new Float32Array(4) }]]) } };
+    const unknownBytes = encodeFlowtune(await bundleContents({ bundle, task: 'reach', stage: 'ppo', config, progress: unknown }));
+    expectRejected(() => loadBundle(unknownBytes), /^checkpoint optimizer state 'actor' has moments for 'velocity\.extra\.kernel', which this policy architecture does not have$/);
+    // The writer takes slot shapes from the policy, so a wrong-size slot is written by hand.
+    const wrongSize = await bundleContents({ bundle, task: 'reach', stage: 'ppo', config, progress });
+    wrongSize.optimizer!.tensors.set('critic.value.output.bias.m', { shape: [3], data: new Float32Array(3) });
+    wrongSize.optimizer!.tensors.set('critic.value.output.bias.v', { shape: [3], data: new Float32Array(3) });
+    const wrongBytes = encodeFlowtune(wrongSize);
+    expectRejected(() => loadBundle(wrongBytes), /^checkpoint optimizer state 'critic' for 'value\.output\.bias' has shape \[3\], but the parameter has shape \[1\]$/);
+  });
+
   it('a policy with a NaN weight is never written', async () => {
     const weights = await bundle.policy.getWeights();
     weights.get('encoder.layers.0.bias')!.data[2] = NaN;
