@@ -171,6 +171,17 @@ describe('ppoUpdate training control', () => {
     }
   });
 
+  it('value_on expert (V from velocity-net features): ratio 1 at lr = 0', async () => {
+    const atZero = await prepare(['policy.value_on=expert', 'actor_lr=0', 'critic_lr=0']);
+    try {
+      const result = await update(atZero);
+      expect(result.metrics['losses/clip_fraction']).toBe(0);
+      expect(Math.abs(Number(result.metrics['losses/ratio_max']) - 1)).toBeLessThan(1e-5);
+    } finally {
+      release(atZero);
+    }
+  });
+
   it('target_kl stops the epoch loop once the mean approx_kl so far exceeds it', async () => {
     const parts = await prepare(['actor_lr=1e-2', 'critic_lr=1e-3', 'ppo.epochs=4', 'ppo.target_kl=1e-9']);
     try {
