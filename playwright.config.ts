@@ -13,6 +13,9 @@ const chromiumFlags = [
 ];
 
 const port = Number(process.env.E2E_PORT ?? 4173);
+// The e2e build runs in mode 'e2e': a non-production build whose fault-injection hooks answer ?faults=1.
+// It goes to its own folder so it never replaces the production build in dist/.
+const e2eBuild = 'test-results/e2e-build';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -23,6 +26,7 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   outputDir: 'test-results/e2e-artifacts',
+  globalSetup: './e2e/global-setup.ts',
   use: {
     baseURL: `http://localhost:${port}`,
     browserName: 'chromium',
@@ -32,9 +36,9 @@ export default defineConfig({
     trace: 'off',
   },
   webServer: {
-    command: `npx vite preview --port ${port} --strictPort`,
+    command: `npx vite build --mode e2e --outDir ${e2eBuild} --emptyOutDir --logLevel warn && npx vite preview --outDir ${e2eBuild} --port ${port} --strictPort`,
     url: `http://localhost:${port}`,
     reuseExistingServer: false,
-    timeout: 60_000,
+    timeout: 180_000,
   },
 });

@@ -72,6 +72,7 @@ type MainTab = 'charts' | 'config' | 'inspect';
 export function App() {
   const error = useRuntimeStore((state) => state.error);
   const runError = useRunStore((state) => state.runError);
+  const configNotice = useRunStore((state) => state.configNotice);
   const [tab, setTab] = useState<MainTab>('charts');
   useHashSync();
   useEffect(() => {
@@ -91,6 +92,12 @@ export function App() {
         <div className="error-banner" role="alert" data-testid="run-error">
           {runError}
           <button className="link" onClick={() => useRunStore.getState().setRunError(undefined)}>dismiss</button>
+        </div>
+      )}
+      {configNotice && (
+        <div className={`notice-banner notice-${configNotice.kind}`} role="alert" data-testid="config-notice">
+          {configNotice.text}
+          <button className="link" onClick={() => useRunStore.getState().setConfigNotice(undefined)}>dismiss</button>
         </div>
       )}
       <div className="workspace">

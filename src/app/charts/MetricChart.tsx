@@ -1,7 +1,7 @@
-import { memo, useMemo } from 'react';
+import { memo, useEffect, useMemo, useState } from 'react';
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { METRICS, type MetricKey, type MetricRecord } from '../../core/metrics';
-import { chartRows, type XAxisKind } from './chart-data';
+import { chartRows, type ChartRow, type XAxisKind } from './chart-data';
 
 export interface MetricChartProps {
   metric: MetricKey;
@@ -10,6 +10,8 @@ export interface MetricChartProps {
   xAxis: XAxisKind;
   smoothing: number;
   color: string;
+  /** Milliseconds to wait before drawing new records: charts redraw one per task, so no task runs long. */
+  delayMs?: number;
 }
 
 function formatNumber(value: number): string {
@@ -40,8 +42,13 @@ function valueDomain(rows: readonly { raw: number; smooth: number }[]): [number,
 }
 
 /** One scalar metric: raw values faint, the debiased EMA solid, newest value in the header. */
-export const MetricChart = memo(function MetricChart({ metric, title, records, xAxis, smoothing, color }: MetricChartProps) {
-  const rows = useMemo(() => chartRows(records, metric, xAxis, smoothing), [records, metric, xAxis, smoothing]);
+export const MetricChart = memo(function MetricChart({ metric, title, records, xAxis, smoothing, color, delayMs = 0 }: MetricChartProps) {
+  const [shown, setShown] = useState(records);
+  useEffect(() => {
+    const timer = setTimeout(() => setShown(records), delayMs);
+    return () => clearTimeout(timer);
+  }, [records, delayMs]);
+  const rows = useMemo(() => chartRows(shown, metric, xAxis, smoothing), [shown, metric, xAxis, smoothing]);
   const latest = rows.at(-1);
   const domain = useMemo(() => valueDomain(rows), [rows]);
   const slug = metric.replace('/', '-');
@@ -51,6 +58,14 @@ export const MetricChart = memo(function MetricChart({ metric, title, records, x
         <span className="chart-title">{title}</span>
         <span className="chart-value mono" data-testid={`latest-${slug}`}>{latest ? formatNumber(latest.raw) : '–'}</span>
       </figcaption>
+      <ChartBody rows={rows} domain={domain} xAxis={xAxis} color={color} />
+    </figure>
+  );
+});
+
+const ChartBody = memo(function ChartBody({ rows, domain, xAxis, color }: { rows: ChartRow[]; domain: [number, number]; xAxis: XAxisKind; color: string }) {
+  return (
+    <>
       {rows.length === 0 ? (
         <div className="chart-empty muted">no data yet</div>
       ) : (
@@ -65,6 +80,6 @@ export const MetricChart = memo(function MetricChart({ metric, title, records, x
           </LineChart>
         </ResponsiveContainer>
       )}
-    </figure>
+    </>
   );
 });

@@ -67,14 +67,12 @@ function FieldInput({ config, fieldKey, disabled }: { config: RunConfig; fieldKe
 /** Every hyperparameter, grouped, with doc tooltips, validation messages and the diff from the defaults. */
 export function ConfigPanel() {
   const config = useRunStore((state) => state.config);
-  const notice = useRunStore((state) => state.configNotice);
   const phase = useRunStore((state) => state.status?.phase ?? 'idle');
   const hasRun = phase !== 'idle';
   const changes = diffConfig(defaultConfig(), config);
   return (
     <section className="panel config-panel" data-testid="config-panel">
       <h2>Config</h2>
-      {notice && <p className={`notice notice-${notice.kind}`} role="alert" data-testid="config-notice">{notice.text}</p>}
       {hasRun && <p className="muted small">Noise fields apply to the running run at once; other fields apply from the next Reset.</p>}
       <details className="diff" data-testid="config-diff">
         <summary>Diff from defaults ({changes.length})</summary>

@@ -41,7 +41,7 @@ export function NoisePanel() {
   const envSteps = useRunStore((state) => state.status?.envSteps ?? 0);
   const noise = config.noise;
   const total = useMemo(() => deriveSizes(config).totalEnvSteps, [config]);
-  const points = useMemo(() => schedulePoints(config, Math.max(total, envSteps)), [config, total, envSteps]);
+  const points = useMemo(() => schedulePoints(config, total), [config, total]);
   const usesHead = noise.method === 'noise';
   return (
     <section className="panel" data-testid="noise-panel">

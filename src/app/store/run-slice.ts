@@ -24,7 +24,7 @@ interface RunState {
   smoothing: number;
   xAxis: XAxisKind;
   setStatus(status: RunStatus): void;
-  appendRecord(record: MetricRecord): void;
+  appendRecords(records: MetricRecord[]): void;
   setRecords(records: MetricRecord[]): void;
   setConfig(config: RunConfig): void;
   setModel(model: ModelSource): void;
@@ -43,7 +43,7 @@ export const useRunStore = create<RunState>()((set) => ({
   smoothing: 0.6,
   xAxis: 'env_steps',
   setStatus: (status) => set({ status }),
-  appendRecord: (record) => set((state) => ({ records: [...state.records, record] })),
+  appendRecords: (records) => set((state) => ({ records: [...state.records, ...records] })),
   setRecords: (records) => set({ records }),
   setConfig: (config) => set({ config }),
   setModel: (model) => set({ model }),

@@ -1,5 +1,6 @@
 import * as Comlink from 'comlink';
-import type { TrainerEvent, TrainerWorkerApi } from '../../protocol/trainer-api';
+import type { MetricRecord } from '../../core/metrics/metric-keys';
+import type { RunStatus, TrainerEvent, TrainerWorkerApi } from '../../protocol/trainer-api';
 import { useRunStore } from '../store/run-slice';
 
 let client: Comlink.Remote<TrainerWorkerApi> | undefined;
@@ -13,18 +14,50 @@ export function trainerClient(): Comlink.Remote<TrainerWorkerApi> {
   return client;
 }
 
+/** Renders at most this often while training, so the main thread stays free between frames. */
+const FLUSH_MS = 1000;
+let pendingRecords: MetricRecord[] = [];
+let pendingStatus: RunStatus | undefined;
+let flushTimer: ReturnType<typeof setTimeout> | undefined;
+let lastFlush = 0;
+
+function flush(): void {
+  flushTimer = undefined;
+  lastFlush = performance.now();
+  const store = useRunStore.getState();
+  if (pendingRecords.length > 0) store.appendRecords(pendingRecords);
+  if (pendingStatus) store.setStatus(pendingStatus);
+  pendingRecords = [];
+  pendingStatus = undefined;
+}
+
+/** Coalesces streamed records and status; phase changes render at once. */
+function schedule(urgent: boolean): void {
+  if (urgent) {
+    if (flushTimer !== undefined) clearTimeout(flushTimer);
+    flush();
+    return;
+  }
+  flushTimer ??= setTimeout(flush, Math.max(0, FLUSH_MS - (performance.now() - lastFlush)));
+}
+
 /** Routes one worker event into the store. */
 export function applyTrainerEvent(event: TrainerEvent): void {
   const store = useRunStore.getState();
   switch (event.type) {
-    case 'status':
-      store.setStatus(event.status);
-      if (event.status.phase !== 'error' && store.runError && event.status.phase === 'running') store.setRunError(undefined);
+    case 'status': {
+      const phaseChanged = event.status.phase !== (pendingStatus ?? store.status)?.phase;
+      pendingStatus = event.status;
+      if (event.status.phase === 'running' && phaseChanged && store.runError) store.setRunError(undefined);
+      schedule(phaseChanged || event.status.phase !== 'running');
       break;
+    }
     case 'metrics':
-      store.appendRecord(event.record);
+      pendingRecords.push(event.record);
+      schedule(false);
       break;
     case 'history':
+      pendingRecords = [];
       store.setRecords(event.records);
       break;
     case 'config':

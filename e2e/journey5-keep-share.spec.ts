@@ -1,0 +1,48 @@
+import { expect, test } from '@playwright/test';
+import { iteration, openStudio, waitForIteration } from './studio';
+
+test.describe('journey 5: keep and share', () => {
+  test('an exported .flowtune re-imports with identical actions; a reload resumes at the saved iteration with its history', async ({ page }) => {
+    test.setTimeout(240_000);
+    await openStudio(page, { overrides: ['iterations=400', 'eval.every=0', 'checkpoint_every=2'] });
+    await page.getByTestId('train').click();
+    await waitForIteration(page, 3);
+    await page.getByTestId('pause').click();
+    await expect(page.getByTestId('phase')).toHaveText('paused');
+    const pausedAt = await iteration(page);
+    await expect(page.getByTestId('saved-iteration')).toHaveText(`autosaved at iteration ${pausedAt}`);
+
+    await page.getByText('Eval actions for seed 7').click();
+    await page.getByTestId('probe-run').click();
+    const runActions = (await page.getByTestId('probe-run-values').textContent())!;
+    expect(runActions.split(' ').map(Number).every(Number.isFinite)).toBe(true);
+    expect(runActions.split(' ')).toHaveLength(4 * 4);
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-flowtune').click()]);
+    expect(download.suggestedFilename()).toBe(`pick-cube-ppo-it${pausedAt}.flowtune`);
+    await page.getByTestId('checkpoint-input').setInputFiles({ name: download.suggestedFilename(), mimeType: 'application/octet-stream', buffer: await readDownload(download) });
+    await expect(page.getByTestId('checkpoint-notice')).toHaveClass(/notice-ok/);
+    await expect(page.getByTestId('meta-stage')).toHaveText('ppo');
+    await expect(page.getByTestId('meta-step')).toContainText(`iteration ${pausedAt}`);
+    await page.getByTestId('probe-selected').click();
+    await expect(page.getByTestId('probe-selected-values')).toHaveText(runActions);
+
+    // Reload: the autosave made at pause is offered and restores iteration and history.
+    await page.reload();
+    await expect(page.getByTestId('resume-banner')).toBeVisible();
+    await expect(page.getByTestId('resume-iteration')).toHaveText(String(pausedAt));
+    await page.getByTestId('resume').click();
+    await expect(page.getByTestId('phase')).toHaveText('paused');
+    await expect(page.getByTestId('status-iteration')).toHaveText(String(pausedAt));
+    await expect(page.getByTestId('record-count')).toHaveText(`${pausedAt} iterations logged`);
+    await expect(page.getByTestId('chart-losses-policy')).toHaveAttribute('data-points', String(pausedAt));
+    await page.getByTestId('train').click();
+    await waitForIteration(page, pausedAt + 1);
+    await expect(page.getByTestId('record-count')).toHaveText(new RegExp(`^(${pausedAt + 1}|${pausedAt + 2}|${pausedAt + 3}) iterations logged`));
+  });
+});
+
+async function readDownload(download: import('@playwright/test').Download): Promise<Buffer> {
+  const { readFileSync } = await import('node:fs');
+  return readFileSync((await download.path())!);
+}

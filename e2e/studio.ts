@@ -1,0 +1,54 @@
+/** Page helpers shared by the journey specs. */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, type Page } from '@playwright/test';
+
+export const FIXTURE_DIR = path.resolve('test-results/e2e-fixtures');
+
+export function fixture(name: string): string {
+  return path.join(FIXTURE_DIR, name);
+}
+
+/** Serves the tiny pick-cube fixture as the shipped checkpoint, so the preselection path runs on a small model. */
+export async function routeShippedCheckpoint(page: Page): Promise<void> {
+  await page.route('**/checkpoints/pick-cube-bc.flowtune', (route) =>
+    route.fulfill({ status: 200, contentType: 'application/octet-stream', body: readFileSync(fixture('pick-cube-tiny.flowtune')) }));
+}
+
+export interface OpenOptions {
+  backend?: 'webgpu' | 'wasm';
+  /** 'key=value' overrides on top of the tiny preset. */
+  overrides?: string[];
+  faults?: boolean;
+}
+
+/** The tiny preset (4 envs, [32, 32] MLP) plus overrides, as a URL hash. */
+export function tinyHash(overrides: string[] = []): string {
+  const base = readFileSync(fixture('tiny.hash'), 'utf8').trim();
+  return [base, ...overrides.map((pair) => pair.replace(',', '%2C'))].filter(Boolean).join('&');
+}
+
+export async function openStudio(page: Page, options: OpenOptions = {}): Promise<void> {
+  await routeShippedCheckpoint(page);
+  const query = new URLSearchParams();
+  if (options.backend) query.set('backend', options.backend);
+  if (options.faults) query.set('faults', '1');
+  const search = query.toString();
+  await page.goto(`/${search ? `?${search}` : ''}#${tinyHash(options.overrides)}`);
+  await expect(page.getByTestId('backend')).toHaveText(/^(webgpu|wasm|cpu)$/);
+  await expect(page.getByTestId('meta-task')).toHaveText('pick-cube');
+}
+
+export async function iteration(page: Page): Promise<number> {
+  return Number(await page.getByTestId('status-iteration').textContent());
+}
+
+export async function envSteps(page: Page): Promise<number> {
+  return Number(await page.getByTestId('status-env-steps').textContent());
+}
+
+/** Waits until the status bar shows at least `count` iterations. */
+export async function waitForIteration(page: Page, count: number, timeout = 120_000): Promise<number> {
+  await expect.poll(() => iteration(page), { timeout }).toBeGreaterThanOrEqual(count);
+  return iteration(page);
+}
