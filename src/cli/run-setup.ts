@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { applyOverrides, validateConfig, type RunConfig } from '../core/config';
 import { configFromCheckpoint, loadBundle, type LoadedBundle } from '../core/checkpoint/policy-checkpoint';
 import { CheckpointError } from '../core/errors';
+import { inspectFlowtune } from '../core/checkpoint/flowtune-file';
 import { VectorEnv, type VectorEnvConfig } from '../core/envs/vector-env';
 import { chunkEnvFromVectorEnv, type ChunkEnv } from '../core/rl/chunk-env';
 import { createNodeShardedEnv, loadMujocoNode } from './mujoco-node';
@@ -58,7 +59,8 @@ export async function loadRunCheckpoint(path: string, config: RunConfig, overrid
   const probe = new VectorEnv(await loadMujocoNode(), vectorEnvConfig(config, 1, false));
   const expected = { obsDim: probe.obsDim, actionDim: probe.config.actionDim };
   probe.dispose();
-  const loaded = loadBundle(bytes, { expectedTask: config.task, expected });
-  const runConfig = validateConfig(applyOverrides(configFromCheckpoint(config, loaded.metadata), overrides));
+  const { metadata } = inspectFlowtune(bytes, { expectedTask: config.task });
+  const runConfig = validateConfig(applyOverrides(configFromCheckpoint(config, metadata), overrides));
+  const loaded = loadBundle(bytes, { expectedTask: config.task, expected, detachCriticInput: runConfig.policy.detach_critic_input });
   return { loaded, config: runConfig };
 }

@@ -145,19 +145,31 @@ function checkArchitecture(architecture: FlowPolicyOptions, expected: Partial<Fl
   }
 }
 
+export interface LoadOptions {
+  expectedTask?: string;
+  /** Sizes the run's env needs; a checkpoint with others is rejected. */
+  expected?: Partial<FlowPolicyOptions>;
+  /** Training switches that leave parameter shapes alone and may differ from the checkpoint's. */
+  detachCriticInput?: boolean;
+}
+
+function withTrainingSwitches(architecture: FlowPolicyOptions, options: LoadOptions): FlowPolicyOptions {
+  return options.detachCriticInput === undefined ? architecture : { ...architecture, detachCriticInput: options.detachCriticInput };
+}
+
 /** Reads a .flowtune file for a run on `expectedTask` whose env has the given obs/action dims. */
-export function loadBundle(bytes: Uint8Array, options: { expectedTask?: string; expected?: Partial<FlowPolicyOptions> } = {}): LoadedBundle {
+export function loadBundle(bytes: Uint8Array, options: LoadOptions = {}): LoadedBundle {
   const summary = inspectFlowtune(bytes, { expectedTask: options.expectedTask });
-  const architecture = architectureOf(summary.metadata);
+  const architecture = withTrainingSwitches(architectureOf(summary.metadata), options);
   checkArchitecture(architecture, options.expected);
   const decoded = decodeFlowtune(bytes, { expectedShapes: expectedParameterShapes(architecture), expectedTask: options.expectedTask });
   return bundleFromDecoded(decoded, architecture);
 }
 
 /** Reads a tfjs model.json with its weights (the metadata rides in userDefinedMetadata). */
-export function loadBundleFromTfjs(modelJson: string, weights: Uint8Array, options: { expectedTask?: string; expected?: Partial<FlowPolicyOptions> } = {}): LoadedBundle {
+export function loadBundleFromTfjs(modelJson: string, weights: Uint8Array, options: LoadOptions = {}): LoadedBundle {
   const firstPass = importTfjs(modelJson, weights, { expectedShapes: null, expectedTask: options.expectedTask });
-  const architecture = architectureOf(firstPass.metadata);
+  const architecture = withTrainingSwitches(architectureOf(firstPass.metadata), options);
   checkArchitecture(architecture, options.expected);
   const decoded = importTfjs(modelJson, weights, { expectedShapes: expectedParameterShapes(architecture), expectedTask: options.expectedTask });
   return bundleFromDecoded(decoded, architecture);

@@ -34,7 +34,7 @@ export const METRICS = {
   'losses/ratio_mean': metric('losses', 'Mean importance ratio r = exp(logp − old_logp).'),
   'losses/ratio_max': metric('losses', 'Largest importance ratio in the update.'),
   'losses/explained_variance': metric('losses', '1 − Var(returns − values) / Var(returns).'),
-  'losses/grad_norm': metric('losses', 'Global gradient norm before clipping.'),
+  'losses/grad_norm': metric('losses', 'Actor gradient norm before clipping (the critic\'s during critic warm-up); each is clipped on its own.'),
   'losses/nonfinite_skips': metric('losses', 'Minibatch updates skipped this iteration for non-finite values.', 'count'),
   'noise/std': metric('noise', 'Mean exploration std used in the rollout.'),
   'noise/level': metric('noise', 'SDE / CPS noise level a in use.'),

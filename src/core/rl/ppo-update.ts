@@ -130,11 +130,19 @@ export async function ppoUpdate(inputs: PpoUpdateInputs): Promise<PpoUpdateResul
           { valueCoef: config.ppo.value_coef, entropyCoef: config.ppo.entropy_coef },
         );
       }, [...variables.values()]);
-      const clipped = await clipGradients(grads, maxGradNorm);
+      // Actor and critic are clipped apart: one global norm would let the critic's large value
+      // gradients shrink the policy gradient to nothing (they also have their own optimizers).
+      const groups = { actor: {} as tf.NamedTensorMap, critic: {} as tf.NamedTensorMap };
+      for (const [tfName, grad] of Object.entries(grads)) {
+        const name = paramNameOf.get(tfName);
+        if (name) (isCriticParameter(name) ? groups.critic : groups.actor)[name] = grad;
+      }
+      const actorClip = await clipGradients(groups.actor, maxGradNorm);
+      const criticClip = await clipGradients(groups.critic, maxGradNorm);
       try {
         const lossValue = (await loss.data())[0];
         const metricValues = await Promise.all(Object.entries(kept).map(async ([key, scalar]) => [key, (await scalar.data())[0]] as const));
-        if (!clipped.finite || !Number.isFinite(lossValue) || metricValues.some(([, value]) => !Number.isFinite(value))) {
+        if (!actorClip.finite || !criticClip.finite || !Number.isFinite(lossValue) || metricValues.some(([, value]) => !Number.isFinite(value))) {
           nonfiniteSkips++;
           inputs.skipStreak.current++;
           const limit = config.ppo.max_nonfinite_skips;
@@ -145,27 +153,22 @@ export async function ppoUpdate(inputs: PpoUpdateInputs): Promise<PpoUpdateResul
           }
           continue;
         }
-        const actorGrads = new Map<string, tf.Tensor>();
-        const criticGrads = new Map<string, tf.Tensor>();
-        for (const [tfName, grad] of Object.entries(clipped.grads)) {
-          const name = paramNameOf.get(tfName);
-          if (name) (isCriticParameter(name) ? criticGrads : actorGrads).set(name, grad);
-        }
-        inputs.actorOptimizer.apply(variables, actorGrads, inputs.actorLr);
-        inputs.criticOptimizer.apply(variables, criticGrads, inputs.criticLr);
+        inputs.actorOptimizer.apply(variables, new Map(Object.entries(actorClip.grads)), inputs.actorLr);
+        inputs.criticOptimizer.apply(variables, new Map(Object.entries(criticClip.grads)), inputs.criticLr);
         applied++;
         inputs.skipStreak.current = 0;
         for (const [key, value] of metricValues) {
           if (key === 'losses/ratio_max') ratioMax = Math.max(ratioMax, value);
           else sums.set(key as TrackedMetric, (sums.get(key as TrackedMetric) ?? 0) + value);
         }
-        sums.set('losses/grad_norm', (sums.get('losses/grad_norm') ?? 0) + clipped.gradNorm);
+        const reportedNorm = inputs.criticOnly ? criticClip.gradNorm : actorClip.gradNorm;
+        sums.set('losses/grad_norm', (sums.get('losses/grad_norm') ?? 0) + reportedNorm);
         const kl = metricValues.find(([key]) => key === 'losses/approx_kl')?.[1] ?? 0;
         klSum += kl;
         klCount++;
         if (!inputs.criticOnly && config.ppo.target_kl > 0 && klSum / klCount > config.ppo.target_kl) stopped = true;
       } finally {
-        tf.dispose([loss, ...Object.values(grads), ...Object.values(clipped.grads), ...Object.values(kept), ...Object.values(batch)]);
+        tf.dispose([loss, ...Object.values(grads), ...Object.values(actorClip.grads), ...Object.values(criticClip.grads), ...Object.values(kept), ...Object.values(batch)]);
       }
     }
   }

@@ -174,7 +174,8 @@ export class PpoTrainer {
   async evaluate(): Promise<EvalSummary> {
     const evalEnv = this.parts.evalEnv;
     if (!evalEnv) throw new ConfigError('eval_episodes', 'this trainer has no evaluation envs; set eval_episodes above 0');
-    this.lastEval = await evaluatePolicy(this.parts.bundle, evalEnv, this.config, evalSeeds(this.config, evalEnv.numEnvs), this.iterationRng(3));
+    // A fixed stream: the same weights always see the same x_0, so eval curves move only with the weights.
+    this.lastEval = await evaluatePolicy(this.parts.bundle, evalEnv, this.config, evalSeeds(this.config, evalEnv.numEnvs), createRng(this.config.eval.seed));
     return this.lastEval;
   }
 
