@@ -27,6 +27,19 @@ test.describe('journey 5: keep and share', () => {
     await page.getByTestId('probe-selected').click();
     await expect(page.getByTestId('probe-selected-values')).toHaveText(runActions);
 
+    // The tfjs export (model.json + weights) re-imports to the same actions too.
+    const tfjsFiles: { name: string; mimeType: string; buffer: Buffer }[] = [];
+    const downloads: Promise<import('@playwright/test').Download>[] = [];
+    page.on('download', (next) => downloads.push(Promise.resolve(next)));
+    await page.getByTestId('export-tfjs').click();
+    await expect.poll(() => downloads.length).toBe(2);
+    for (const next of await Promise.all(downloads)) tfjsFiles.push({ name: next.suggestedFilename(), mimeType: 'application/octet-stream', buffer: await readDownload(next) });
+    expect(tfjsFiles.map((file) => file.name).sort()).toEqual(['model.weights.bin', `pick-cube-ppo-it${pausedAt}.model.json`]);
+    await page.getByTestId('checkpoint-input').setInputFiles(tfjsFiles);
+    await expect(page.getByTestId('checkpoint-notice')).toContainText(`pick-cube-ppo-it${pausedAt}.model.json loaded`);
+    await page.getByTestId('probe-selected').click();
+    await expect(page.getByTestId('probe-selected-values')).toHaveText(runActions);
+
     // Reload: the autosave made at pause is offered and restores iteration and history.
     await page.reload();
     await expect(page.getByTestId('resume-banner')).toBeVisible();
