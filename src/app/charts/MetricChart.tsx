@@ -21,6 +21,14 @@ function formatNumber(value: number): string {
   return Number(value.toPrecision(4)).toString();
 }
 
+/** Short axis ticks: three significant digits. */
+function formatTick(value: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  const magnitude = Math.abs(value);
+  if (magnitude !== 0 && (magnitude >= 1e5 || magnitude < 1e-3)) return value.toExponential(1);
+  return Number(value.toPrecision(3)).toString();
+}
+
 /** The y range of raw and smoothed values, widened when flat so a constant line sits mid-chart. */
 function valueDomain(rows: readonly { raw: number; smooth: number }[]): [number, number] {
   let lo = Infinity;
@@ -72,8 +80,8 @@ const ChartBody = memo(function ChartBody({ rows, domain, xAxis, color }: { rows
         <ResponsiveContainer width="100%" height={118}>
           <LineChart data={rows} margin={{ top: 4, right: 8, bottom: 0, left: -4 }}>
             <CartesianGrid stroke="#eef0f3" vertical={false} />
-            <XAxis dataKey="x" type="number" domain={['dataMin', 'dataMax']} tickFormatter={formatNumber} tick={{ fontSize: 10 }} tickCount={4} />
-            <YAxis tickFormatter={formatNumber} tick={{ fontSize: 10 }} width={58} domain={domain} tickCount={4} />
+            <XAxis dataKey="x" type="number" domain={['dataMin', 'dataMax']} tickFormatter={formatTick} tick={{ fontSize: 10 }} tickCount={4} />
+            <YAxis tickFormatter={formatTick} tick={{ fontSize: 10 }} width={58} domain={domain} tickCount={4} />
             <Tooltip formatter={(value) => formatNumber(Number(value))} labelFormatter={(label) => `${xAxis === 'env_steps' ? 'env steps' : 'seconds'} ${formatNumber(Number(label))}`} />
             <Line dataKey="raw" stroke={color} strokeOpacity={0.25} dot={false} isAnimationActive={false} strokeWidth={1} />
             <Line dataKey="smooth" stroke={color} dot={rows.length < 3} isAnimationActive={false} strokeWidth={1.6} />
