@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { fixture, iteration, openStudio, waitForIteration } from './studio';
 
@@ -28,7 +29,15 @@ test.describe('journey 2: own checkpoint', () => {
       await expect(page.getByTestId('meta-task')).toHaveText('pick-cube');
     }
 
-    await input.setInputFiles(fixture('pick-cube-tiny.flowtune'));
+    // The good file arrives by drag and drop.
+    const base64 = readFileSync(fixture('pick-cube-tiny.flowtune')).toString('base64');
+    const dataTransfer = await page.evaluateHandle((encoded) => {
+      const transfer = new DataTransfer();
+      const bytes = Uint8Array.from(atob(encoded), (char) => char.charCodeAt(0));
+      transfer.items.add(new File([bytes], 'pick-cube-tiny.flowtune'));
+      return transfer;
+    }, base64);
+    await page.getByTestId('dropzone').dispatchEvent('drop', { dataTransfer });
     await expect(notice).toHaveClass(/notice-ok/);
     await expect(notice).toContainText('pick-cube-tiny.flowtune');
     await expect(page.getByTestId('meta-task')).toHaveText('pick-cube');

@@ -212,7 +212,8 @@ export class TrainingSession {
         steps++;
         this.emit({ type: 'metrics', record });
         this.emit({ type: 'status', status: this.status() });
-        const every = this.config.checkpoint_every > 0 ? this.config.checkpoint_every : DEFAULT_AUTOSAVE_EVERY;
+        // Every 5 iterations, or more often when checkpoint_every asks for it.
+        const every = this.config.checkpoint_every > 0 ? Math.min(this.config.checkpoint_every, DEFAULT_AUTOSAVE_EVERY) : DEFAULT_AUTOSAVE_EVERY;
         if (run.trainer.iteration % every === 0) await this.autosave();
       }
       if (this.run !== run) return;
