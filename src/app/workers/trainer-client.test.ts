@@ -1,0 +1,54 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { MetricRecord } from '../../core/metrics';
+import type { RunStatus } from '../../protocol/trainer-api';
+import { useRunStore } from '../store/run-slice';
+import { applyTrainerEvent } from './trainer-client';
+
+function status(phase: RunStatus['phase'], iteration: number): RunStatus {
+  return { phase, task: 'pick-cube', iteration, totalIterations: 10, envSteps: iteration * 64, totalEnvSteps: 640, elapsedSeconds: iteration, envRestarts: 0 };
+}
+
+describe('applyTrainerEvent', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    useRunStore.setState({ records: [], status: undefined, runError: undefined });
+  });
+  afterEach(() => {
+    vi.runOnlyPendingTimers();
+    vi.useRealTimers();
+  });
+
+  it('batches streamed records and status while running, and renders them within a second', () => {
+    applyTrainerEvent({ type: 'status', status: status('running', 0) });
+    expect(useRunStore.getState().status?.phase).toBe('running');
+    const records: MetricRecord[] = Array.from({ length: 3 }, (_, index) => ({ 'progress/iteration': index + 1, 'losses/policy': Math.random() }));
+    for (const [index, record] of records.entries()) {
+      applyTrainerEvent({ type: 'metrics', record });
+      applyTrainerEvent({ type: 'status', status: status('running', index + 1) });
+    }
+    // Nothing new is rendered until the flush timer fires.
+    expect(useRunStore.getState().records).toHaveLength(0);
+    expect(useRunStore.getState().status?.iteration).toBe(0);
+    vi.advanceTimersByTime(1000);
+    expect(useRunStore.getState().records).toEqual(records);
+    expect(useRunStore.getState().status?.iteration).toBe(3);
+  });
+
+  it('renders a phase change at once, with the records before it', () => {
+    applyTrainerEvent({ type: 'status', status: status('running', 0) });
+    applyTrainerEvent({ type: 'metrics', record: { 'progress/iteration': 1 } });
+    applyTrainerEvent({ type: 'status', status: status('paused', 1) });
+    expect(useRunStore.getState().status?.phase).toBe('paused');
+    expect(useRunStore.getState().records).toEqual([{ 'progress/iteration': 1 }]);
+  });
+
+  it('replaces the history and drops records still waiting; errors name their kind', () => {
+    applyTrainerEvent({ type: 'status', status: status('running', 0) });
+    applyTrainerEvent({ type: 'metrics', record: { 'progress/iteration': 9 } });
+    applyTrainerEvent({ type: 'history', records: [{ 'progress/iteration': 1 }, { 'progress/iteration': 2 }] });
+    vi.advanceTimersByTime(1000);
+    expect(useRunStore.getState().records.map((record) => record['progress/iteration'])).toEqual([1, 2]);
+    applyTrainerEvent({ type: 'error', name: 'TrainingError', message: 'the trainer failed' });
+    expect(useRunStore.getState().runError).toBe('TrainingError: the trainer failed');
+  });
+});
