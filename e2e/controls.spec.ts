@@ -9,7 +9,8 @@ test.describe('run controls and config', () => {
     await page.getByTestId('pause').click();
     await expect(page.getByTestId('phase')).toHaveText('paused');
     const pausedAt = await iteration(page);
-    await expect(page.getByTestId('status-message')).toHaveText(`paused at iteration ${pausedAt}`);
+    // Between iterations, or at the next decision inside a rollout.
+    await expect(page.getByTestId('status-message')).toHaveText(new RegExp(`^paused at iteration ${pausedAt}(, mid-rollout)?$`));
     await page.waitForTimeout(2000);
     expect(await iteration(page)).toBe(pausedAt);
     await expect(page.getByTestId('record-count')).toHaveText(`${pausedAt} iterations logged`);

@@ -22,6 +22,7 @@ export class RestartableEnv implements ChunkEnv {
     ports: WatchedPort[],
     private readonly config: VectorEnvConfig,
     private readonly numWorkers: number | undefined,
+    private readonly beforeDecision: (() => Promise<void>) | undefined,
   ) {
     this.ports = ports;
   }
@@ -38,9 +39,10 @@ export class RestartableEnv implements ChunkEnv {
     return { env, ports };
   }
 
-  static async create(config: VectorEnvConfig, numWorkers?: number): Promise<RestartableEnv> {
+  /** `beforeDecision` runs before every chunk step: the trainer's cooperative pause point. */
+  static async create(config: VectorEnvConfig, numWorkers?: number, beforeDecision?: () => Promise<void>): Promise<RestartableEnv> {
     const { env, ports } = await RestartableEnv.open(config, numWorkers);
-    return new RestartableEnv(env, ports, config, numWorkers);
+    return new RestartableEnv(env, ports, config, numWorkers, beforeDecision);
   }
 
   get numEnvs(): number {
@@ -81,7 +83,8 @@ export class RestartableEnv implements ChunkEnv {
     return this.guard(() => this.inner.reset(seeds));
   }
 
-  stepChunk(actions: Float32Array, nSteps: number, gamma: number): Promise<VectorChunkResult> {
+  async stepChunk(actions: Float32Array, nSteps: number, gamma: number): Promise<VectorChunkResult> {
+    await this.beforeDecision?.();
     return this.guard(() => this.inner.stepChunk(actions, nSteps, gamma));
   }
 

@@ -1,8 +1,10 @@
 /**
  * The trainer worker's run: owns the PpoTrainer, its env workers and the selected
  * model, runs iterations until paused or done, streams metrics and status, and
- * autosaves. Pausing takes effect between iterations (the next decision boundary
- * the core trainer exposes); nothing is lost because state lives in the trainer.
+ * autosaves. Pausing takes effect at the next decision boundary: the env wrapper
+ * awaits a gate before every chunk step, so a rollout can stop mid-way and later
+ * continue; between iterations the loop itself stops. Nothing is lost: weights and
+ * optimizer only change in the update, after the rollout.
  */
 import { bundleContents } from '../../src/core/checkpoint/policy-checkpoint';
 import { configFromCheckpoint } from '../../src/core/checkpoint/policy-checkpoint';
@@ -39,6 +41,11 @@ export class TrainingSession {
   private message?: string;
   private savedIteration?: number;
   private failNextStep = false;
+  private stepsLeft = Infinity;
+  private loopActive = false;
+  /** Closed while paused; decisions wait on it. */
+  private gate?: { promise: Promise<void>; release: () => void; abort: (error: Error) => void };
+  private onBlocked?: () => void;
 
   constructor(config: RunConfig) {
     this.config = config;
@@ -144,12 +151,12 @@ export class TrainingSession {
     const dims = envDims(config);
     const envConfig = { task: config.task, obsMode: config.env.obs_type, controlMode: config.env.control_mode, rewardMode: config.env.reward, numPoints: config.env.num_points };
     const workers = config.env.workers > 0 ? config.env.workers : undefined;
-    const env = await RestartableEnv.create({ ...envConfig, numEnvs: config.num_envs, recordEpisodes: false }, workers);
+    const env = await RestartableEnv.create({ ...envConfig, numEnvs: config.num_envs, recordEpisodes: false }, workers, this.decisionGate);
     let bundle: PolicyBundle | undefined;
     let evalEnv: RestartableEnv | undefined;
     try {
       evalEnv = config.eval_episodes > 0 && config.eval.every > 0
-        ? await RestartableEnv.create({ ...envConfig, numEnvs: config.eval_episodes, recordEpisodes: false }, 1)
+        ? await RestartableEnv.create({ ...envConfig, numEnvs: config.eval_episodes, recordEpisodes: false }, 1, this.decisionGate)
         : undefined;
       if (this.selected) {
         bundle = loadFiles(this.selected.files, config.task, config).bundle;
@@ -167,10 +174,43 @@ export class TrainingSession {
     }
   }
 
+  /** The pause point before each decision. */
+  private readonly decisionGate = async (): Promise<void> => {
+    const gate = this.gate;
+    if (!this.pauseRequested || !gate) return;
+    this.onBlocked?.();
+    await gate.promise;
+  };
+
+  private closeGate(): void {
+    if (this.gate) return;
+    let release = () => {};
+    let abort: (error: Error) => void = () => {};
+    const promise = new Promise<void>((resolve, reject) => {
+      release = resolve;
+      abort = reject;
+    });
+    promise.catch(() => undefined); // a reset may abort a gate no decision waits on
+    this.gate = { promise, release, abort };
+  }
+
+  private openGate(): void {
+    this.gate?.release();
+    this.gate = undefined;
+  }
+
   /** Starts a run, or continues a paused one. */
   async train(stepsLimit = Infinity): Promise<void> {
     if (this.phase === 'running' || this.phase === 'starting') return;
     if (this.run?.trainer.done) return;
+    this.stepsLeft = stepsLimit;
+    if (this.loopActive) {
+      // Paused mid-rollout: the waiting decision goes on.
+      this.pauseRequested = false;
+      this.setPhase('running');
+      this.openGate();
+      return;
+    }
     if (!this.run) {
       this.setPhase('starting', 'starting env workers…');
       try {
@@ -182,8 +222,9 @@ export class TrainingSession {
       this.emit({ type: 'history', records: [] });
     }
     this.pauseRequested = false;
+    this.openGate();
     this.setPhase('running');
-    this.loop = this.runLoop(stepsLimit);
+    this.loop = this.runLoop();
   }
 
   private async stepWithRecovery(run: ActiveRun): Promise<MetricRecord> {
@@ -203,13 +244,13 @@ export class TrainingSession {
     }
   }
 
-  private async runLoop(stepsLimit: number): Promise<void> {
+  private async runLoop(): Promise<void> {
     const run = this.run!;
-    let steps = 0;
+    this.loopActive = true;
     try {
-      while (!this.pauseRequested && steps < stepsLimit && !run.trainer.done) {
+      while (!this.pauseRequested && this.stepsLeft > 0 && !run.trainer.done) {
         const record = await this.stepWithRecovery(run);
-        steps++;
+        this.stepsLeft--;
         this.emit({ type: 'metrics', record });
         this.emit({ type: 'status', status: this.status() });
         // Every 5 iterations, or more often when checkpoint_every asks for it.
@@ -226,6 +267,8 @@ export class TrainingSession {
       }
     } catch (error) {
       if (this.run === run) this.fail(error);
+    } finally {
+      this.loopActive = false;
     }
   }
 
@@ -236,10 +279,20 @@ export class TrainingSession {
     this.emit({ type: 'error', name: named.name ?? 'Error', message: named.message ?? String(error) });
   }
 
+  /** Returns once paused: between iterations, or at the next decision inside a rollout. */
   async pause(): Promise<void> {
     if (this.phase !== 'running') return;
     this.pauseRequested = true;
-    await this.loop;
+    this.closeGate();
+    const blocked = new Promise<void>((resolve) => {
+      this.onBlocked = resolve;
+    });
+    await Promise.race([this.loop, blocked]);
+    this.onBlocked = undefined;
+    if (this.loopActive && this.phase === 'running' && this.run) {
+      await this.autosave();
+      this.setPhase('paused', `paused at iteration ${this.run.trainer.iteration}, mid-rollout`);
+    }
   }
 
   async stepOnce(): Promise<void> {
@@ -257,6 +310,12 @@ export class TrainingSession {
     await this.stop();
     const run = this.run;
     this.run = undefined;
+    if (this.gate) {
+      this.gate.abort(new TrainingError('the run was reset'));
+      this.gate = undefined;
+      await this.loop;
+    }
+    this.pauseRequested = false;
     if (run) {
       run.trainer.dispose();
       disposeBundle(run.bundle);
