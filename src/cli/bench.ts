@@ -6,6 +6,8 @@ import { formatTable } from './bench/format-table';
 const GROUP_MODULES: Partial<Record<BenchGroup, () => Promise<{ runBench: BenchGroupRunner }>>> = {
   env: () => import('./bench/env-bench'),
   policy: () => import('./bench/policy-bench'),
+  ppo: () => import('./bench/ppo-bench'),
+  e2e: () => import('./bench/e2e-bench'),
 };
 
 function usage(message: string): never {

@@ -1,0 +1,37 @@
+/**
+ * `npm run bench -- e2e`: the wall-clock of a fixed short fine-tune (reach, from the shipped
+ * BC checkpoint) and the success rate it ends at, as `npm run train` would run it.
+ */
+import { existsSync } from 'node:fs';
+import { defaultConfig } from '../../core/config';
+import { PpoTrainer } from '../../core/rl/trainer';
+import { loadRunCheckpoint, openEvalEnv, openTrainingEnv, prepareRuntime } from '../run-setup';
+import type { BenchRow } from './bench-row';
+
+const CHECKPOINT = 'public/checkpoints/reach-bc.flowtune';
+const OVERRIDES = ['num_envs=16', 'env.steps_per_iteration=16', 'ppo.minibatch_size=64', 'iterations=10', 'eval_episodes=50', 'eval.every=10', 'ppo.critic_warmup_steps=2000'];
+
+export async function runBench(): Promise<BenchRow[]> {
+  if (!existsSync(CHECKPOINT)) throw new Error(`the e2e bench needs ${CHECKPOINT}; build it with npm run reproduce -- bc`);
+  await prepareRuntime();
+  const base = { ...defaultConfig(), task: 'reach' as const };
+  const { loaded, config } = await loadRunCheckpoint(CHECKPOINT, base, OVERRIDES);
+  const started = performance.now();
+  const env = await openTrainingEnv(config);
+  const evalEnv = await openEvalEnv(config, config.eval_episodes);
+  const trainer = new PpoTrainer({ bundle: loaded.bundle, env, evalEnv, config });
+  try {
+    while (!trainer.done) await trainer.step();
+  } finally {
+    trainer.dispose();
+    loaded.bundle.policy.dispose();
+    await env.dispose();
+    await evalEnv.dispose();
+  }
+  const wall = (performance.now() - started) / 1000;
+  const note = `reach from ${CHECKPOINT}: ${OVERRIDES.join(' ')}; ${trainer.envSteps} env steps`;
+  return [
+    { group: 'e2e', metric: 'finetune_wall_s', value: wall, unit: 's', task: 'reach', backend: 'wasm', note },
+    { group: 'e2e', metric: 'final_success_rate', value: trainer.lastEval?.successRate ?? NaN, unit: 'fraction', task: 'reach', backend: 'wasm', note: `deterministic eval, ${config.eval_episodes} episodes from seed ${config.eval.seed}` },
+  ];
+}
