@@ -30,7 +30,8 @@ if [[ "$stage" == all || "$stage" == ppo ]]; then
   for task in lift pick-cube; do
     npm run --silent train -- task="$task" ckpt="$ckpt/$task-bc.flowtune" out="$work/$task-ppo" seed=0 \
       total_env_steps=1000000 num_envs=32 env.steps_per_iteration=16 ppo.minibatch_size=128 \
-      actor_lr=3e-4 critic_lr=1e-3 policy.detach_critic_input=true eval_episodes=50 eval.every=10
+      actor_lr=1e-4 critic_lr=1e-3 noise.logprob_type=token ppo.target_kl=0.02 policy.detach_critic_input=true \
+      eval_episodes=50 eval.every=10
     cp "$work/$task-ppo/checkpoints/final.flowtune" "$ckpt/$task-ppo.flowtune"
   done
 fi
