@@ -6,19 +6,18 @@
  * continue; between iterations the loop itself stops. Nothing is lost: weights and
  * optimizer only change in the update, after the rollout.
  */
-import { bundleContents } from '../../src/core/checkpoint/policy-checkpoint';
 import { configFromCheckpoint } from '../../src/core/checkpoint/policy-checkpoint';
-import { encodeFlowtune } from '../../src/core/checkpoint/flowtune-file';
-import { exportTfjs } from '../../src/core/checkpoint/tfjs-format';
 import { cloneConfig, validateConfig, type NoiseConfig, type RunConfig, type TaskName } from '../../src/core/config';
 import { ConfigError, TrainingError } from '../../src/core/errors';
 import type { MetricRecord } from '../../src/core/metrics/metric-keys';
 import type { PolicyBundle } from '../../src/core/rl/policy-bundle';
 import { PpoTrainer } from '../../src/core/rl/trainer';
 import type { CheckpointFiles, CheckpointInfo, ModelExport, ModelSource, RunPhase, RunStatus, SavedRunSummary, TrainerEvent } from '../../src/protocol/trainer-api';
-import { readSavedRun, writeSavedRun } from './autosave-store';
+import { readSavedRun } from './autosave-store';
+import { DecisionGate } from './decision-gate';
 import { checkpointInfo, disposeBundle, envDims, fetchShipped, freshBundle, loadFiles } from './model-source';
 import { RestartableEnv } from './restartable-env';
+import { autosaveRun, exportRun } from './run-files';
 
 const DEFAULT_AUTOSAVE_EVERY = 5;
 const MAX_RESTARTS_PER_STEP = 3;
@@ -43,9 +42,7 @@ export class TrainingSession {
   private failNextStep = false;
   private stepsLeft = Infinity;
   private loopActive = false;
-  /** Closed while paused; decisions wait on it. */
-  private gate?: { promise: Promise<void>; release: () => void; abort: (error: Error) => void };
-  private onBlocked?: () => void;
+  private readonly gate = new DecisionGate();
 
   constructor(config: RunConfig) {
     this.config = config;
@@ -151,12 +148,12 @@ export class TrainingSession {
     const dims = envDims(config);
     const envConfig = { task: config.task, obsMode: config.env.obs_type, controlMode: config.env.control_mode, rewardMode: config.env.reward, numPoints: config.env.num_points };
     const workers = config.env.workers > 0 ? config.env.workers : undefined;
-    const env = await RestartableEnv.create({ ...envConfig, numEnvs: config.num_envs, recordEpisodes: false }, workers, this.decisionGate);
+    const env = await RestartableEnv.create({ ...envConfig, numEnvs: config.num_envs, recordEpisodes: false }, workers, this.gate.pass);
     let bundle: PolicyBundle | undefined;
     let evalEnv: RestartableEnv | undefined;
     try {
       evalEnv = config.eval_episodes > 0 && config.eval.every > 0
-        ? await RestartableEnv.create({ ...envConfig, numEnvs: config.eval_episodes, recordEpisodes: false }, 1, this.decisionGate)
+        ? await RestartableEnv.create({ ...envConfig, numEnvs: config.eval_episodes, recordEpisodes: false }, 1, this.gate.pass)
         : undefined;
       if (this.selected) {
         bundle = loadFiles(this.selected.files, config.task, config).bundle;
@@ -174,31 +171,6 @@ export class TrainingSession {
     }
   }
 
-  /** The pause point before each decision. */
-  private readonly decisionGate = async (): Promise<void> => {
-    const gate = this.gate;
-    if (!this.pauseRequested || !gate) return;
-    this.onBlocked?.();
-    await gate.promise;
-  };
-
-  private closeGate(): void {
-    if (this.gate) return;
-    let release = () => {};
-    let abort: (error: Error) => void = () => {};
-    const promise = new Promise<void>((resolve, reject) => {
-      release = resolve;
-      abort = reject;
-    });
-    promise.catch(() => undefined); // a reset may abort a gate no decision waits on
-    this.gate = { promise, release, abort };
-  }
-
-  private openGate(): void {
-    this.gate?.release();
-    this.gate = undefined;
-  }
-
   /** Starts a run, or continues a paused one. */
   async train(stepsLimit = Infinity): Promise<void> {
     if (this.phase === 'running' || this.phase === 'starting') return;
@@ -208,7 +180,7 @@ export class TrainingSession {
       // Paused mid-rollout: the waiting decision goes on.
       this.pauseRequested = false;
       this.setPhase('running');
-      this.openGate();
+      this.gate.open();
       return;
     }
     if (!this.run) {
@@ -222,7 +194,7 @@ export class TrainingSession {
       this.emit({ type: 'history', records: [] });
     }
     this.pauseRequested = false;
-    this.openGate();
+    this.gate.open();
     this.setPhase('running');
     this.loop = this.runLoop();
   }
@@ -283,12 +255,8 @@ export class TrainingSession {
   async pause(): Promise<void> {
     if (this.phase !== 'running') return;
     this.pauseRequested = true;
-    this.closeGate();
-    const blocked = new Promise<void>((resolve) => {
-      this.onBlocked = resolve;
-    });
-    await Promise.race([this.loop, blocked]);
-    this.onBlocked = undefined;
+    this.gate.close();
+    await Promise.race([this.loop, this.gate.blocked()]);
     if (this.loopActive && this.phase === 'running' && this.run) {
       await this.autosave();
       this.setPhase('paused', `paused at iteration ${this.run.trainer.iteration}, mid-rollout`);
@@ -310,9 +278,8 @@ export class TrainingSession {
     await this.stop();
     const run = this.run;
     this.run = undefined;
-    if (this.gate) {
+    if (this.gate.closed) {
       this.gate.abort(new TrainingError('the run was reset'));
-      this.gate = undefined;
       await this.loop;
     }
     this.pauseRequested = false;
@@ -326,21 +293,9 @@ export class TrainingSession {
     this.setPhase('idle');
   }
 
-  async contents() {
-    const run = this.run;
-    if (!run) throw new TrainingError('there is no run to save or export yet: press Train first');
-    const { trainer } = run;
-    const evalSummary = trainer.lastEval
-      ? { success_rate: trainer.lastEval.successRate, mean_return: trainer.lastEval.meanReturn, mean_length: trainer.lastEval.meanLength }
-      : undefined;
-    return bundleContents({ bundle: run.bundle, task: trainer.config.task, stage: 'ppo', config: trainer.config, progress: await trainer.progress(), evalSummary });
-  }
-
   async exportModel(): Promise<ModelExport> {
-    const contents = await this.contents();
-    const { modelJson, weightsBin } = exportTfjs(contents, { weightsFileName: 'model.weights.bin' });
-    const trainer = this.run!.trainer;
-    return { flowtune: encodeFlowtune(contents), modelJson, weightsBin, baseName: `${trainer.config.task}-ppo-it${trainer.iteration}` };
+    if (!this.run) throw new TrainingError('there is no run to export yet: press Train first');
+    return exportRun(this.run);
   }
 
   /** Saves weights, optimizer state, history and config; a failed save is reported but never stops the run. */
@@ -348,10 +303,7 @@ export class TrainingSession {
     const run = this.run;
     if (!run || run.trainer.iteration === 0) return;
     try {
-      const checkpoint = encodeFlowtune(await this.contents());
-      const summary: SavedRunSummary = { task: run.trainer.config.task, iteration: run.trainer.iteration, envSteps: run.trainer.envSteps, savedAt: Date.now(), records: run.trainer.history.length };
-      await writeSavedRun({ summary, config: cloneConfig(run.trainer.config), checkpoint, history: [...run.trainer.history] });
-      this.savedIteration = summary.iteration;
+      this.savedIteration = (await autosaveRun(run)).iteration;
     } catch (error) {
       this.emit({ type: 'error', name: 'AutosaveError', message: `autosave failed: ${(error as Error).message}` });
     }
