@@ -22,7 +22,7 @@ export function createBanditEnv(numEnvs: number, obsDim: number, actionDim: numb
         let squaredError = 0;
         for (let step = 0; step < nSteps; step++) squaredError += (actions[(envIndex * nSteps + step) * actionDim] - target) ** 2;
         reward[envIndex] = -squaredError / nSteps;
-        episodes.push({ envIndex, seed: 0, episodeReturn: reward[envIndex], length: 1, success: reward[envIndex] > -0.01, nq: 0, qpos: new Float32Array(0) } as EpisodeRecord);
+        episodes.push({ envIndex, seed: 0, episodeReturn: reward[envIndex], length: 1, success: reward[envIndex] > -0.01, nq: 0, qpos: new Float32Array(0), goal: [0, 0, 0] });
       }
       envSteps += numEnvs;
       const done = new Uint8Array(numEnvs).fill(1);

@@ -23,11 +23,16 @@ export interface RolloutStats {
   rolloutSeconds: number;
 }
 
-/** Log-prob units per decision for a slice (DESIGN.md §3 "Log-prob"). */
+/** The unit axes of one decision's reduced log-prob (DESIGN.md §3 "Log-prob"): [Ta, Ae] token, [Ta] action, [] chunk. */
+export function logProbUnitShape(slice: LogProbSlice): number[] {
+  if (slice.logprobType === 'token') return [slice.nActionSteps, slice.envActionDim];
+  if (slice.logprobType === 'action') return [slice.nActionSteps];
+  return [];
+}
+
+/** Log-prob units per decision for a slice. */
 export function logProbUnits(slice: LogProbSlice): number {
-  if (slice.logprobType === 'token') return slice.nActionSteps * slice.envActionDim;
-  if (slice.logprobType === 'action') return slice.nActionSteps;
-  return 1;
+  return logProbUnitShape(slice).reduce((product, size) => product * size, 1);
 }
 
 async function reducedLogProbs(perElement: Float32Array, batch: number, horizon: number, actionDim: number, slice: LogProbSlice): Promise<Float32Array> {

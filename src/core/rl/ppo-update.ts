@@ -9,6 +9,7 @@ import type { FlowPolicy } from '../policy/flow-policy';
 import { isCriticParameter } from '../policy/param-shapes';
 import type { Rng } from '../random';
 import type { NamedAdam } from './adam';
+import { logProbUnitShape } from './collect-rollout';
 import { clipGradients } from './grad-clip';
 import { ppoActorLoss } from './ppo-loss-actor';
 import { ppoCriticLoss } from './ppo-loss-critic';
@@ -69,13 +70,6 @@ function trainableVariables(policy: FlowPolicy, criticOnly: boolean, method: Sam
   return selected;
 }
 
-/** The unit axes of a stored log-prob row: [] chunk, [Ta] action, [Ta, Ae] token. */
-function unitShape(slice: LogProbSlice): number[] {
-  if (slice.logprobType === 'token') return [slice.nActionSteps, slice.envActionDim];
-  if (slice.logprobType === 'action') return [slice.nActionSteps];
-  return [];
-}
-
 /**
  * PPO epochs × shuffled minibatches over the valid (time × env) entries (DESIGN.md §4).
  * A non-finite loss or gradient skips that minibatch and leaves the weights as they were.
@@ -106,7 +100,7 @@ export async function ppoUpdate(inputs: PpoUpdateInputs): Promise<PpoUpdateResul
         state: tf.tensor2d(RolloutBuffer.gather(buffer.obs, shape.obsSize, rows), [m, shape.obsSize]),
         chains: tf.tensor4d(RolloutBuffer.gather(buffer.chains, shape.chainSize, rows), [m, shape.denoiseSteps + 1, horizon, actionDim]),
         denoise: tf.tensor2d(RolloutBuffer.gather(buffer.denoiseInds, shape.denoiseSteps, rows), [m, shape.denoiseSteps]),
-        oldLogProbs: tf.tensor(RolloutBuffer.gather(buffer.oldLogProbs, shape.logProbUnits, rows), [m, ...unitShape(slice)]),
+        oldLogProbs: tf.tensor(RolloutBuffer.gather(buffer.oldLogProbs, shape.logProbUnits, rows), [m, ...logProbUnitShape(slice)]),
         advantages: tf.tensor1d(RolloutBuffer.gather(inputs.advantages, 1, rows)),
         returns: tf.tensor1d(RolloutBuffer.gather(inputs.returns, 1, rows)),
         oldValues: tf.tensor1d(RolloutBuffer.gather(buffer.values, 1, rows)),
