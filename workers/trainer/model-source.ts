@@ -25,7 +25,7 @@ export function envDims(config: RunConfig): { obsDim: number; actionDim: number 
 
 export function loadFiles(files: CheckpointFiles, task: TaskName, config: RunConfig): LoadedBundle {
   const expected = envDims({ ...config, task });
-  const options = { expectedTask: task, expected };
+  const options = { expectedTask: task, expected, detachCriticInput: config.policy.detach_critic_input };
   return files.kind === 'flowtune' ? loadBundle(files.bytes, options) : loadBundleFromTfjs(files.modelJson, files.weights, options);
 }
 

@@ -175,7 +175,10 @@ export function loadBundleFromTfjs(modelJson: string, weights: Uint8Array, optio
   return bundleFromDecoded(decoded, architecture);
 }
 
-/** Run-config fields a checkpoint decides (its architecture, K and executed steps), so a loaded model runs as trained. */
+/**
+ * Run-config fields a checkpoint decides (its architecture, K and executed steps), so a loaded model runs as
+ * trained. Training switches that leave shapes alone (detach_critic_input) stay the run's.
+ */
 export function configFromCheckpoint(base: RunConfig, metadata: FlowtuneMetadata): RunConfig {
   const architecture = metadata.architecture as Record<string, unknown>;
   const arch = architectureOf(metadata);
@@ -191,7 +194,6 @@ export function configFromCheckpoint(base: RunConfig, metadata: FlowtuneMetadata
       value_hidden: [...arch.valueHidden],
       noise_head_hidden: [...arch.noiseHidden],
       value_on: arch.valueOn,
-      detach_critic_input: arch.detachCriticInput,
       denoise_steps: Number(architecture.denoise_steps ?? base.policy.denoise_steps),
       n_action_steps: Number(architecture.n_action_steps ?? base.policy.n_action_steps),
     },
