@@ -1,20 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../random';
 import { decodeFlowtune, encodeFlowtune, inspectFlowtune } from './flowtune-file';
-import { bitsOf, buildSafetensors, float32Bytes, metadataEntry, sampleContents, sampleMetadata, sampleOptimizer, shapesOf, uint16Bytes } from './test-fixtures';
+import { bitsOf, buildSafetensors, float32Bytes, metadataEntry, sampleContents, sampleMetadata, sampleOptimizer, shapesOf, uint16Bytes, checkpointError } from './test-fixtures';
 
 const anyShapes = { expectedShapes: null };
-
-/** Runs `action` and returns the CheckpointError it throws (failing the test on anything else). */
-function checkpointError(action: () => unknown): Error {
-  try {
-    action();
-  } catch (error) {
-    expect((error as Error).name).toBe('CheckpointError');
-    return error as Error;
-  }
-  throw new Error('expected a CheckpointError, but nothing was thrown');
-}
 
 describe('encodeFlowtune / decodeFlowtune round trip', () => {
   it('gives back bit-identical tensors, the metadata and the optimizer state', () => {

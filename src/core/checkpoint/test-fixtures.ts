@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { createRng } from '../random';
 import type { OptimizerState, TensorData } from './checkpoint-types';
 import type { FlowtuneContents } from './checkpoint-writer';
@@ -99,4 +100,15 @@ export function uint16Bytes(...patterns: number[]): Uint8Array {
 /** Bit patterns of float32 values, to compare tensors bit for bit (−0 and NaN payloads included). */
 export function bitsOf(values: Float32Array): number[] {
   return Array.from(new Uint32Array(values.buffer.slice(values.byteOffset, values.byteOffset + values.byteLength)));
+}
+
+/** Runs `action` and returns the CheckpointError it throws (failing the test on anything else). */
+export function checkpointError(action: () => unknown): Error {
+  try {
+    action();
+  } catch (error) {
+    expect((error as Error).name).toBe('CheckpointError');
+    return error as Error;
+  }
+  throw new Error('expected a CheckpointError, but nothing was thrown');
 }

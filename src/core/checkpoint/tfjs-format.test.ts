@@ -3,21 +3,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useNodeBackend } from '../../cli/node-backend';
 import { decodeFlowtune, encodeFlowtune } from './flowtune-file';
 import { exportTfjs, importTfjs } from './tfjs-format';
-import { bitsOf, float32Bytes, sampleContents, sampleMetadata, shapesOf, uint16Bytes } from './test-fixtures';
+import { bitsOf, float32Bytes, sampleContents, sampleMetadata, shapesOf, uint16Bytes, checkpointError } from './test-fixtures';
 
 beforeAll(async () => {
   await useNodeBackend('wasm');
 });
-
-function checkpointError(action: () => unknown): Error {
-  try {
-    action();
-  } catch (error) {
-    expect((error as Error).name).toBe('CheckpointError');
-    return error as Error;
-  }
-  throw new Error('expected a CheckpointError, but nothing was thrown');
-}
 
 /** A hand-written model.json around the given manifest weights. */
 function modelJsonWith(weights: object[], paths = ['weights.bin'], metadata: object | null = sampleMetadata()): string {
