@@ -9,6 +9,7 @@ import { probeSample } from './probe-sample';
 import { probeEvalActions } from './trainer/action-probe';
 import { clearSavedRun, readSavedRun } from './trainer/autosave-store';
 import { disposeBundle, loadFiles } from './trainer/model-source';
+import { chainSampleBuffers } from './trainer/chain-sampler';
 import { TrainingSession } from './trainer/training-session';
 
 let backend: BackendName | undefined;
@@ -87,6 +88,11 @@ const api: TrainerWorkerApi = {
     } finally {
       disposeBundle(loaded.bundle);
     }
+  },
+  async sampleChains(request) {
+    requireBackend();
+    const sample = await session.sampleChains(request);
+    return Comlink.transfer(sample, chainSampleBuffers(sample));
   },
   async injectFault(kind) {
     if (!faultsEnabled) throw new TrainingError('fault injection is off: it exists only in test builds with ?faults=1');

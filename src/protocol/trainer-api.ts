@@ -115,6 +115,50 @@ export interface ModelExport {
 
 export type FaultKind = 'trainer-throw' | 'env-crash';
 
+/** Which chains to sample for the chain view. */
+export interface ChainSampleRequest {
+  /** The env whose current observation conditions the chains (default 0). */
+  envIndex?: number;
+  /** Chains M (default 16). */
+  count?: number;
+  /** Seeds x_0 (shared by all M chains) and the step noise (default 0). */
+  seed?: number;
+}
+
+/**
+ * M chains of the current policy from one shared x_0 under the noise settings in force
+ * (DESIGN.md §3), plus the all-ODE chain from the same x_0. Row-major float32.
+ */
+export interface ChainSample {
+  count: number;
+  /** K */
+  steps: number;
+  /** H */
+  horizon: number;
+  /** A */
+  actionDim: number;
+  /** The first n_action_steps positions of the chunk are executed. */
+  nActionSteps: number;
+  /** [M, K+1, H, A], normalized action units. */
+  chains: Float32Array;
+  /** [K+1, H, A]: method ode, mode eval, from chain 0's x_0. */
+  odeChain: Float32Array;
+  /** [M, K]: 1 where step k of chain m was stochastic. */
+  denoiseInds: Float32Array;
+  /** [M, K, H, A]: the step mean μ_k of each chain. */
+  means: Float32Array;
+  /** [M, K, H, A]: the std applied at step k, 0 on ODE steps. */
+  stds: Float32Array;
+  method: string;
+  mode: string;
+  level: number;
+  envIndex: number;
+  /** Where the observation came from: the live rollout, or a seeded reset. */
+  obsSource: 'rollout' | 'reset';
+  /** The weights used: the run's, the selected checkpoint's, or a fresh policy's. */
+  model: 'run' | 'selected' | 'fresh';
+}
+
 /** The trainer worker's comlink surface (DESIGN.md §2: the UI talks to workers through these types). */
 export interface TrainerWorkerApi {
   init(options: TrainerInitOptions): Promise<BackendReport>;
@@ -144,6 +188,8 @@ export interface TrainerWorkerApi {
   discardSaved(): Promise<void>;
   exportModel(): Promise<ModelExport>;
   probeActions(model: 'run' | 'selected', seed: number): Promise<ActionProbe>;
+  /** Samples chains for the chain view; waits for a running PPO update to end. */
+  sampleChains(request: ChainSampleRequest): Promise<ChainSample>;
   /** Test builds only. */
   injectFault(kind: FaultKind): Promise<void>;
 }

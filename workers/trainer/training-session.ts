@@ -12,12 +12,15 @@ import { ConfigError, TrainingError } from '../../src/core/errors';
 import type { MetricRecord } from '../../src/core/metrics/metric-keys';
 import type { PolicyBundle } from '../../src/core/rl/policy-bundle';
 import { PpoTrainer } from '../../src/core/rl/trainer';
-import type { CheckpointFiles, CheckpointInfo, ModelExport, ModelSource, RunPhase, RunStatus, SavedRunSummary, TrainerEvent } from '../../src/protocol/trainer-api';
+import type { ChainSample, ChainSampleRequest, CheckpointFiles, CheckpointInfo, ModelExport, ModelSource, RunPhase, RunStatus, SavedRunSummary, TrainerEvent } from '../../src/protocol/trainer-api';
 import { readSavedRun } from './autosave-store';
 import { DecisionGate } from './decision-gate';
 import { checkpointInfo, disposeBundle, envDims, fetchShipped, freshBundle, loadFiles } from './model-source';
 import { RestartableEnv } from './restartable-env';
 import { autosaveRun, exportRun } from './run-files';
+import { resolveChainRequest, sampleChainSet } from './chain-sampler';
+import { IdleChainInputs } from './idle-chain-inputs';
+import { ObsTap } from './obs-tap';
 
 const DEFAULT_AUTOSAVE_EVERY = 5;
 const MAX_RESTARTS_PER_STEP = 3;
@@ -26,6 +29,8 @@ interface ActiveRun {
   trainer: PpoTrainer;
   bundle: PolicyBundle;
   env: RestartableEnv;
+  /** The trainer's env, seen through its observation history (for the chain view). */
+  obsTap: ObsTap;
   evalEnv?: RestartableEnv;
 }
 
@@ -43,6 +48,11 @@ export class TrainingSession {
   private stepsLeft = Infinity;
   private loopActive = false;
   private readonly gate = new DecisionGate();
+  /** Chain-view jobs asked for while an iteration runs: they run between iterations. */
+  private queuedJobs: (() => Promise<void>)[] = [];
+  /** A chain-view job running outside the loop; a resume waits for it. */
+  private inspection?: Promise<unknown>;
+  private readonly idleInputs = new IdleChainInputs();
 
   constructor(config: RunConfig) {
     this.config = config;
@@ -161,8 +171,9 @@ export class TrainingSession {
         const firstObs = await env.reset(Array.from({ length: env.numEnvs }, (_, envIndex) => config.seed + envIndex));
         bundle = freshBundle(config, firstObs, dims.obsDim, dims.actionDim);
       }
-      const trainer = new PpoTrainer({ bundle, env, evalEnv, config: cloneConfig(config) });
-      return { trainer, bundle, env, evalEnv };
+      const obsTap = new ObsTap(env, config.policy.n_obs_steps);
+      const trainer = new PpoTrainer({ bundle, env: obsTap, evalEnv, config: cloneConfig(config) });
+      return { trainer, bundle, env, obsTap, evalEnv };
     } catch (error) {
       if (bundle) disposeBundle(bundle);
       await env.dispose();
@@ -175,6 +186,9 @@ export class TrainingSession {
   async train(stepsLimit = Infinity): Promise<void> {
     if (this.phase === 'running' || this.phase === 'starting') return;
     if (this.run?.trainer.done) return;
+    // Never resume the loop under a chain-view sample: the update would change the weights it reads.
+    while (this.inspection) await this.inspection.catch(() => undefined);
+    if (this.iterationBusy()) return;
     this.stepsLeft = stepsLimit;
     if (this.loopActive) {
       // Paused mid-rollout: the waiting decision goes on.
@@ -225,6 +239,7 @@ export class TrainingSession {
         this.stepsLeft--;
         this.emit({ type: 'metrics', record });
         this.emit({ type: 'status', status: this.status() });
+        await this.runQueuedJobs();
         // Every 5 iterations, or more often when checkpoint_every asks for it.
         const every = this.config.checkpoint_every > 0 ? Math.min(this.config.checkpoint_every, DEFAULT_AUTOSAVE_EVERY) : DEFAULT_AUTOSAVE_EVERY;
         if (run.trainer.iteration % every === 0) await this.autosave();
@@ -241,6 +256,7 @@ export class TrainingSession {
       if (this.run === run) this.fail(error);
     } finally {
       this.loopActive = false;
+      await this.runQueuedJobs();
     }
   }
 
@@ -260,6 +276,7 @@ export class TrainingSession {
     if (this.loopActive && this.phase === 'running' && this.run) {
       await this.autosave();
       this.setPhase('paused', `paused at iteration ${this.run.trainer.iteration}, mid-rollout`);
+      await this.runQueuedJobs();
     }
   }
 
@@ -333,6 +350,52 @@ export class TrainingSession {
     this.emit({ type: 'history', records: [...saved.history] });
     this.setPhase('paused', `resumed the autosave at iteration ${saved.summary.iteration}`);
     return saved.summary;
+  }
+
+  private iterationBusy(): boolean {
+    return this.phase === 'running' || this.phase === 'starting';
+  }
+
+  private async runQueuedJobs(): Promise<void> {
+    while (this.queuedJobs.length > 0) await this.queuedJobs.shift()!();
+  }
+
+  /** Runs `job` now when no iteration is running, else right after the current one. */
+  private whenNoUpdate<T>(job: () => Promise<T>): Promise<T> {
+    if (!this.iterationBusy()) {
+      const running = job();
+      const tracked = running.finally(() => {
+        if (this.inspection === tracked) this.inspection = undefined;
+      });
+      this.inspection = tracked;
+      return running;
+    }
+    return new Promise<T>((resolve, reject) => this.queuedJobs.push(() => job().then(resolve, reject)));
+  }
+
+  /**
+   * Chains of the current policy for the chain view: the run's weights, noise settings in
+   * force and the env's observation in the live rollout; without a run, the selected
+   * model on a seeded reset. Never overlaps a PPO update.
+   */
+  sampleChains(request: ChainSampleRequest): Promise<ChainSample> {
+    return this.whenNoUpdate(async () => {
+      const run = this.run;
+      if (run) {
+        const config = run.trainer.config;
+        const { envIndex, count, seed } = resolveChainRequest(request, run.env.numEnvs);
+        const live = run.obsTap.stackedObs(envIndex);
+        const obs = live ?? await this.idleInputs.observation(config, envIndex);
+        const set = await sampleChainSet(run.bundle, obs, config, run.trainer.envSteps, count, seed);
+        return { ...set, envIndex, obsSource: live ? 'rollout' : 'reset', model: 'run' };
+      }
+      const config = this.config;
+      const { envIndex, count, seed } = resolveChainRequest(request, config.num_envs);
+      const bundle = await this.idleInputs.bundle(config, this.selected?.files);
+      const obs = await this.idleInputs.observation(config, envIndex);
+      const set = await sampleChainSet(bundle, obs, config, 0, count, seed);
+      return { ...set, envIndex, obsSource: 'reset', model: this.selected ? 'selected' : 'fresh' };
+    });
   }
 
   injectTrainerFault(): void {

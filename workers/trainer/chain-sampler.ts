@@ -1,0 +1,92 @@
+/**
+ * Chains for the chain view (DESIGN.md §1 journey 4): M chains of the current policy
+ * from one shared x_0 through the training sampler, the all-ODE chain from the same
+ * x_0, and each step's mean and std recomputed on the log-prob code path.
+ */
+import * as tf from '@tensorflow/tfjs';
+import type { RunConfig } from '../../src/core/config/run-config';
+import { ConfigError } from '../../src/core/errors';
+import { chainStepMeans } from '../../src/core/flow/chain-means';
+import { sampleActions } from '../../src/core/flow/sampler';
+import { createRng, type Rng } from '../../src/core/random';
+import { normalizeStacked, type PolicyBundle } from '../../src/core/rl/policy-bundle';
+import { samplerOptionsAt } from '../../src/core/rl/policy-setup';
+import type { ChainSample, ChainSampleRequest } from '../../src/protocol/trainer-api';
+
+export const DEFAULT_CHAIN_COUNT = 16;
+const MAX_CHAIN_COUNT = 256;
+
+/** The request with defaults filled in; throws ConfigError naming the bad field. */
+export function resolveChainRequest(request: ChainSampleRequest, numEnvs: number): Required<ChainSampleRequest> {
+  const envIndex = request.envIndex ?? 0;
+  const count = request.count ?? DEFAULT_CHAIN_COUNT;
+  const seed = request.seed ?? 0;
+  if (!Number.isInteger(envIndex) || envIndex < 0 || envIndex >= numEnvs) {
+    throw new ConfigError('envIndex', `envIndex must be an integer in [0, ${numEnvs - 1}] (num_envs is ${numEnvs}), got ${envIndex}`);
+  }
+  if (!Number.isInteger(count) || count < 1 || count > MAX_CHAIN_COUNT) {
+    throw new ConfigError('count', `count must be an integer in [1, ${MAX_CHAIN_COUNT}], got ${count}`);
+  }
+  if (!Number.isInteger(seed) || seed < 0) throw new ConfigError('seed', `seed must be a non-negative integer, got ${seed}`);
+  return { envIndex, count, seed };
+}
+
+/**
+ * An Rng whose first `fillNormal` writes the same x_0 [E] into every row: the sampler's
+ * x_0 draw comes first, so all chains start from one x_0 and differ only by the step noise.
+ */
+function sharedStartRng(base: Rng, x0: Float32Array): Rng {
+  let startDrawn = false;
+  return {
+    uniform: () => base.uniform(),
+    normal: () => base.normal(),
+    int: (n) => base.int(n),
+    fork: () => base.fork(),
+    fillNormal(out) {
+      if (startDrawn) return base.fillNormal(out);
+      startDrawn = true;
+      for (let offset = 0; offset < out.length; offset += x0.length) out.set(x0, offset);
+      return out;
+    },
+  };
+}
+
+/** Samples the chain set for one raw stacked observation [nObs·obsDim]. */
+export async function sampleChainSet(
+  bundle: PolicyBundle,
+  rawStackedObs: Float32Array,
+  config: RunConfig,
+  envSteps: number,
+  count: number,
+  seed: number,
+): Promise<Omit<ChainSample, 'envIndex' | 'obsSource' | 'model'>> {
+  const { policy } = bundle;
+  const { horizon, actionDim } = policy.options;
+  const options = samplerOptionsAt(config, envSteps, 'train');
+  const odeOptions = { ...samplerOptionsAt(config, envSteps, 'eval'), method: 'ode' as const, mode: 'eval' as const };
+  const normalized = normalizeStacked(bundle, rawStackedObs);
+  const tiled = new Float32Array(count * normalized.length);
+  for (let chainIndex = 0; chainIndex < count; chainIndex++) tiled.set(normalized, chainIndex * normalized.length);
+  const rng = createRng(seed);
+  const x0 = rng.fillNormal(new Float32Array(horizon * actionDim));
+  const state = tf.tensor2d(tiled, [count, normalized.length]);
+  const single = tf.tensor2d(normalized, [1, normalized.length]);
+  try {
+    const sample = await sampleActions(policy, { state }, options, sharedStartRng(rng.fork(), x0));
+    const ode = await sampleActions(policy, { state: single }, odeOptions, sharedStartRng(createRng(seed), x0));
+    const band = await chainStepMeans(policy, { state }, sample.chains, sample.denoiseInds, options);
+    return {
+      count, steps: options.steps, horizon, actionDim, nActionSteps: config.policy.n_action_steps,
+      chains: sample.chains, odeChain: ode.chains, denoiseInds: sample.denoiseInds, means: band.means, stds: band.stds,
+      method: options.method, mode: options.mode, level: options.level,
+    };
+  } finally {
+    state.dispose();
+    single.dispose();
+  }
+}
+
+/** Transfer list of a ChainSample's arrays. */
+export function chainSampleBuffers(sample: ChainSample): ArrayBuffer[] {
+  return [sample.chains, sample.odeChain, sample.denoiseInds, sample.means, sample.stds].map((array) => array.buffer as ArrayBuffer);
+}
