@@ -12,6 +12,7 @@ import { ProbePanel } from './components/ProbePanel';
 import { ResumeBanner } from './components/ResumeBanner';
 import { RunControls } from './components/RunControls';
 import { StatusBar } from './components/StatusBar';
+import { ChainView } from './inspect/ChainView';
 import { useRunStore } from './store/run-slice';
 import { useRuntimeStore } from './store/runtime-slice';
 import { errorText, subscribeTrainerEvents, trainerClient } from './workers/trainer-client';
@@ -120,10 +121,9 @@ export function App() {
             {tab === 'charts' && <ChartsPanel />}
             {tab === 'config' && <ConfigPanel />}
             {tab === 'inspect' && (
-              <section className="panel inspect-slot" data-testid="inspect-slot">
-                <h2>Inspect</h2>
-                <p className="muted">Denoising chains, 3D episode replay and rollout videos will appear here.</p>
-              </section>
+              <div className="inspect-slot" data-testid="inspect-slot">
+                <ChainView />
+              </div>
             )}
           </div>
         </main>

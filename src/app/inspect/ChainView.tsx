@@ -1,0 +1,131 @@
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { CartesianGrid, ComposedChart, ErrorBar, Line, ResponsiveContainer, Scatter, XAxis, YAxis } from 'recharts';
+import type { ChainSample } from '../../protocol/trainer-api';
+import { useRunStore } from '../store/run-slice';
+import { errorText, trainerClient } from '../workers/trainer-client';
+import { bandPoints, chainKey, chainRows, finalSpread, positionLabels } from './chain-series';
+
+const CHAIN_COUNT = 16;
+/** Fixed, so a redraw after a noise change differs only by the new settings. */
+const CHAIN_SEED = 0;
+
+/** Test builds expose the last sample as plain arrays for the e2e specs. */
+function exposeForTests(sample: ChainSample): void {
+  if (import.meta.env.MODE !== 'e2e') return;
+  (window as unknown as { __flowtuneChains?: unknown }).__flowtuneChains = {
+    ...sample,
+    chains: Array.from(sample.chains), odeChain: Array.from(sample.odeChain), denoiseInds: Array.from(sample.denoiseInds),
+    means: Array.from(sample.means), stds: Array.from(sample.stds),
+  };
+}
+
+function formatTick(value: number): string {
+  return Number.isFinite(value) ? Number(value.toPrecision(3)).toString() : String(value);
+}
+
+interface DimChartProps {
+  sample: ChainSample;
+  position: number;
+  dim: number;
+}
+
+/** x_k over k for one action dim: thin chains, the ODE chain bold, μ ± std at stochastic steps. */
+const DimChart = memo(function DimChart({ sample, position, dim }: DimChartProps) {
+  const rows = useMemo(() => chainRows(sample, position, dim), [sample, position, dim]);
+  const band = useMemo(() => bandPoints(sample, position, dim), [sample, position, dim]);
+  return (
+    <figure className="chart" data-testid={`chain-dim-${dim}`}>
+      <figcaption><span className="chart-title">action dim {dim}</span><span className="chart-value">x_k at position {position}</span></figcaption>
+      <ResponsiveContainer width="100%" height={170}>
+        <ComposedChart data={rows} margin={{ top: 4, right: 8, bottom: 0, left: -12 }}>
+          <CartesianGrid stroke="#e5e7eb" strokeDasharray="3 3" />
+          <XAxis dataKey="k" type="number" domain={[0, sample.steps]} allowDecimals={false} tickCount={sample.steps + 1} fontSize={10} />
+          <YAxis fontSize={10} tickFormatter={formatTick} domain={['auto', 'auto']} width={48} />
+          {Array.from({ length: sample.count }, (_, chainIndex) => (
+            <Line key={chainIndex} dataKey={chainKey(chainIndex)} stroke="#60a5fa" strokeOpacity={0.55} strokeWidth={1} dot={false} isAnimationActive={false} className="chain-line" />
+          ))}
+          <Line dataKey="ode" stroke="#b91c1c" strokeWidth={2.5} dot={false} isAnimationActive={false} className="chain-ode" />
+          <Scatter data={band} dataKey="mean" fill="#7c3aed" shape="circle" isAnimationActive={false}>
+            <ErrorBar dataKey="error" direction="y" stroke="#7c3aed" strokeWidth={1.5} width={5} />
+          </Scatter>
+        </ComposedChart>
+      </ResponsiveContainer>
+    </figure>
+  );
+});
+
+/**
+ * The denoising-chain view (DESIGN.md §1 journey 4): M chains of the current policy from one
+ * x_0, re-sampled whenever the noise settings, the model or the iteration change.
+ */
+export function ChainView() {
+  const config = useRunStore((state) => state.config);
+  const model = useRunStore((state) => state.model);
+  const iteration = useRunStore((state) => state.status?.iteration ?? 0);
+  const [envIndex, setEnvIndex] = useState(0);
+  const [position, setPosition] = useState(0);
+  const [sample, setSample] = useState<ChainSample>();
+  const [problem, setProblem] = useState<string>();
+  const [pending, setPending] = useState(false);
+  const requestSerial = useRef(0);
+  const noiseKey = JSON.stringify(config.noise);
+
+  useEffect(() => {
+    const serial = ++requestSerial.current;
+    setPending(true);
+    trainerClient().sampleChains({ envIndex, count: CHAIN_COUNT, seed: CHAIN_SEED })
+      .then((next) => {
+        if (serial !== requestSerial.current) return;
+        exposeForTests(next);
+        setSample(next);
+        setProblem(undefined);
+      })
+      .catch((error: unknown) => {
+        if (serial === requestSerial.current) setProblem(errorText(error));
+      })
+      .finally(() => {
+        if (serial === requestSerial.current) setPending(false);
+      });
+  }, [noiseKey, model, iteration, envIndex]);
+
+  const labels = useMemo(() => (sample ? positionLabels(sample.horizon, sample.nActionSteps) : []), [sample]);
+  const shownPosition = sample ? Math.min(position, sample.horizon - 1) : 0;
+  const spread = useMemo(() => (sample ? finalSpread(sample) : undefined), [sample]);
+
+  return (
+    <section className="panel chain-view" data-testid="chain-view" data-pending={pending ? '1' : '0'}
+      data-method={sample?.method} data-level={sample?.level}>
+      <h2>Denoising chains</h2>
+      <div className="chart-toolbar">
+        <label>
+          env
+          <input type="number" min={0} max={config.num_envs - 1} value={envIndex} style={{ width: 48 }} data-testid="chain-env"
+            onChange={(event) => setEnvIndex(Math.max(0, Math.min(config.num_envs - 1, Number(event.target.value) || 0)))} />
+        </label>
+        <label>
+          horizon position
+          <select value={shownPosition} data-testid="chain-position" onChange={(event) => setPosition(Number(event.target.value))}>
+            {labels.map((entry) => <option key={entry.position} value={entry.position}>{entry.label}</option>)}
+          </select>
+        </label>
+        {sample && (
+          <span className="mono" data-testid="chain-meta">
+            {sample.count} chains · {sample.method} {sample.mode} · a {sample.level} · K {sample.steps} · obs {sample.obsSource} (env {sample.envIndex}) · model {sample.model}
+          </span>
+        )}
+      </div>
+      {problem && <p className="error-banner" role="alert" data-testid="chain-error">{problem}</p>}
+      {sample && (
+        <>
+          <p className="muted">
+            Thin blue: {sample.count} chains from one x_0; bold red: the ODE chain; violet: μ ± std of each stochastic step, at the element it produced.
+            Spread of x_K across chains: <span className="mono" data-testid="chain-spread">{spread?.toPrecision(4)}</span>
+          </p>
+          <div className="chart-grid" data-testid="chain-charts">
+            {Array.from({ length: sample.actionDim }, (_, dim) => <DimChart key={dim} sample={sample} position={shownPosition} dim={dim} />)}
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
