@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { openStudio } from './studio';
+import { openStudio, waitForIteration } from './studio';
 
 /** The last sample the chain view drew, as the e2e build exposes it. */
 interface ExposedChains {
@@ -85,5 +85,23 @@ test.describe('journey 4: denoising chains', () => {
     }
     expect(ode.denoiseInds.every((flag) => flag === 0)).toBe(true);
     expect(maxDifference).toBeLessThan(1e-5);
+  });
+
+  test('during a run the chains come from the run\'s weights and rollout observation, between iterations and while paused', async ({ page }) => {
+    await openStudio(page, { backend: 'wasm', overrides: ['iterations=400', 'eval.every=0', 'noise.method=sde', 'noise.level=0.4'] });
+    await page.getByTestId('tab-inspect').click();
+    await chainsAt(page, 'sde', 0.4);
+    await page.getByTestId('train').click();
+    await waitForIteration(page, 1);
+    // A finished iteration re-samples; the worker answers between iterations, never inside an update.
+    await expect(page.getByTestId('chain-meta')).toContainText('model run', { timeout: 60_000 });
+    await expect(page.getByTestId('chain-meta')).toContainText('obs rollout');
+    await page.getByTestId('pause').click();
+    await expect(page.getByTestId('phase')).toHaveText('paused');
+    const before = await chainsAt(page, 'sde', 0.4);
+    await setLevel(page, 1.6);
+    const after = await chainsAt(page, 'sde', 1.6);
+    expect(spreadAt(after, after.steps)).toBeGreaterThan(2 * spreadAt(before, before.steps));
+    await expect(page.getByTestId('chain-meta')).toContainText('model run');
   });
 });
