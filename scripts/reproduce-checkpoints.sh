@@ -28,10 +28,9 @@ fi
 
 if [[ "$stage" == all || "$stage" == ppo ]]; then
   for task in lift pick-cube; do
+    # The run-config defaults (Flow-SDE hybrid, a = 0.5, K = 4, actor lr 3e-5), 60 iterations (~120k env steps).
     npm run --silent train -- task="$task" ckpt="$ckpt/$task-bc.flowtune" out="$work/$task-ppo" seed=0 \
-      total_env_steps=1000000 num_envs=32 env.steps_per_iteration=16 ppo.minibatch_size=128 \
-      actor_lr=1e-4 critic_lr=1e-3 noise.logprob_type=token ppo.target_kl=0.02 policy.detach_critic_input=true \
-      eval_episodes=50 eval.every=10
+      iterations=60 eval_episodes=50 eval.every=20
     cp "$work/$task-ppo/checkpoints/final.flowtune" "$ckpt/$task-ppo.flowtune"
   done
 fi
