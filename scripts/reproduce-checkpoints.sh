@@ -28,9 +28,9 @@ fi
 
 if [[ "$stage" == all || "$stage" == ppo ]]; then
   for task in lift pick-cube; do
-    # The run-config defaults (Flow-SDE hybrid, a = 0.5, K = 4, actor lr 3e-5), 60 iterations (~120k env steps).
-    npm run --silent train -- task="$task" ckpt="$ckpt/$task-bc.flowtune" out="$work/$task-ppo" seed=0 \
-      iterations=60 eval_episodes=50 eval.every=20
-    cp "$work/$task-ppo/checkpoints/final.flowtune" "$ckpt/$task-ppo.flowtune"
+    # The run-config defaults (Flow-SDE hybrid, a = 0.5, K = 4, actor lr 3e-5), 300 iterations (~610k env steps).
+    npm run --silent train -- task="$task" ckpt="$ckpt/$task-bc.flowtune" out="$work/$task-ppo-long" seed=0 \
+      iterations=300 eval_episodes=50 eval.every=50
+    cp "$work/$task-ppo-long/checkpoints/final.flowtune" "$ckpt/$task-ppo.flowtune"
   done
 fi
