@@ -20,7 +20,6 @@ import { RestartableEnv } from './restartable-env';
 import { autosaveRun, exportRun } from './run-files';
 import { resolveChainRequest, sampleChainSet } from './chain-sampler';
 import { IdleChainInputs } from './idle-chain-inputs';
-import { ObsTap } from './obs-tap';
 
 const DEFAULT_AUTOSAVE_EVERY = 5;
 const MAX_RESTARTS_PER_STEP = 3;
@@ -29,8 +28,6 @@ interface ActiveRun {
   trainer: PpoTrainer;
   bundle: PolicyBundle;
   env: RestartableEnv;
-  /** The trainer's env, seen through its observation history (for the chain view). */
-  obsTap: ObsTap;
   evalEnv?: RestartableEnv;
 }
 
@@ -171,9 +168,8 @@ export class TrainingSession {
         const firstObs = await env.reset(Array.from({ length: env.numEnvs }, (_, envIndex) => config.seed + envIndex));
         bundle = freshBundle(config, firstObs, dims.obsDim, dims.actionDim);
       }
-      const obsTap = new ObsTap(env, config.policy.n_obs_steps);
-      const trainer = new PpoTrainer({ bundle, env: obsTap, evalEnv, config: cloneConfig(config) });
-      return { trainer, bundle, env, obsTap, evalEnv };
+      const trainer = new PpoTrainer({ bundle, env, evalEnv, config: cloneConfig(config) });
+      return { trainer, bundle, env, evalEnv };
     } catch (error) {
       if (bundle) disposeBundle(bundle);
       await env.dispose();
@@ -384,7 +380,7 @@ export class TrainingSession {
       if (run) {
         const config = run.trainer.config;
         const { envIndex, count, seed } = resolveChainRequest(request, run.env.numEnvs);
-        const live = run.obsTap.stackedObs(envIndex);
+        const live = run.trainer.stackedObs(envIndex);
         const obs = live ?? await this.idleInputs.observation(config, envIndex);
         const set = await sampleChainSet(run.bundle, obs, config, run.trainer.envSteps, count, seed);
         return { ...set, envIndex, obsSource: live ? 'rollout' : 'reset', model: 'run' };

@@ -179,6 +179,14 @@ export class PpoTrainer {
     return this.lastEval;
   }
 
+  /** [nObsSteps·obsDim] raw stacked observation the next decision of env `envIndex` sees; undefined before the first rollout. */
+  stackedObs(envIndex: number): Float32Array | undefined {
+    const history = this.cursor?.history;
+    if (!history) return undefined;
+    const size = history.stackedDim;
+    return history.stacked().slice(envIndex * size, (envIndex + 1) * size);
+  }
+
   elapsedSeconds(): number {
     return this.elapsedBefore + (this.startedAt === undefined ? 0 : (this.clock() - this.startedAt) / 1000);
   }
