@@ -69,6 +69,8 @@ export class PpoTrainer {
   iteration = 0;
   envSteps = 0;
   lastEval?: EvalSummary;
+  /** Training episodes that finished during the last iteration (qpos kept when the env records them). */
+  lastEpisodes: readonly EpisodeRecord[] = [];
   private readonly actorOptimizer: NamedAdam;
   private readonly criticOptimizer: NamedAdam;
   private readonly clock: () => number;
@@ -140,6 +142,7 @@ export class PpoTrainer {
     const updateSeconds = (this.clock() - updateStarted) / 1000;
     this.iteration++;
     this.envSteps += stats.envSteps;
+    this.lastEpisodes = stats.episodes;
     const envMetrics = await this.parts.env.metrics();
     const newEnvSteps = Math.max(1, envMetrics.envSteps - this.lastEnvMetrics.envSteps);
     const record: MetricRecord = {
