@@ -10,7 +10,7 @@ test.describe('run controls and config', () => {
     await expect(page.getByTestId('phase')).toHaveText('paused');
     const pausedAt = await iteration(page);
     // Between iterations, or at the next decision inside a rollout.
-    await expect(page.getByTestId('status-message')).toHaveText(new RegExp(`^paused at iteration ${pausedAt}(, mid-rollout)?$`));
+    await expect(page.getByTestId('status-message')).toHaveText(new RegExp(`^paused at iteration ${pausedAt}(, mid-(rollout|update))?$`));
     await page.waitForTimeout(2000);
     expect(await iteration(page)).toBe(pausedAt);
     await expect(page.getByTestId('record-count')).toHaveText(`${pausedAt} iterations logged`);

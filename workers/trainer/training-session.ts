@@ -45,6 +45,8 @@ export class TrainingSession {
   private stepsLeft = Infinity;
   private loopActive = false;
   private readonly gate = new DecisionGate();
+  /** Where a pause inside an iteration landed: at a decision, or between PPO minibatches. */
+  private pausedIn: 'rollout' | 'update' = 'rollout';
   /** Chain-view jobs asked for while an iteration runs: they run between iterations. */
   private queuedJobs: (() => Promise<void>)[] = [];
   /** A chain-view job running outside the loop; a resume waits for it. */
@@ -168,7 +170,12 @@ export class TrainingSession {
         const firstObs = await env.reset(Array.from({ length: env.numEnvs }, (_, envIndex) => config.seed + envIndex));
         bundle = freshBundle(config, firstObs, dims.obsDim, dims.actionDim);
       }
-      const trainer = new PpoTrainer({ bundle, env, evalEnv, config: cloneConfig(config) });
+      // The gate also holds between PPO minibatches, so a pause never waits for a whole update.
+      const beforeMinibatch = () => {
+        this.pausedIn = 'update';
+        return this.gate.pass();
+      };
+      const trainer = new PpoTrainer({ bundle, env, evalEnv, config: cloneConfig(config), beforeMinibatch });
       return { trainer, bundle, env, evalEnv };
     } catch (error) {
       if (bundle) disposeBundle(bundle);
@@ -267,11 +274,12 @@ export class TrainingSession {
   async pause(): Promise<void> {
     if (this.phase !== 'running') return;
     this.pauseRequested = true;
+    this.pausedIn = 'rollout';
     this.gate.close();
     await Promise.race([this.loop, this.gate.blocked()]);
     if (this.loopActive && this.phase === 'running' && this.run) {
       await this.autosave();
-      this.setPhase('paused', `paused at iteration ${this.run.trainer.iteration}, mid-rollout`);
+      this.setPhase('paused', `paused at iteration ${this.run.trainer.iteration}, mid-${this.pausedIn}`);
       await this.runQueuedJobs();
     }
   }

@@ -140,6 +140,42 @@ describe('ppoUpdate with a briefly BC-trained policy', () => {
 });
 
 describe('ppoUpdate training control', () => {
+  it('awaits the pause point before every minibatch, and no weight moves while it holds', async () => {
+    // tinyConfig: 4 envs × 2 decisions = 8 entries, minibatch 4 → 2 minibatches per epoch; 2 epochs → 4 pause points.
+    const parts = await prepare(['actor_lr=1e-3', 'critic_lr=1e-3', 'ppo.epochs=2']);
+    try {
+      const snapshots: Map<string, Float32Array>[] = [];
+      let resume: () => void = () => {};
+      let held = 0;
+      const running = ppoUpdate({
+        policy: parts.bundle.policy, buffer: parts.buffer, advantages: parts.advantages, returns: parts.returns,
+        sampler: samplerOptionsAt(parts.config, 0, 'train'), slice: logProbSliceFromConfig(parts.config, env.actionDim),
+        config: parts.config, actorOptimizer: parts.actorOptimizer, criticOptimizer: parts.criticOptimizer,
+        actorLr: parts.config.actor_lr, criticLr: parts.config.critic_lr, criticOnly: false, rng: createRng(5), skipStreak: parts.skipStreak,
+        beforeMinibatch: async () => {
+          held++;
+          snapshots.push(await weightSnapshot(parts.bundle));
+          // The third pause holds until released: the update must not move on by itself.
+          if (held === 3) await new Promise<void>((resolve) => { resume = resolve; });
+        },
+      });
+      while (held < 3) await new Promise((resolve) => setTimeout(resolve, 5));
+      const whilePaused = await weightSnapshot(parts.bundle);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(changedParameters(whilePaused, await weightSnapshot(parts.bundle))).toEqual([]);
+      expect(parts.actorOptimizer.step).toBe(2);
+      resume();
+      const result = await running;
+      expect(held).toBe(4);
+      expect(result.applied).toBe(4);
+      // Each minibatch between two pause points changed the weights.
+      expect(changedParameters(snapshots[0], snapshots[1]).length).toBeGreaterThan(0);
+      expect(changedParameters(snapshots[2], await weightSnapshot(parts.bundle)).length).toBeGreaterThan(0);
+    } finally {
+      release(parts);
+    }
+  });
+
   it('critic warm-up: only value.* parameters move and the actor optimizer takes no step', async () => {
     const parts = await prepare(['actor_lr=1e-3', 'critic_lr=1e-3']);
     try {

@@ -35,6 +35,8 @@ export interface PpoUpdateInputs {
   rng: Rng;
   /** Consecutive skipped updates, carried across iterations; at `ppo.max_nonfinite_skips` the update throws. */
   skipStreak: { current: number };
+  /** Awaited before each minibatch: a pause point, so a pause need not wait for the whole update. */
+  beforeMinibatch?: () => Promise<void>;
 }
 
 export interface PpoUpdateResult {
@@ -94,6 +96,7 @@ export async function ppoUpdate(inputs: PpoUpdateInputs): Promise<PpoUpdateResul
     epochsRun = epoch + 1;
     const order = shuffledValidEntries(buffer.mask, inputs.rng);
     for (let first = 0; first < order.length && !stopped; first += config.ppo.minibatch_size) {
+      await inputs.beforeMinibatch?.();
       const rows = order.subarray(first, Math.min(first + config.ppo.minibatch_size, order.length));
       const m = rows.length;
       const batch = tf.tidy(() => ({

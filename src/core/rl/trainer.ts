@@ -33,6 +33,8 @@ export interface TrainerParts {
   config: RunConfig;
   /** Milliseconds; injectable for tests. */
   clock?: () => number;
+  /** Awaited before each PPO minibatch; the studio pauses there mid-update. */
+  beforeMinibatch?: () => Promise<void>;
 }
 
 /** Reset seeds of the training envs; GRPO groups of `group_size` envs share one (DESIGN.md §4). */
@@ -138,6 +140,7 @@ export class PpoTrainer {
       policy: this.parts.bundle.policy, buffer, advantages, returns, sampler, slice, config,
       actorOptimizer: this.actorOptimizer, criticOptimizer: this.criticOptimizer,
       actorLr: criticOnly ? 0 : actorLr, criticLr, criticOnly, rng: this.iterationRng(2), skipStreak: this.skipStreak,
+      beforeMinibatch: this.parts.beforeMinibatch,
     });
     const updateSeconds = (this.clock() - updateStarted) / 1000;
     this.iteration++;
