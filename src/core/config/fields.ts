@@ -139,6 +139,9 @@ export const CONFIG_FIELDS: { readonly [K in ConfigKey]: SpecFor<ConfigValue<K>>
   'eval.every': int('Evaluate every this many iterations; 0 = off.', 10, 0, 1_000_000),
   'eval.seed': int('First of the fixed evaluation seeds (kept apart from training seeds).', 1_000_000, 0, MAX_INT),
   'eval.record_episodes': int('Evaluation episodes whose qpos is kept for replay and video.', 2, 0, 1000),
+
+  'video.every': int('Record eval videos at evaluations whose iteration is a multiple of this (a multiple of eval.every); 0 = at every evaluation.', 0, 0, 1_000_000),
+  'video.episodes': int('Eval episodes rendered to WebM at each recording, up to eval.record_episodes; 0 = no videos.', 2, 0, 100),
 };
 
 /** Config keys in table order. */

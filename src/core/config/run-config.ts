@@ -146,6 +146,13 @@ export interface EvalConfig {
   record_episodes: number;
 }
 
+export interface VideoConfig {
+  /** Record eval videos at evaluations whose iteration is a multiple of this; 0 = at every evaluation. */
+  every: number;
+  /** Eval episodes rendered to video at each recording (at most eval.record_episodes have qpos); 0 = off. */
+  episodes: number;
+}
+
 export interface RunConfig {
   /** Task to train on. */
   task: TaskName;
@@ -171,6 +178,7 @@ export interface RunConfig {
   advantages: AdvantagesConfig;
   env: EnvConfig;
   eval: EvalConfig;
+  video: VideoConfig;
 }
 
 type Leaf = number | string | boolean | number[];
@@ -188,6 +196,6 @@ export type ConfigValue<K extends string, T = RunConfig> =
   K extends `${infer Head}.${infer Rest}` ? (Head extends keyof T ? ConfigValue<Rest, T[Head]> : never)
     : K extends keyof T ? T[K] : never;
 
-export type ConfigSection = 'policy' | 'noise' | 'ppo' | 'advantages' | 'env' | 'eval';
+export type ConfigSection = 'policy' | 'noise' | 'ppo' | 'advantages' | 'env' | 'eval' | 'video';
 /** UI grouping: top-level keys are the `run` group. */
 export type ConfigGroup = 'run' | ConfigSection;

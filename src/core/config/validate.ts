@@ -71,6 +71,9 @@ function crossFieldProblems(config: RunConfig): ConfigProblem[] {
   if (config.eval.record_episodes > config.eval_episodes) {
     add('eval.record_episodes', `eval.record_episodes (${config.eval.record_episodes}) must be ≤ eval_episodes (${config.eval_episodes})`);
   }
+  if (config.video.every > 0 && config.eval.every > 0 && config.video.every % config.eval.every !== 0) {
+    add('video.every', `video.every (${config.video.every}) must be a multiple of eval.every (${config.eval.every}), since videos show eval episodes; or set video.every=0 to record at every evaluation`);
+  }
   return problems;
 }
 
