@@ -11,6 +11,7 @@ import { clearSavedRun, readSavedRun } from './trainer/autosave-store';
 import { disposeBundle, loadFiles } from './trainer/model-source';
 import { chainSampleBuffers } from './trainer/chain-sampler';
 import { TrainingSession } from './trainer/training-session';
+import { episodeReplay } from './trainer/episode-replay';
 
 let backend: BackendName | undefined;
 let faultsEnabled = false;
@@ -93,6 +94,11 @@ const api: TrainerWorkerApi = {
     requireBackend();
     const sample = await session.sampleChains(request);
     return Comlink.transfer(sample, chainSampleBuffers(sample));
+  },
+  listEpisodes: async () => session.episodes.list(),
+  async episodeReplay(id) {
+    const replay = await episodeReplay(session.episodes, id);
+    return Comlink.transfer(replay, [replay.poses.poses.buffer, replay.poses.tcp.buffer]);
   },
   async injectFault(kind) {
     if (!faultsEnabled) throw new TrainingError('fault injection is off: it exists only in test builds with ?faults=1');

@@ -1,6 +1,7 @@
 import type { AdapterSummary, BackendName } from '../core/backend/choose-backend';
 import type { NoiseConfig, RunConfig, TaskName } from '../core/config/run-config';
 import type { MetricRecord } from '../core/metrics/metric-keys';
+import type { EpisodePoses, SceneVisual } from '../core/render/scene-visual';
 
 /** Which tfjs backend the trainer worker runs on, and why. */
 export interface BackendReport {
@@ -85,6 +86,8 @@ export type TrainerEvent =
   | { type: 'history'; records: MetricRecord[] }
   | { type: 'config'; config: RunConfig }
   | { type: 'model'; model: ModelSource }
+  /** The episodes one iteration finished (training, and eval when it evaluated), newest last. */
+  | { type: 'episodes'; episodes: EpisodeSummary[] }
   | { type: 'error'; name: string; message: string };
 
 /** An autosaved run in IndexedDB that can be resumed. */
@@ -159,6 +162,29 @@ export interface ChainSample {
   model: 'run' | 'selected' | 'fresh';
 }
 
+/** One recorded episode in the trainer worker's store (DESIGN.md §1 journey 4). */
+export interface EpisodeSummary {
+  /** Unique within the worker's lifetime, e.g. "eval-12-3". */
+  id: string;
+  source: 'train' | 'eval';
+  task: TaskName;
+  /** The iteration that finished it (1-based, as in progress/iteration). */
+  iteration: number;
+  envIndex: number;
+  seed: number;
+  episodeReturn: number;
+  /** Control steps. */
+  length: number;
+  success: boolean;
+}
+
+/** What a renderer needs to replay one episode; poses are transferred. */
+export interface EpisodeReplay {
+  summary: EpisodeSummary;
+  visual: SceneVisual;
+  poses: EpisodePoses;
+}
+
 /** The trainer worker's comlink surface (DESIGN.md §2: the UI talks to workers through these types). */
 export interface TrainerWorkerApi {
   init(options: TrainerInitOptions): Promise<BackendReport>;
@@ -190,6 +216,10 @@ export interface TrainerWorkerApi {
   probeActions(model: 'run' | 'selected', seed: number): Promise<ActionProbe>;
   /** Samples chains for the chain view; waits for a running PPO update to end. */
   sampleChains(request: ChainSampleRequest): Promise<ChainSample>;
+  /** Recorded episodes still in the store, oldest first. */
+  listEpisodes(): Promise<EpisodeSummary[]>;
+  /** Scene and per-frame geom poses of one stored episode; throws TrainingError for an unknown id. */
+  episodeReplay(id: string): Promise<EpisodeReplay>;
   /** Test builds only. */
   injectFault(kind: FaultKind): Promise<void>;
 }

@@ -20,6 +20,7 @@ import { RestartableEnv } from './restartable-env';
 import { autosaveRun, exportRun } from './run-files';
 import { resolveChainRequest, sampleChainSet } from './chain-sampler';
 import { IdleChainInputs } from './idle-chain-inputs';
+import { EpisodeStore } from './episode-store';
 
 const DEFAULT_AUTOSAVE_EVERY = 5;
 const MAX_RESTARTS_PER_STEP = 3;
@@ -52,6 +53,8 @@ export class TrainingSession {
   /** A chain-view job running outside the loop; a resume waits for it. */
   private inspection?: Promise<unknown>;
   private readonly idleInputs = new IdleChainInputs();
+  /** Recorded episodes for the gallery and replay. */
+  readonly episodes = new EpisodeStore();
 
   constructor(config: RunConfig) {
     this.config = config;
@@ -157,12 +160,12 @@ export class TrainingSession {
     const dims = envDims(config);
     const envConfig = { task: config.task, obsMode: config.env.obs_type, controlMode: config.env.control_mode, rewardMode: config.env.reward, numPoints: config.env.num_points };
     const workers = config.env.workers > 0 ? config.env.workers : undefined;
-    const env = await RestartableEnv.create({ ...envConfig, numEnvs: config.num_envs, recordEpisodes: false }, workers, this.gate.pass);
+    const env = await RestartableEnv.create({ ...envConfig, numEnvs: config.num_envs, recordEpisodes: true }, workers, this.gate.pass);
     let bundle: PolicyBundle | undefined;
     let evalEnv: RestartableEnv | undefined;
     try {
       evalEnv = config.eval_episodes > 0 && config.eval.every > 0
-        ? await RestartableEnv.create({ ...envConfig, numEnvs: config.eval_episodes, recordEpisodes: false }, 1, this.gate.pass)
+        ? await RestartableEnv.create({ ...envConfig, numEnvs: config.eval_episodes, recordEpisodes: true }, 1, this.gate.pass)
         : undefined;
       if (this.selected) {
         bundle = loadFiles(this.selected.files, config.task, config).bundle;
@@ -242,6 +245,7 @@ export class TrainingSession {
         this.stepsLeft--;
         this.emit({ type: 'metrics', record });
         this.emit({ type: 'status', status: this.status() });
+        this.storeEpisodes(run, record);
         await this.runQueuedJobs();
         // Every 5 iterations, or more often when checkpoint_every asks for it.
         const every = this.config.checkpoint_every > 0 ? Math.min(this.config.checkpoint_every, DEFAULT_AUTOSAVE_EVERY) : DEFAULT_AUTOSAVE_EVERY;
@@ -261,6 +265,16 @@ export class TrainingSession {
       this.loopActive = false;
       await this.runQueuedJobs();
     }
+  }
+
+  /** Keeps the iteration's finished episodes (and its eval episodes, when it evaluated) and announces them. */
+  private storeEpisodes(run: ActiveRun, record: MetricRecord): void {
+    const evaluated = record['eval/success_rate'] !== undefined;
+    const episodes = this.episodes.add({
+      task: run.trainer.config.task, iteration: run.trainer.iteration,
+      train: run.trainer.lastEpisodes, eval: evaluated ? run.trainer.lastEval?.records : undefined,
+    });
+    this.emit({ type: 'episodes', episodes });
   }
 
   private fail(error: unknown): void {
@@ -304,6 +318,7 @@ export class TrainingSession {
       await this.loop;
     }
     this.pauseRequested = false;
+    this.episodes.clear();
     if (run) {
       run.trainer.dispose();
       disposeBundle(run.bundle);
