@@ -14,8 +14,10 @@ const chromiumFlags = [
 
 const port = Number(process.env.E2E_PORT ?? 4173);
 // The e2e build runs in mode 'e2e': a non-production build whose fault-injection hooks answer ?faults=1.
-// It goes to its own folder so it never replaces the production build in dist/.
-const e2eBuild = 'test-results/e2e-build';
+// It goes to its own folder so it never replaces the production build in dist/; a run on another
+// E2E_PORT gets its own build and artifact folders, so two runs on one machine do not collide.
+const folderSuffix = process.env.E2E_PORT ? `-${port}` : '';
+const e2eBuild = `test-results/e2e-build${folderSuffix}`;
 
 export default defineConfig({
   testDir: 'e2e',
@@ -25,7 +27,7 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  outputDir: 'test-results/e2e-artifacts',
+  outputDir: `test-results/e2e-artifacts${folderSuffix}`,
   globalSetup: './e2e/global-setup.ts',
   use: {
     baseURL: `http://localhost:${port}`,
