@@ -15,6 +15,8 @@ import { StatusBar } from './components/StatusBar';
 import { ChainView } from './inspect/ChainView';
 import { useRunStore } from './store/run-slice';
 import { useRuntimeStore } from './store/runtime-slice';
+import { VideoList } from './videos/VideoList';
+import { startVideoRecorder } from './videos/video-recorder';
 import { errorText, subscribeTrainerEvents, trainerClient } from './workers/trainer-client';
 
 const params = new URLSearchParams(window.location.search);
@@ -40,6 +42,7 @@ async function startStudio(): Promise<void> {
   const client = trainerClient();
   const report = await client.init({ backend: parseBackendName(params.get('backend')), faults: faultsEnabled });
   runtime.setBackend(report);
+  startVideoRecorder();
   await subscribeTrainerEvents();
   const { config, problem } = initialConfig;
   if (problem) run.setConfigNotice({ kind: 'error', text: problem });
@@ -123,6 +126,7 @@ export function App() {
             {tab === 'inspect' && (
               <div className="inspect-slot" data-testid="inspect-slot">
                 <ChainView />
+                <VideoList />
               </div>
             )}
           </div>

@@ -1,7 +1,7 @@
 /**
  * Draws one captioned video frame per recorded qpos row: three.js renders the
  * task scene into a WebGL OffscreenCanvas, which is copied onto a 2D OffscreenCanvas
- * with the caption bar on top. No DOM: it runs inside the video worker.
+ * with a caption bar across its top. No DOM: it runs inside the video worker.
  */
 import * as THREE from 'three';
 import type { EpisodePoses, SceneVisual } from '../../src/core/render/scene-visual';
@@ -55,15 +55,16 @@ export function createFrameCompositor(visual: SceneVisual, poses: EpisodePoses, 
       renderer.render(handle.scene, handle.camera);
       context.drawImage(glCanvas, 0, 0);
       context.fillStyle = 'rgba(12, 16, 24, 0.72)';
-      context.fillRect(0, height - barHeight, width, barHeight);
+      // The caption sits on top: a player's own controls cover the bottom of the frame.
+      context.fillRect(0, 0, width, barHeight);
       context.font = `${fontPx}px system-ui, sans-serif`;
       context.textBaseline = 'middle';
       context.textAlign = 'left';
       context.fillStyle = summary.success ? '#8fe3a1' : '#f2a7a7';
-      context.fillText(caption, Math.round(fontPx * 0.6), height - barHeight / 2);
+      context.fillText(caption, Math.round(fontPx * 0.6), barHeight / 2);
       context.textAlign = 'right';
       context.fillStyle = '#d8dde6';
-      context.fillText(stepLabel(frameIndex, summary.length), width - Math.round(fontPx * 0.6), height - barHeight / 2);
+      context.fillText(stepLabel(frameIndex, summary.length), width - Math.round(fontPx * 0.6), barHeight / 2);
     },
     dispose() {
       handle.dispose();
