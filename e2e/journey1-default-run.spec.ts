@@ -48,12 +48,15 @@ test.describe('journey 1: default run', () => {
 
     for (const metric of ['losses-policy', 'losses-value', 'losses-approx_kl', 'noise-std', 'losses-entropy', 'train-actor_lr', 'perf-env_steps_per_s']) {
       const chart = page.getByTestId(`chart-${metric}`);
+      // Charts out of view skip redraws; a user scrolls to them.
+      await chart.scrollIntoViewIfNeeded();
       await expect.poll(async () => Number(await chart.getAttribute('data-points')), { message: metric }).toBeGreaterThanOrEqual(2);
       const latest = Number(await page.getByTestId(`latest-${metric}`).textContent());
       expect(Number.isFinite(latest), `${metric} latest value`).toBe(true);
     }
     // Episodes are 100 env steps long, longer than this run, so success shows through evaluation (at iterations 2 and 3).
     await expect(page.getByTestId('phase')).toHaveText('done', { timeout: 200_000 });
+    await page.getByTestId('chart-eval-success_rate').scrollIntoViewIfNeeded();
     await expect(page.getByTestId('chart-eval-success_rate')).toHaveAttribute('data-points', '2');
     expect(Number(await page.getByTestId('latest-eval-success_rate').textContent())).toBeGreaterThanOrEqual(0);
 

@@ -1,7 +1,9 @@
 import { memo, useEffect, useMemo, useState } from 'react';
-import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
 import { METRICS, type MetricKey, type MetricRecord } from '../../core/metrics';
 import { chartRows, type ChartRow, type XAxisKind } from './chart-data';
+import { niceTicks } from './nice-ticks';
+import { useChartFrame } from './use-chart-frame';
 
 export interface MetricChartProps {
   metric: MetricKey;
@@ -51,42 +53,58 @@ function valueDomain(rows: readonly { raw: number; smooth: number }[]): [number,
 
 /** One scalar metric: raw values faint, the debiased EMA solid, newest value in the header. */
 export const MetricChart = memo(function MetricChart({ metric, title, records, xAxis, smoothing, color, delayMs = 0 }: MetricChartProps) {
+  const [frameRef, frame] = useChartFrame<HTMLElement>();
   const [shown, setShown] = useState(records);
   useEffect(() => {
+    // A chart out of view keeps its old rows; it catches up when scrolled back in.
+    if (!frame.visible) return;
     const timer = setTimeout(() => setShown(records), delayMs);
     return () => clearTimeout(timer);
-  }, [records, delayMs]);
+  }, [records, delayMs, frame.visible]);
   const rows = useMemo(() => chartRows(shown, metric, xAxis, smoothing), [shown, metric, xAxis, smoothing]);
   const latest = rows.at(-1);
   const domain = useMemo(() => valueDomain(rows), [rows]);
   const slug = metric.replace('/', '-');
   return (
-    <figure className="chart" data-testid={`chart-${slug}`} data-points={rows.length} title={METRICS[metric].doc}>
+    <figure ref={frameRef} className="chart" data-testid={`chart-${slug}`} data-points={rows.length} title={METRICS[metric].doc}>
       <figcaption>
         <span className="chart-title">{title}</span>
         <span className="chart-value mono" data-testid={`latest-${slug}`}>{latest ? formatNumber(latest.raw) : '–'}</span>
       </figcaption>
-      <ChartBody rows={rows} domain={domain} xAxis={xAxis} color={color} />
+      <ChartBody rows={rows} domain={domain} xAxis={xAxis} color={color} width={frame.width} />
     </figure>
   );
 });
 
-const ChartBody = memo(function ChartBody({ rows, domain, xAxis, color }: { rows: ChartRow[]; domain: [number, number]; xAxis: XAxisKind; color: string }) {
+interface ChartBodyProps {
+  rows: ChartRow[];
+  domain: [number, number];
+  xAxis: XAxisKind;
+  color: string;
+  /** The figure's content width; the plot is drawn once it is known. */
+  width: number;
+}
+
+const CHART_HEIGHT = 118;
+const TICK_COUNT = 4;
+
+const ChartBody = memo(function ChartBody({ rows, domain, xAxis, color, width }: ChartBodyProps) {
+  const xDomain = useMemo((): [number, number] => [rows[0]?.x ?? 0, rows.at(-1)?.x ?? 1], [rows]);
+  const xTicks = useMemo(() => niceTicks(xDomain[0], xDomain[1], TICK_COUNT), [xDomain]);
+  const yTicks = useMemo(() => niceTicks(domain[0], domain[1], TICK_COUNT), [domain]);
   return (
     <>
-      {rows.length === 0 ? (
-        <div className="chart-empty muted">no data yet</div>
+      {rows.length === 0 || width === 0 ? (
+        <div className="chart-empty muted">{rows.length === 0 ? 'no data yet' : ''}</div>
       ) : (
-        <ResponsiveContainer width="100%" height={118}>
-          <LineChart data={rows} margin={{ top: 4, right: 8, bottom: 0, left: -4 }}>
-            <CartesianGrid stroke="#eef0f3" vertical={false} />
-            <XAxis dataKey="x" type="number" domain={['dataMin', 'dataMax']} tickFormatter={formatTick} tick={{ fontSize: 10 }} tickCount={4} />
-            <YAxis tickFormatter={formatTick} tick={{ fontSize: 10 }} width={58} domain={domain} tickCount={4} />
-            <Tooltip formatter={(value) => formatNumber(Number(value))} labelFormatter={(label) => `${xAxis === 'env_steps' ? 'env steps' : 'seconds'} ${formatNumber(Number(label))}`} />
-            <Line dataKey="raw" stroke={color} strokeOpacity={0.25} dot={false} isAnimationActive={false} strokeWidth={1} />
-            <Line dataKey="smooth" stroke={color} dot={rows.length < 3} isAnimationActive={false} strokeWidth={1.6} />
-          </LineChart>
-        </ResponsiveContainer>
+        <LineChart width={width} height={CHART_HEIGHT} data={rows} margin={{ top: 4, right: 8, bottom: 0, left: -4 }}>
+          <CartesianGrid stroke="#eef0f3" vertical={false} />
+          <XAxis dataKey="x" type="number" domain={xDomain} ticks={xTicks} tickFormatter={formatTick} tick={{ fontSize: 10 }} />
+          <YAxis tickFormatter={formatTick} tick={{ fontSize: 10 }} width={58} domain={domain} ticks={yTicks} />
+          <Tooltip formatter={(value) => formatNumber(Number(value))} labelFormatter={(label) => `${xAxis === 'env_steps' ? 'env steps' : 'seconds'} ${formatNumber(Number(label))}`} />
+          <Line dataKey="raw" stroke={color} strokeOpacity={0.25} dot={false} isAnimationActive={false} strokeWidth={1} />
+          <Line dataKey="smooth" stroke={color} dot={rows.length < 3} isAnimationActive={false} strokeWidth={1.6} />
+        </LineChart>
       )}
     </>
   );
