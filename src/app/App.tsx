@@ -13,6 +13,8 @@ import { ResumeBanner } from './components/ResumeBanner';
 import { RunControls } from './components/RunControls';
 import { StatusBar } from './components/StatusBar';
 import { ChainView } from './inspect/ChainView';
+import { EpisodeGallery } from './gallery/EpisodeGallery';
+import { ReplayView } from './scene3d/ReplayView';
 import { useRunStore } from './store/run-slice';
 import { useRuntimeStore } from './store/runtime-slice';
 import { VideoList } from './videos/VideoList';
@@ -126,6 +128,10 @@ export function App() {
             {tab === 'inspect' && (
               <div className="inspect-slot" data-testid="inspect-slot">
                 <ChainView />
+                <div className="episodes-layout">
+                  <EpisodeGallery />
+                  <ReplayView />
+                </div>
                 <VideoList />
               </div>
             )}

@@ -2,6 +2,7 @@ import * as Comlink from 'comlink';
 import type { MetricRecord } from '../../core/metrics/metric-keys';
 import type { RunStatus, TrainerEvent, TrainerWorkerApi } from '../../protocol/trainer-api';
 import { useRunStore } from '../store/run-slice';
+import { useEpisodeStore } from '../store/episode-slice';
 
 let client: Comlink.Remote<TrainerWorkerApi> | undefined;
 
@@ -59,6 +60,10 @@ export function applyTrainerEvent(event: TrainerEvent): void {
     case 'history':
       pendingRecords = [];
       store.setRecords(event.records);
+      useEpisodeStore.getState().clearEpisodes();
+      break;
+    case 'episodes':
+      useEpisodeStore.getState().addEpisodes(event.episodes);
       break;
     case 'config':
       store.setConfig(event.config);

@@ -51,7 +51,7 @@ export const POSE_STRIDE = 12;
 export const HIDDEN_GROUP_START = 3;
 
 /** Oblique view from the front right, above the table. */
-const DEFAULT_CAMERA: SceneVisual['camera'] = { position: [1.3, 0.85, 0.7], target: [0.35, 0, 0.12] };
+const DEFAULT_CAMERA: SceneVisual['camera'] = { position: [1.45, 1.0, 0.9], target: [0.32, 0, 0.28] };
 
 /** [G] ids of the geoms a renderer draws: known shapes, group below HIDDEN_GROUP_START, alpha above 0. */
 export function visibleGeomIds(scene: SceneModel): number[] {

@@ -1,0 +1,78 @@
+import { useEffect, useMemo } from 'react';
+import { useEpisodeStore } from '../store/episode-slice';
+import { useRunStore } from '../store/run-slice';
+import { errorText, trainerClient } from '../workers/trainer-client';
+import { galleryRows, type SuccessFilter } from './gallery-rows';
+
+const testBuild = import.meta.env.MODE === 'e2e';
+
+/**
+ * Recent training and eval episodes (DESIGN.md §1 journey 4), newest first; a click opens
+ * the episode in the replay view.
+ */
+export function EpisodeGallery() {
+  const episodes = useEpisodeStore((state) => state.episodes);
+  const filter = useEpisodeStore((state) => state.filter);
+  const selectedId = useEpisodeStore((state) => state.selectedId);
+  const records = useRunStore((state) => state.records);
+  const rows = useMemo(() => galleryRows(episodes, filter), [episodes, filter]);
+  const successes = useMemo(() => episodes.filter((summary) => summary.success).length, [episodes]);
+
+  // Catch up with episodes announced before this view mounted.
+  useEffect(() => {
+    trainerClient().listEpisodes()
+      .then((stored) => useEpisodeStore.getState().addEpisodes(stored))
+      .catch((error: unknown) => console.warn(`episode list unavailable: ${errorText(error)}`));
+  }, []);
+
+  // Test builds expose the metric history, so specs can check the tags against it.
+  useEffect(() => {
+    if (testBuild) (window as unknown as { __flowtuneMetrics?: unknown }).__flowtuneMetrics = records;
+  }, [records]);
+
+  const { setFilter, select } = useEpisodeStore.getState();
+  return (
+    <section className="panel gallery" data-testid="episode-gallery">
+      <h2>Episodes</h2>
+      <div className="chart-toolbar">
+        <label>
+          show
+          <select value={filter} data-testid="gallery-filter" onChange={(event) => setFilter(event.target.value as SuccessFilter)}>
+            <option value="all">all</option>
+            <option value="success">success</option>
+            <option value="failure">failure</option>
+          </select>
+        </label>
+        <span className="mono" data-testid="gallery-count">{episodes.length} episodes · {successes} successful</span>
+      </div>
+      {rows.length === 0 ? (
+        <p className="muted gallery-empty">
+          {episodes.length === 0 ? 'Finished training and eval episodes appear here while a run trains.' : `No ${filter === 'success' ? 'successful' : 'failed'} episodes yet.`}
+        </p>
+      ) : (
+        <div className="gallery-scroll">
+          <table className="gallery-table">
+            <thead>
+              <tr><th>source</th><th>task</th><th className="num">iter</th><th className="num">return</th><th className="num">length</th><th>result</th></tr>
+            </thead>
+            <tbody>
+              {rows.map((summary) => (
+                <tr key={summary.id} className={summary.id === selectedId ? 'selected' : undefined} onClick={() => select(summary.id)}
+                  data-testid={testBuild ? 'gallery-row' : undefined} data-episode-id={summary.id}
+                  data-success={testBuild ? String(summary.success) : undefined} data-iteration={testBuild ? summary.iteration : undefined}
+                  data-source={testBuild ? summary.source : undefined}>
+                  <td><span className={`source source-${summary.source}`}>{summary.source}</span></td>
+                  <td>{summary.task}</td>
+                  <td className="num mono">{summary.iteration}</td>
+                  <td className="num mono">{summary.episodeReturn.toFixed(2)}</td>
+                  <td className="num mono">{summary.length}</td>
+                  <td><span className={`tag ${summary.success ? 'tag-success' : 'tag-failure'}`}>{summary.success ? 'success' : 'failure'}</span></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

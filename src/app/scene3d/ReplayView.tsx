@@ -1,0 +1,178 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import * as THREE from 'three';
+import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+import type { EpisodeReplay } from '../../protocol/trainer-api';
+import { episodeCaption } from '../gallery/gallery-rows';
+import { useEpisodeStore } from '../store/episode-slice';
+import { errorText, trainerClient } from '../workers/trainer-client';
+import { buildThreeScene, type ThreeSceneHandle } from './three-scene';
+
+export const REPLAY_SPEEDS = [0.25, 0.5, 1, 2, 4] as const;
+
+const testIds = import.meta.env.MODE === 'e2e';
+
+/**
+ * 3D replay of a recorded episode (DESIGN.md §1 journey 4): the trainer worker computes the
+ * geom poses from the episode's qpos; this view only renders them with three.js.
+ */
+export function ReplayView() {
+  const selectedId = useEpisodeStore((state) => state.selectedId);
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const rendererRef = useRef<THREE.WebGLRenderer | undefined>(undefined);
+  const controlsRef = useRef<OrbitControls | undefined>(undefined);
+  const handleRef = useRef<ThreeSceneHandle | undefined>(undefined);
+  const [replay, setReplay] = useState<EpisodeReplay>();
+  const [frame, setFrame] = useState(0);
+  const [playing, setPlaying] = useState(false);
+  const [speed, setSpeed] = useState(1);
+  const [loading, setLoading] = useState(false);
+  const [problem, setProblem] = useState<string>();
+  const frameRef = useRef(0);
+  frameRef.current = frame;
+
+  const draw = useCallback(() => {
+    const renderer = rendererRef.current;
+    const handle = handleRef.current;
+    if (!renderer || !handle) return;
+    renderer.render(handle.scene, handle.camera);
+  }, []);
+
+  // One renderer per canvas, sized to its box.
+  useEffect(() => {
+    const canvas = canvasRef.current!;
+    let renderer: THREE.WebGLRenderer;
+    try {
+      renderer = new THREE.WebGLRenderer({ canvas, antialias: true });
+    } catch (error) {
+      setProblem(`WebGL is not available: ${errorText(error)}`);
+      return;
+    }
+    renderer.setPixelRatio(Math.min(2, window.devicePixelRatio));
+    renderer.shadowMap.enabled = true;
+    renderer.shadowMap.type = THREE.PCFShadowMap;
+    rendererRef.current = renderer;
+    const resize = () => {
+      const width = canvas.clientWidth;
+      const height = canvas.clientHeight;
+      if (width === 0 || height === 0) return;
+      renderer.setSize(width, height, false);
+      handleRef.current?.setAspect(width / height);
+      draw();
+    };
+    const observer = new ResizeObserver(resize);
+    observer.observe(canvas);
+    resize();
+    return () => {
+      observer.disconnect();
+      controlsRef.current?.dispose();
+      controlsRef.current = undefined;
+      handleRef.current?.dispose();
+      handleRef.current = undefined;
+      renderer.dispose();
+      rendererRef.current = undefined;
+    };
+  }, [draw]);
+
+  // Fetch the poses of the selected episode.
+  useEffect(() => {
+    if (!selectedId) return;
+    let current = true;
+    setLoading(true);
+    setPlaying(false);
+    trainerClient().episodeReplay(selectedId)
+      .then((next) => {
+        if (!current) return;
+        setReplay(next);
+        setFrame(0);
+        setProblem(undefined);
+      })
+      .catch((error: unknown) => {
+        if (current) setProblem(errorText(error));
+      })
+      .finally(() => {
+        if (current) setLoading(false);
+      });
+    return () => {
+      current = false;
+    };
+  }, [selectedId]);
+
+  // A new scene for each replay; the camera starts at the task's view and orbits with the mouse.
+  useEffect(() => {
+    const renderer = rendererRef.current;
+    if (!replay || !renderer) return;
+    handleRef.current?.dispose();
+    controlsRef.current?.dispose();
+    const handle = buildThreeScene(replay.visual);
+    const canvas = renderer.domElement;
+    if (canvas.clientHeight > 0) handle.setAspect(canvas.clientWidth / canvas.clientHeight);
+    handle.setFrame(replay.poses, frameRef.current);
+    handleRef.current = handle;
+    const controls = new OrbitControls(handle.camera, canvas);
+    controls.target.set(...replay.visual.camera.target);
+    controls.update();
+    controls.addEventListener('change', draw);
+    controlsRef.current = controls;
+    draw();
+  }, [replay, draw]);
+
+  useEffect(() => {
+    if (!replay || !handleRef.current) return;
+    handleRef.current.setFrame(replay.poses, frame);
+    draw();
+  }, [replay, frame, draw]);
+
+  // Playback at fps × speed from the frame where play was pressed.
+  useEffect(() => {
+    if (!playing || !replay) return;
+    const lastFrame = replay.poses.frames - 1;
+    const startFrame = frameRef.current >= lastFrame ? 0 : frameRef.current;
+    const startTime = performance.now();
+    let request = 0;
+    const tick = (now: number) => {
+      const next = Math.min(lastFrame, startFrame + Math.floor(((now - startTime) / 1000) * replay.visual.fps * speed));
+      setFrame(next);
+      if (next >= lastFrame) setPlaying(false);
+      else request = requestAnimationFrame(tick);
+    };
+    request = requestAnimationFrame(tick);
+    return () => cancelAnimationFrame(request);
+  }, [playing, speed, replay]);
+
+  const frames = replay?.poses.frames ?? 0;
+  return (
+    <section className="panel replay-view" data-testid="replay-view" data-loading={loading ? '1' : '0'} data-episode={replay?.summary.id}>
+      <h2>Replay</h2>
+      <div className="replay-stage">
+        <canvas ref={canvasRef} className="replay-canvas" data-testid={testIds ? 'replay-canvas' : undefined} />
+        {!replay && !loading && <p className="replay-empty muted">Pick an episode in the gallery to replay it.</p>}
+      </div>
+      {problem && <p className="notice notice-error" role="alert" data-testid="replay-error">{problem}</p>}
+      <div className="replay-controls">
+        <button className="replay-play" disabled={!replay} data-testid={testIds ? 'replay-play' : undefined} onClick={() => setPlaying((value) => !value)}>
+          {playing ? 'Pause' : 'Play'}
+        </button>
+        <input type="range" className="replay-scrub" min={0} max={Math.max(0, frames - 1)} step={1} value={frame} disabled={!replay}
+          aria-label="frame" data-testid={testIds ? 'replay-scrub' : undefined}
+          onChange={(event) => {
+            setPlaying(false);
+            setFrame(Number(event.target.value));
+          }} />
+        <span className="mono replay-frame" data-testid="replay-frame">{replay ? `${frame} / ${frames - 1}` : '–'}</span>
+        <label className="muted">
+          speed
+          <select value={speed} data-testid="replay-speed" onChange={(event) => setSpeed(Number(event.target.value))}>
+            {REPLAY_SPEEDS.map((value) => <option key={value} value={value}>{value}×</option>)}
+          </select>
+        </label>
+      </div>
+      {replay && (
+        <p className="replay-caption" data-testid="replay-caption">
+          <span className={`tag ${replay.summary.success ? 'tag-success' : 'tag-failure'}`}>{replay.summary.source}</span>
+          {episodeCaption(replay.summary)}
+          <span className="muted"> · {replay.summary.length} steps · env {replay.summary.envIndex} · seed {replay.summary.seed}</span>
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,26 @@
+import { create } from 'zustand';
+import type { EpisodeSummary } from '../../protocol/trainer-api';
+import { mergeEpisodes, type SuccessFilter } from '../gallery/gallery-rows';
+
+interface EpisodeState {
+  /** Recorded episodes the trainer worker announced, oldest first; summaries only. */
+  episodes: EpisodeSummary[];
+  filter: SuccessFilter;
+  /** The episode open in the replay view. */
+  selectedId?: string;
+  addEpisodes(episodes: readonly EpisodeSummary[]): void;
+  /** Drops every episode (a new run, reset or resume replaces the history). */
+  clearEpisodes(): void;
+  setFilter(filter: SuccessFilter): void;
+  select(id: string | undefined): void;
+}
+
+/** The gallery's episodes, mirrored from the trainer worker's 'episodes' events. */
+export const useEpisodeStore = create<EpisodeState>()((set) => ({
+  episodes: [],
+  filter: 'all',
+  addEpisodes: (incoming) => set((state) => ({ episodes: mergeEpisodes(state.episodes, incoming) })),
+  clearEpisodes: () => set({ episodes: [], selectedId: undefined }),
+  setFilter: (filter) => set({ filter }),
+  select: (selectedId) => set({ selectedId }),
+}));
