@@ -20,6 +20,8 @@ export interface OpenOptions {
   /** 'key=value' overrides on top of the tiny preset. */
   overrides?: string[];
   faults?: boolean;
+  /** The task the page should open on (default pick-cube, the studio's default). */
+  task?: string;
 }
 
 /** The tiny preset (4 envs, [32, 32] MLP) plus overrides, as a URL hash. */
@@ -36,7 +38,7 @@ export async function openStudio(page: Page, options: OpenOptions = {}): Promise
   const search = query.toString();
   await page.goto(`/${search ? `?${search}` : ''}#${tinyHash(options.overrides)}`);
   await expect(page.getByTestId('backend')).toHaveText(/^(webgpu|wasm|cpu)$/);
-  await expect(page.getByTestId('meta-task')).toHaveText('pick-cube');
+  await expect(page.getByTestId('meta-task')).toHaveText(options.task ?? 'pick-cube');
 }
 
 export async function iteration(page: Page): Promise<number> {
