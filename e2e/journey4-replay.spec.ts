@@ -106,4 +106,54 @@ test.describe('journey 4: episode gallery and 3D replay', () => {
     await expect.poll(() => frameShown(page), { timeout: 30_000 }).toBe(lastFrame);
     await expect(page.getByTestId('replay-play')).toHaveText('Play');
   });
+
+  test('the TCP paths of the sampled chunks start at the TCP and spread with the noise level', async ({ page }) => {
+    await openStudio(page, { backend: 'wasm', overrides: ['noise.method=sde', 'noise.mode=hybrid', 'noise.level=0.1'] });
+    await page.getByTestId('step').click();
+    await expect(page.getByTestId('phase')).toHaveText('paused', { timeout: 120_000 });
+    await page.getByTestId('tab-inspect').click();
+    const view = page.getByTestId('chain-paths');
+    const low = await pathsAt(page, 0.1);
+    await expect(view).toHaveAttribute('data-chains', '16');
+    expect(low.count).toBe(16);
+    const start = low.odePath.slice(0, 3);
+    for (let chainIndex = 0; chainIndex < low.count; chainIndex++) {
+      const path = low.paths.slice(chainIndex * (low.horizon + 1) * 3, (chainIndex + 1) * (low.horizon + 1) * 3);
+      // Every chunk starts from the observed TCP, and each step moves at most 3 cm per axis.
+      path.slice(0, 3).forEach((value, axis) => expect(value).toBeCloseTo(start[axis], 6));
+      for (let step = 0; step < low.horizon; step++) {
+        for (let axis = 0; axis < 3; axis++) expect(Math.abs(path[(step + 1) * 3 + axis] - path[step * 3 + axis])).toBeLessThanOrEqual(0.03 + 1e-6);
+      }
+    }
+    const canvas = page.getByTestId('chain-paths-canvas');
+    await canvas.scrollIntoViewIfNeeded();
+    const lowShot = await canvas.screenshot();
+
+    await page.getByTestId('noise-level').fill('1');
+    const high = await pathsAt(page, 1);
+    expect(endSpread(high)).toBeGreaterThan(2 * endSpread(low));
+    expect(Buffer.compare(lowShot, await canvas.screenshot())).not.toBe(0);
+  });
 });
+
+interface ExposedPaths {
+  count: number;
+  horizon: number;
+  paths: number[];
+  odePath: number[];
+}
+
+/** Waits for the paths sampled at noise level `level` (the chain view shows the level in force). */
+async function pathsAt(page: Page, level: number): Promise<ExposedPaths> {
+  await expect(page.getByTestId('chain-view')).toHaveAttribute('data-level', String(level));
+  await expect(page.getByTestId('chain-view')).toHaveAttribute('data-pending', '0');
+  await expect(page.getByTestId('chain-paths')).toHaveAttribute('data-pending', '0');
+  return page.evaluate(() => (window as unknown as { __flowtuneChainPaths: ExposedPaths }).__flowtuneChainPaths);
+}
+
+/** Mean distance of the chunks' end points from their centroid (m), in float64. */
+function endSpread(sample: ExposedPaths): number {
+  const ends = Array.from({ length: sample.count }, (_, chainIndex) => sample.paths.slice(((chainIndex + 1) * (sample.horizon + 1) - 1) * 3, (chainIndex + 1) * (sample.horizon + 1) * 3));
+  const centroid = [0, 1, 2].map((axis) => ends.reduce((sum, end) => sum + end[axis], 0) / ends.length);
+  return ends.reduce((sum, end) => sum + Math.hypot(end[0] - centroid[0], end[1] - centroid[1], end[2] - centroid[2]), 0) / ends.length;
+}

@@ -12,6 +12,7 @@ import { disposeBundle, loadFiles } from './trainer/model-source';
 import { chainSampleBuffers } from './trainer/chain-sampler';
 import { TrainingSession } from './trainer/training-session';
 import { episodeReplay } from './trainer/episode-replay';
+import { chainPaths } from './trainer/chain-paths';
 
 let backend: BackendName | undefined;
 let faultsEnabled = false;
@@ -99,6 +100,11 @@ const api: TrainerWorkerApi = {
   async episodeReplay(id) {
     const replay = await episodeReplay(session.episodes, id);
     return Comlink.transfer(replay, [replay.poses.poses.buffer, replay.poses.tcp.buffer]);
+  },
+  async chainPaths(request) {
+    requireBackend();
+    const paths = await chainPaths(session, request);
+    return Comlink.transfer(paths, [paths.paths.buffer, paths.odePath.buffer, paths.poses.poses.buffer, paths.poses.tcp.buffer]);
   },
   async injectFault(kind) {
     if (!faultsEnabled) throw new TrainingError('fault injection is off: it exists only in test builds with ?faults=1');

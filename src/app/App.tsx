@@ -15,6 +15,7 @@ import { StatusBar } from './components/StatusBar';
 import { ChainView } from './inspect/ChainView';
 import { EpisodeGallery } from './gallery/EpisodeGallery';
 import { ReplayView } from './scene3d/ReplayView';
+import { ChainPathsView } from './scene3d/ChainPathsView';
 import { useRunStore } from './store/run-slice';
 import { useRuntimeStore } from './store/runtime-slice';
 import { VideoList } from './videos/VideoList';
@@ -128,6 +129,9 @@ export function App() {
             {tab === 'inspect' && (
               <div className="inspect-slot" data-testid="inspect-slot">
                 <ChainView />
+                <div className="episodes-layout">
+                  <ChainPathsView />
+                </div>
                 <div className="episodes-layout">
                   <EpisodeGallery />
                   <ReplayView />

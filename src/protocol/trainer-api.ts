@@ -185,6 +185,28 @@ export interface EpisodeReplay {
   poses: EpisodePoses;
 }
 
+/**
+ * TCP paths implied by M sampled chunks (`ee_delta_pos` only): the chains of sampleChains for the
+ * same request, their final chunks x_K unnormalized, and the TCP targets they lead to, drawn in the
+ * scene of the env's observation.
+ */
+export interface ChainPaths {
+  count: number;
+  /** H */
+  horizon: number;
+  nActionSteps: number;
+  envIndex: number;
+  /** [M, H + 1, 3]: the observed TCP, then the target after each step of the chunk (m, world frame). */
+  paths: Float32Array;
+  /** [H + 1, 3]: the same for the deterministic ODE chunk. */
+  odePath: Float32Array;
+  visual: SceneVisual;
+  /** One frame: the scene rebuilt from the observation. */
+  poses: EpisodePoses;
+  /** False in pointcloud mode: the observation has no cube pose, so the cube is drawn at home. */
+  objectFromObservation: boolean;
+}
+
 /** The trainer worker's comlink surface (DESIGN.md §2: the UI talks to workers through these types). */
 export interface TrainerWorkerApi {
   init(options: TrainerInitOptions): Promise<BackendReport>;
@@ -220,6 +242,8 @@ export interface TrainerWorkerApi {
   listEpisodes(): Promise<EpisodeSummary[]>;
   /** Scene and per-frame geom poses of one stored episode; throws TrainingError for an unknown id. */
   episodeReplay(id: string): Promise<EpisodeReplay>;
+  /** TCP paths of the chain view's chunks in a 3D view of the env (ee_delta_pos; needs a rollout observation). */
+  chainPaths(request: ChainSampleRequest): Promise<ChainPaths>;
   /** Test builds only. */
   injectFault(kind: FaultKind): Promise<void>;
 }

@@ -12,7 +12,8 @@ import type { EpisodeStore } from './episode-store';
 
 let scenes: Promise<ReplayScenes> | undefined;
 
-function replayScenes(): Promise<ReplayScenes> {
+/** The worker's MuJoCo scenes, loaded on first use. */
+export function replayScenes(): Promise<ReplayScenes> {
   scenes ??= import('@mujoco/mujoco').then(async ({ default: loadMujoco }) => {
     const mj: Mujoco = await loadMujoco({ locateFile: (path: string) => (path.endsWith('.wasm') ? wasmUrl : path) });
     return new ReplayScenes(mj);

@@ -380,7 +380,7 @@ export class TrainingSession {
   }
 
   /** Runs `job` now when no iteration is running, else right after the current one. */
-  private whenNoUpdate<T>(job: () => Promise<T>): Promise<T> {
+  whenNoUpdate<T>(job: () => Promise<T>): Promise<T> {
     if (!this.iterationBusy()) {
       const running = job();
       const tracked = running.finally(() => {

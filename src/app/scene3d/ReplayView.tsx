@@ -1,11 +1,10 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import * as THREE from 'three';
-import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+import { useEffect, useRef, useState } from 'react';
 import type { EpisodeReplay } from '../../protocol/trainer-api';
 import { episodeCaption } from '../gallery/gallery-rows';
 import { useEpisodeStore } from '../store/episode-slice';
 import { errorText, trainerClient } from '../workers/trainer-client';
-import { buildThreeScene, type ThreeSceneHandle } from './three-scene';
+import { buildThreeScene } from './three-scene';
+import { useThreeCanvas } from './use-three-canvas';
 
 export const REPLAY_SPEEDS = [0.25, 0.5, 1, 2, 4] as const;
 
@@ -17,110 +16,55 @@ const testIds = import.meta.env.MODE === 'e2e';
  */
 export function ReplayView() {
   const selectedId = useEpisodeStore((state) => state.selectedId);
-  const canvasRef = useRef<HTMLCanvasElement>(null);
-  const rendererRef = useRef<THREE.WebGLRenderer | undefined>(undefined);
-  const controlsRef = useRef<OrbitControls | undefined>(undefined);
-  const handleRef = useRef<ThreeSceneHandle | undefined>(undefined);
+  const { canvasRef, problem: webglProblem, show, current, draw } = useThreeCanvas();
   const [replay, setReplay] = useState<EpisodeReplay>();
   const [frame, setFrame] = useState(0);
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState(1);
   const [loading, setLoading] = useState(false);
-  const [problem, setProblem] = useState<string>();
+  const [fetchProblem, setFetchProblem] = useState<string>();
+  const problem = webglProblem ?? fetchProblem;
   const frameRef = useRef(0);
   frameRef.current = frame;
-
-  const draw = useCallback(() => {
-    const renderer = rendererRef.current;
-    const handle = handleRef.current;
-    if (!renderer || !handle) return;
-    renderer.render(handle.scene, handle.camera);
-  }, []);
-
-  // One renderer per canvas, sized to its box.
-  useEffect(() => {
-    const canvas = canvasRef.current!;
-    let renderer: THREE.WebGLRenderer;
-    try {
-      renderer = new THREE.WebGLRenderer({ canvas, antialias: true });
-    } catch (error) {
-      setProblem(`WebGL is not available: ${errorText(error)}`);
-      return;
-    }
-    renderer.setPixelRatio(Math.min(2, window.devicePixelRatio));
-    renderer.shadowMap.enabled = true;
-    renderer.shadowMap.type = THREE.PCFShadowMap;
-    rendererRef.current = renderer;
-    const resize = () => {
-      const width = canvas.clientWidth;
-      const height = canvas.clientHeight;
-      if (width === 0 || height === 0) return;
-      renderer.setSize(width, height, false);
-      handleRef.current?.setAspect(width / height);
-      draw();
-    };
-    const observer = new ResizeObserver(resize);
-    observer.observe(canvas);
-    resize();
-    return () => {
-      observer.disconnect();
-      controlsRef.current?.dispose();
-      controlsRef.current = undefined;
-      handleRef.current?.dispose();
-      handleRef.current = undefined;
-      renderer.dispose();
-      rendererRef.current = undefined;
-    };
-  }, [draw]);
 
   // Fetch the poses of the selected episode.
   useEffect(() => {
     if (!selectedId) return;
-    let current = true;
+    let active = true;
     setLoading(true);
     setPlaying(false);
     trainerClient().episodeReplay(selectedId)
       .then((next) => {
-        if (!current) return;
+        if (!active) return;
         setReplay(next);
         setFrame(0);
-        setProblem(undefined);
+        setFetchProblem(undefined);
       })
       .catch((error: unknown) => {
-        if (current) setProblem(errorText(error));
+        if (active) setFetchProblem(errorText(error));
       })
       .finally(() => {
-        if (current) setLoading(false);
+        if (active) setLoading(false);
       });
     return () => {
-      current = false;
+      active = false;
     };
   }, [selectedId]);
 
-  // A new scene for each replay; the camera starts at the task's view and orbits with the mouse.
+  // A new scene for each replay, starting at the task's camera.
   useEffect(() => {
-    const renderer = rendererRef.current;
-    if (!replay || !renderer) return;
-    handleRef.current?.dispose();
-    controlsRef.current?.dispose();
+    if (!replay) return;
     const handle = buildThreeScene(replay.visual);
-    const canvas = renderer.domElement;
-    if (canvas.clientHeight > 0) handle.setAspect(canvas.clientWidth / canvas.clientHeight);
     handle.setFrame(replay.poses, frameRef.current);
-    handleRef.current = handle;
-    const controls = new OrbitControls(handle.camera, canvas);
-    controls.target.set(...replay.visual.camera.target);
-    controls.update();
-    controls.addEventListener('change', draw);
-    controlsRef.current = controls;
-    draw();
-  }, [replay, draw]);
+    show(handle, replay.visual.camera.target);
+  }, [replay, show]);
 
   useEffect(() => {
-    if (!replay || !handleRef.current) return;
-    handleRef.current.setFrame(replay.poses, frame);
+    const handle = current();
+    if (!replay || !handle) return;
+    handle.setFrame(replay.poses, frame);
     draw();
-  }, [replay, frame, draw]);
+  }, [replay, frame, current, draw]);
 
   // Playback at fps × speed from the frame where play was pressed.
   useEffect(() => {

@@ -1,0 +1,82 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import * as THREE from 'three';
+import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+import { errorText } from '../workers/trainer-client';
+import type { ThreeSceneHandle } from './three-scene';
+
+export interface ThreeCanvas {
+  canvasRef: React.RefObject<HTMLCanvasElement | null>;
+  /** Set when WebGL cannot start. */
+  problem?: string;
+  /** Draws the scene on show, replacing (and disposing) the previous one; the camera orbits around `target`. */
+  show(handle: ThreeSceneHandle, target: readonly [number, number, number]): void;
+  /** The scene on show, until the next show or unmount. */
+  current(): ThreeSceneHandle | undefined;
+  draw(): void;
+}
+
+/** One WebGLRenderer for a canvas, sized to its box, with orbit controls; the main thread only renders (DESIGN.md §7). */
+export function useThreeCanvas(): ThreeCanvas {
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const rendererRef = useRef<THREE.WebGLRenderer | undefined>(undefined);
+  const controlsRef = useRef<OrbitControls | undefined>(undefined);
+  const handleRef = useRef<ThreeSceneHandle | undefined>(undefined);
+  const [problem, setProblem] = useState<string>();
+
+  const draw = useCallback(() => {
+    const renderer = rendererRef.current;
+    const handle = handleRef.current;
+    if (renderer && handle) renderer.render(handle.scene, handle.camera);
+  }, []);
+
+  useEffect(() => {
+    const canvas = canvasRef.current!;
+    let renderer: THREE.WebGLRenderer;
+    try {
+      renderer = new THREE.WebGLRenderer({ canvas, antialias: true });
+    } catch (error) {
+      setProblem(`WebGL is not available: ${errorText(error)}`);
+      return;
+    }
+    renderer.setPixelRatio(Math.min(2, window.devicePixelRatio));
+    renderer.shadowMap.enabled = true;
+    renderer.shadowMap.type = THREE.PCFShadowMap;
+    rendererRef.current = renderer;
+    const resize = () => {
+      if (canvas.clientWidth === 0 || canvas.clientHeight === 0) return;
+      renderer.setSize(canvas.clientWidth, canvas.clientHeight, false);
+      handleRef.current?.setAspect(canvas.clientWidth / canvas.clientHeight);
+      draw();
+    };
+    const observer = new ResizeObserver(resize);
+    observer.observe(canvas);
+    resize();
+    return () => {
+      observer.disconnect();
+      controlsRef.current?.dispose();
+      controlsRef.current = undefined;
+      handleRef.current?.dispose();
+      handleRef.current = undefined;
+      renderer.dispose();
+      rendererRef.current = undefined;
+    };
+  }, [draw]);
+
+  const show = useCallback((handle: ThreeSceneHandle, target: readonly [number, number, number]) => {
+    const canvas = canvasRef.current;
+    controlsRef.current?.dispose();
+    handleRef.current?.dispose();
+    handleRef.current = handle;
+    if (!canvas) return;
+    if (canvas.clientHeight > 0) handle.setAspect(canvas.clientWidth / canvas.clientHeight);
+    const controls = new OrbitControls(handle.camera, canvas);
+    controls.target.set(...target);
+    controls.update();
+    controls.addEventListener('change', draw);
+    controlsRef.current = controls;
+    draw();
+  }, [draw]);
+
+  const current = useCallback(() => handleRef.current, []);
+  return { canvasRef, problem, show, current, draw };
+}
