@@ -35,7 +35,8 @@ export function createFrameCompositor(visual: SceneVisual, poses: EpisodePoses, 
     throw new ShapeError('poses.frames', `an episode of ${summary.length} steps has ${summary.length + 1} qpos frames, got ${poses.frames}`);
   }
   const glCanvas = new OffscreenCanvas(width, height);
-  const renderer = new THREE.WebGLRenderer({ canvas: glCanvas, antialias: true, preserveDrawingBuffer: true });
+  // No MSAA: on a software GL (SwiftShader) it made each frame about 4× slower (85 → 22 ms at 640×360).
+  const renderer = new THREE.WebGLRenderer({ canvas: glCanvas, antialias: false, preserveDrawingBuffer: true });
   renderer.setPixelRatio(1);
   renderer.setSize(width, height, false);
   const handle: ThreeSceneHandle = buildThreeScene(visual);
