@@ -1,4 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import type { MetricRecord } from '../src/core/metrics/metric-keys';
 import { webmLayout } from '../src/core/video/webm-layout';
 import { probeWebm } from '../src/app/videos/webm-probe';
 import { openStudio, routeShippedCheckpoint, tinyHash } from './studio';
@@ -6,11 +7,14 @@ import { openStudio, routeShippedCheckpoint, tinyHash } from './studio';
 /** Two iterations with an evaluation at the second, whose two eval episodes get videos. */
 const OVERRIDES = ['iterations=2', 'eval.every=2', 'eval_episodes=2', 'eval.record_episodes=2', 'video.every=0', 'video.episodes=2'];
 
-interface VideoFacts { frames: number; fps: number; length: number; iteration: number }
+interface VideoFacts { frames: number; fps: number; length: number; iteration: number; success: boolean; episodeReturn: number }
 
 async function videoFacts(video: Locator): Promise<VideoFacts> {
   const read = async (name: string) => Number(await video.getAttribute(`data-${name}`));
-  return { frames: await read('frames'), fps: await read('fps'), length: await read('length'), iteration: await read('iteration') };
+  return {
+    frames: await read('frames'), fps: await read('fps'), length: await read('length'), iteration: await read('iteration'),
+    success: (await video.getAttribute('data-success')) === 'true', episodeReturn: await read('return'),
+  };
 }
 
 /** Waits for the element's metadata and returns what the browser's own demuxer read. */
@@ -83,8 +87,12 @@ test.describe('journey 4: rollout videos', () => {
     const second = await checkVideo(page, 1);
     expect(first.iteration).toBe(2);
     expect(second.iteration).toBe(2);
-    // pick-cube episodes end by success or at its 100-step cap.
-    expect(Math.max(first.length, second.length)).toBeLessThanOrEqual(100);
+    // Both eval episodes have videos, so their means are the evaluation's metrics at iteration 2.
+    const records = await page.evaluate(() => (window as unknown as { __flowtuneMetrics: MetricRecord[] }).__flowtuneMetrics);
+    const evaluation = records.find((record) => record['progress/iteration'] === 2)!;
+    expect((first.length + second.length) / 2).toBeCloseTo(Number(evaluation['eval/episode_length']), 6);
+    expect((Number(first.success) + Number(second.success)) / 2).toBeCloseTo(Number(evaluation['eval/success_rate']), 6);
+    expect((first.episodeReturn + second.episodeReturn) / 2).toBeCloseTo(Number(evaluation['eval/episode_return']), 4);
     await expect(page.getByTestId('video-entry').first()).toContainText(/webcodecs/);
   });
 

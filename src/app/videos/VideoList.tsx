@@ -9,7 +9,7 @@ const testHooks = import.meta.env.MODE === 'e2e';
 function hooks(name: string, video?: VideoEntry): Record<string, string | number> {
   if (!testHooks) return {};
   return video
-    ? { 'data-testid': name, 'data-frames': video.frames, 'data-fps': video.fps, 'data-length': video.summary.length, 'data-iteration': video.summary.iteration }
+    ? { 'data-testid': name, 'data-frames': video.frames, 'data-fps': video.fps, 'data-length': video.summary.length, 'data-iteration': video.summary.iteration, 'data-success': String(video.summary.success), 'data-return': video.summary.episodeReturn }
     : { 'data-testid': name };
 }
 
