@@ -134,6 +134,20 @@ test.describe('journey 4: episode gallery and 3D replay', () => {
     expect(endSpread(high)).toBeGreaterThan(2 * endSpread(low));
     expect(Buffer.compare(lowShot, await canvas.screenshot())).not.toBe(0);
   });
+
+  test('the live view follows training env 0', async ({ page }) => {
+    await openStudio(page, { backend: 'wasm', overrides: ['iterations=3'] });
+    await page.getByTestId('tab-inspect').click();
+    await page.getByTestId('live-toggle').check();
+    await page.getByTestId('train').click();
+    const live = page.getByTestId('live-view');
+    await expect.poll(async () => Number(await live.getAttribute('data-frames')), { timeout: 120_000 }).toBeGreaterThanOrEqual(1);
+    await expect(page.getByTestId('phase')).toHaveText('done', { timeout: 120_000 });
+    // After the run, one last poll shows the state it stopped in: the final iteration.
+    await expect(page.getByTestId('live-meta')).toHaveText(/^iteration 3 · env steps \d+$/);
+    const meta = (await page.getByTestId('live-meta').textContent())!;
+    expect(Number(meta.split('env steps ')[1])).toBe(Number(await page.getByTestId('status-env-steps').textContent()));
+  });
 });
 
 interface ExposedPaths {

@@ -13,6 +13,7 @@ import { chainSampleBuffers } from './trainer/chain-sampler';
 import { TrainingSession } from './trainer/training-session';
 import { episodeReplay } from './trainer/episode-replay';
 import { chainPaths } from './trainer/chain-paths';
+import { liveFrame } from './trainer/live-frame';
 
 let backend: BackendName | undefined;
 let faultsEnabled = false;
@@ -105,6 +106,10 @@ const api: TrainerWorkerApi = {
     requireBackend();
     const paths = await chainPaths(session, request);
     return Comlink.transfer(paths, [paths.paths.buffer, paths.odePath.buffer, paths.poses.poses.buffer, paths.poses.tcp.buffer]);
+  },
+  async liveFrame(envIndex) {
+    const frame = await liveFrame(session, envIndex);
+    return frame ? Comlink.transfer(frame, [frame.poses.poses.buffer, frame.poses.tcp.buffer]) : null;
   },
   async injectFault(kind) {
     if (!faultsEnabled) throw new TrainingError('fault injection is off: it exists only in test builds with ?faults=1');

@@ -16,6 +16,7 @@ import { ChainView } from './inspect/ChainView';
 import { EpisodeGallery } from './gallery/EpisodeGallery';
 import { ReplayView } from './scene3d/ReplayView';
 import { ChainPathsView } from './scene3d/ChainPathsView';
+import { LiveView } from './scene3d/LiveView';
 import { useRunStore } from './store/run-slice';
 import { useRuntimeStore } from './store/runtime-slice';
 import { VideoList } from './videos/VideoList';
@@ -131,6 +132,7 @@ export function App() {
                 <ChainView />
                 <div className="episodes-layout">
                   <ChainPathsView />
+                  <LiveView />
                 </div>
                 <div className="episodes-layout">
                   <EpisodeGallery />

@@ -207,6 +207,18 @@ export interface ChainPaths {
   objectFromObservation: boolean;
 }
 
+/** The scene of one training env as its newest rollout observation shows it, for the live view. */
+export interface LiveFrame {
+  envIndex: number;
+  iteration: number;
+  envSteps: number;
+  visual: SceneVisual;
+  /** One frame. */
+  poses: EpisodePoses;
+  /** False in pointcloud mode: the cube is drawn at home. */
+  objectFromObservation: boolean;
+}
+
 /** The trainer worker's comlink surface (DESIGN.md §2: the UI talks to workers through these types). */
 export interface TrainerWorkerApi {
   init(options: TrainerInitOptions): Promise<BackendReport>;
@@ -244,6 +256,8 @@ export interface TrainerWorkerApi {
   episodeReplay(id: string): Promise<EpisodeReplay>;
   /** TCP paths of the chain view's chunks in a 3D view of the env (ee_delta_pos; needs a rollout observation). */
   chainPaths(request: ChainSampleRequest): Promise<ChainPaths>;
+  /** The newest rollout observation of env `envIndex` as a scene; null before the first rollout. Never waits for an update. */
+  liveFrame(envIndex: number): Promise<LiveFrame | null>;
   /** Test builds only. */
   injectFault(kind: FaultKind): Promise<void>;
 }
