@@ -144,9 +144,9 @@ test.describe('journey 4: episode gallery and 3D replay', () => {
     await expect.poll(async () => Number(await live.getAttribute('data-frames')), { timeout: 120_000 }).toBeGreaterThanOrEqual(1);
     await expect(page.getByTestId('phase')).toHaveText('done', { timeout: 120_000 });
     // After the run, one last poll shows the state it stopped in: the final iteration.
-    await expect(page.getByTestId('live-meta')).toHaveText(/^iteration 3 · env steps \d+$/);
+    await expect(page.getByTestId('live-meta')).toHaveText(/^iteration 3 · \d+ env steps$/);
     const meta = (await page.getByTestId('live-meta').textContent())!;
-    expect(Number(meta.split('env steps ')[1])).toBe(Number(await page.getByTestId('status-env-steps').textContent()));
+    expect(Number(meta.split(' · ')[1].split(' ')[0])).toBe(Number(await page.getByTestId('status-env-steps').textContent()));
   });
 });
 

@@ -74,7 +74,7 @@ export function LiveView() {
       <div className="chart-toolbar">
         <label>
           <input type="checkbox" checked={enabled} data-testid="live-toggle" onChange={(event) => setEnabled(event.target.checked)} />
-          show training env
+          on
         </label>
         <label>
           env
@@ -82,7 +82,7 @@ export function LiveView() {
             onChange={(event) => setEnvIndex(Math.max(0, Math.min(numEnvs - 1, Number(event.target.value) || 0)))} />
         </label>
         <span className="mono small" data-testid="live-meta">
-          {frame ? `iteration ${frame.iteration} · env steps ${frame.envSteps}` : `${LIVE_POLL_MS} ms polls while training`}
+          {frame ? `iteration ${frame.iteration} · ${frame.envSteps} env steps` : `polls every ${LIVE_POLL_MS} ms while training`}
         </span>
       </div>
       <div className="replay-stage">
