@@ -1,24 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import type { MetricRecord } from '../../core/metrics/metric-keys';
-import { newEvaluations } from './new-evaluations';
+import type { EpisodeSummary } from '../../protocol/trainer-api';
+import { freshEvaluations } from './new-evaluations';
 
-const record = (iteration: number, evaluated: boolean): MetricRecord =>
-  (evaluated ? { 'progress/iteration': iteration, 'eval/success_rate': 0.5 } : { 'progress/iteration': iteration });
+const episode = (source: 'train' | 'eval', iteration: number, envIndex: number): EpisodeSummary => ({
+  id: `${source}-${iteration}-${envIndex}`, source, task: 'pick-cube', iteration, envIndex, seed: envIndex, episodeReturn: 0, length: 10, success: false,
+});
 
-describe('newEvaluations', () => {
-  it('lists the iterations of appended records that evaluated', () => {
-    const first = [record(1, false), record(2, false), record(3, true)];
-    expect(newEvaluations([], first)).toEqual([3]);
-    const appended = [...first, record(4, false), record(5, false), record(6, true)];
-    expect(newEvaluations(first, appended)).toEqual([6]);
-    expect(newEvaluations(appended, [...appended, record(7, false)])).toEqual([]);
+describe('freshEvaluations', () => {
+  it('groups unhandled eval episodes by iteration, oldest evaluation first', () => {
+    const episodes = [episode('train', 3, 0), episode('eval', 6, 1), episode('eval', 3, 0), episode('eval', 6, 0), episode('train', 6, 2)];
+    const fresh = freshEvaluations(episodes, new Set());
+    expect([...fresh.keys()]).toEqual([3, 6]);
+    expect(fresh.get(6)!.map((summary) => summary.id)).toEqual(['eval-6-1', 'eval-6-0']);
+    expect(fresh.get(3)!.map((summary) => summary.id)).toEqual(['eval-3-0']);
   });
 
-  it('ignores a replaced or shortened history', () => {
-    const history = [record(1, false), record(2, true)];
-    expect(newEvaluations(history, history)).toEqual([]);
-    expect(newEvaluations(history, [])).toEqual([]);
-    // A resumed run's history: same length or longer, but new objects; its evaluations are old.
-    expect(newEvaluations(history, [record(1, false), record(2, true), record(3, true)])).toEqual([]);
+  it('skips episodes already handled and training episodes', () => {
+    const episodes = [episode('eval', 3, 0), episode('eval', 3, 1), episode('train', 4, 0)];
+    expect(freshEvaluations(episodes, new Set(['eval-3-0', 'eval-3-1'])).size).toBe(0);
+    const partly = freshEvaluations(episodes, new Set(['eval-3-0']));
+    expect(partly.get(3)!.map((summary) => summary.id)).toEqual(['eval-3-1']);
   });
 });

@@ -1,14 +1,17 @@
-/** Which evaluations a metrics update brought: the page records videos of those. */
-import type { MetricRecord } from '../../core/metrics/metric-keys';
+/** Which evaluations an 'episodes' event brought: the page records videos of those. */
+import type { EpisodeSummary } from '../../protocol/trainer-api';
 
 /**
- * Iterations of records appended since `previous` that carry an evaluation. A history
- * that was replaced (reset, resume) brings none: its evaluations are from the past.
+ * Eval episodes in `episodes` whose id is not in `handled`, grouped by iteration in
+ * ascending order. The caller adds the ids it takes to `handled`.
  */
-export function newEvaluations(previous: readonly MetricRecord[], next: readonly MetricRecord[]): number[] {
-  if (next === previous || next.length <= previous.length) return [];
-  if (previous.length > 0 && next[previous.length - 1] !== previous[previous.length - 1]) return [];
-  return next.slice(previous.length)
-    .filter((record) => record['eval/success_rate'] !== undefined && record['progress/iteration'] !== undefined)
-    .map((record) => Number(record['progress/iteration']));
+export function freshEvaluations(episodes: readonly EpisodeSummary[], handled: ReadonlySet<string>): Map<number, EpisodeSummary[]> {
+  const byIteration = new Map<number, EpisodeSummary[]>();
+  for (const episode of episodes) {
+    if (episode.source !== 'eval' || handled.has(episode.id)) continue;
+    const group = byIteration.get(episode.iteration) ?? [];
+    group.push(episode);
+    byIteration.set(episode.iteration, group);
+  }
+  return new Map([...byIteration].sort(([first], [second]) => first - second));
 }

@@ -1,20 +1,23 @@
 /**
- * Records eval videos as training runs (DESIGN.md §1 journey 4): when an iteration
- * evaluated and `shouldRecord` agrees, the first `video.episodes` eval episodes are
- * fetched from the trainer worker and rendered by the video worker one at a time.
- * Nothing here waits inside the trainer: its worker only answers two short calls.
+ * Records eval videos as training runs (DESIGN.md §1 journey 4): when an 'episodes'
+ * event brings an evaluation and `shouldRecord` agrees, the first `video.episodes`
+ * eval episodes are replayed by the trainer worker (poses only) and rendered by the
+ * video worker one at a time. The trainer never waits for a video.
  */
 import { captionText, videoFileName } from '../../core/video/caption';
 import { episodesToRecord, shouldRecord } from '../../core/video/record-policy';
+import type { EpisodeSummary } from '../../protocol/trainer-api';
+import { useEpisodeStore } from '../store/episode-slice';
 import { useRunStore } from '../store/run-slice';
 import { useVideoStore } from '../store/video-slice';
 import { errorText, trainerClient } from '../workers/trainer-client';
-import { newEvaluations } from './new-evaluations';
+import { freshEvaluations } from './new-evaluations';
 import { renderVideo } from './video-client';
 
 let queue: Promise<void> = Promise.resolve();
 let queued = 0;
-const seen = new Set<string>();
+/** Eval episodes already considered, recorded or not. */
+const handled = new Set<string>();
 
 function setPending(delta: number): void {
   queued += delta;
@@ -33,16 +36,14 @@ async function recordEpisode(id: string): Promise<void> {
   });
 }
 
-/** Queues the videos of the evaluation at `iteration`, behind any already queued. */
-export function recordEvaluation(iteration: number): Promise<void> {
+/** Queues the videos of one evaluation's episodes, behind any already queued. */
+export function recordEvaluation(iteration: number, episodes: readonly EpisodeSummary[]): Promise<void> {
   const config = useRunStore.getState().config;
   if (!shouldRecord(config, iteration, true)) return queue;
-  setPending(1);
-  queue = queue.then(async () => {
-    const picks = episodesToRecord(config, iteration, await trainerClient().listEpisodes()).filter((episode) => !seen.has(episode.id));
-    setPending(picks.length);
-    for (const episode of picks) {
-      seen.add(episode.id);
+  const picks = episodesToRecord(config, iteration, episodes);
+  setPending(picks.length);
+  for (const episode of picks) {
+    queue = queue.then(async () => {
       try {
         await recordEpisode(episode.id);
         useVideoStore.getState().setError(undefined);
@@ -51,20 +52,22 @@ export function recordEvaluation(iteration: number): Promise<void> {
       } finally {
         setPending(-1);
       }
-    }
-  }).catch((error: unknown) => useVideoStore.getState().setError(errorText(error)))
-    .finally(() => setPending(-1));
+    });
+  }
   return queue;
 }
 
 let started = false;
 
-/** Watches the metrics history for evaluations; call once at start-up. */
+/** Follows the episodes the trainer announces (its 'episodes' events, mirrored in the episode slice); call once at start-up. */
 export function startVideoRecorder(): void {
   if (started) return;
   started = true;
-  useRunStore.subscribe((state, previous) => {
-    if (state.records === previous.records) return;
-    for (const iteration of newEvaluations(previous.records, state.records)) void recordEvaluation(iteration);
+  useEpisodeStore.subscribe((state, previous) => {
+    if (state.episodes === previous.episodes) return;
+    for (const [iteration, episodes] of freshEvaluations(state.episodes, handled)) {
+      for (const episode of episodes) handled.add(episode.id);
+      void recordEvaluation(iteration, episodes);
+    }
   });
 }
