@@ -50,8 +50,8 @@ export class TrainingSession {
   private pausedIn: 'rollout' | 'update' = 'rollout';
   /** Chain-view jobs asked for while an iteration runs: they run between iterations. */
   private queuedJobs: (() => Promise<void>)[] = [];
-  /** A chain-view job running outside the loop; a resume waits for it. */
-  private inspection?: Promise<unknown>;
+  /** Chain- and path-view samples running outside the loop; a resume waits for all of them. */
+  private readonly inspections = new Set<Promise<unknown>>();
   private readonly idleInputs = new IdleChainInputs();
   /** Recorded episodes for the gallery and replay. */
   readonly episodes = new EpisodeStore();
@@ -193,7 +193,7 @@ export class TrainingSession {
     if (this.phase === 'running' || this.phase === 'starting') return;
     if (this.run?.trainer.done) return;
     // Never resume the loop under a chain-view sample: the update would change the weights it reads.
-    while (this.inspection) await this.inspection.catch(() => undefined);
+    while (this.inspections.size > 0) await Promise.allSettled([...this.inspections]);
     if (this.iterationBusy()) return;
     this.stepsLeft = stepsLimit;
     if (this.loopActive) {
@@ -383,10 +383,9 @@ export class TrainingSession {
   whenNoUpdate<T>(job: () => Promise<T>): Promise<T> {
     if (!this.iterationBusy()) {
       const running = job();
-      const tracked = running.finally(() => {
-        if (this.inspection === tracked) this.inspection = undefined;
-      });
-      this.inspection = tracked;
+      // Every sample in flight is tracked (the chain and path views may sample at once): a resume waits for all.
+      const tracked: Promise<unknown> = running.finally(() => this.inspections.delete(tracked)).catch(() => undefined);
+      this.inspections.add(tracked);
       return running;
     }
     return new Promise<T>((resolve, reject) => this.queuedJobs.push(() => job().then(resolve, reject)));
