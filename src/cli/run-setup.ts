@@ -26,6 +26,7 @@ export function vectorEnvConfig(config: RunConfig, numEnvs: number, recordEpisod
     rewardMode: config.env.reward,
     numPoints: config.env.num_points,
     recordEpisodes,
+    maxEpisodeSteps: config.env.max_episode_steps,
   };
 }
 

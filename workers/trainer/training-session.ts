@@ -158,7 +158,7 @@ export class TrainingSession {
   private async buildRun(): Promise<ActiveRun> {
     const config = this.config;
     const dims = envDims(config);
-    const envConfig = { task: config.task, obsMode: config.env.obs_type, controlMode: config.env.control_mode, rewardMode: config.env.reward, numPoints: config.env.num_points };
+    const envConfig = { task: config.task, obsMode: config.env.obs_type, controlMode: config.env.control_mode, rewardMode: config.env.reward, numPoints: config.env.num_points, maxEpisodeSteps: config.env.max_episode_steps };
     const workers = config.env.workers > 0 ? config.env.workers : undefined;
     const env = await RestartableEnv.create({ ...envConfig, numEnvs: config.num_envs, recordEpisodes: true }, workers, this.gate.pass);
     let bundle: PolicyBundle | undefined;

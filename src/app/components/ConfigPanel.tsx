@@ -14,6 +14,7 @@ const GROUPS: { group: ConfigGroup; title: string }[] = [
   { group: 'advantages', title: 'Advantages' },
   { group: 'env', title: 'Env' },
   { group: 'eval', title: 'Eval' },
+  { group: 'video', title: 'Video' },
 ];
 
 /** Validates one edited field against the whole config; sends it to the worker only when valid. */

@@ -7,7 +7,7 @@
  */
 import { ConfigError, EnvError, ShapeError } from '../errors';
 import type { EpisodeRecord } from './task-env';
-import type { ResolvedVectorEnvConfig, VectorChunkResult, VectorEnvConfig, VectorEnvMetrics, VectorStepResult } from './vector-env';
+import { resolveMaxEpisodeSteps, type ResolvedVectorEnvConfig, type VectorChunkResult, type VectorEnvConfig, type VectorEnvMetrics, type VectorStepResult } from './vector-env';
 import { observationSpec } from './observation';
 import { getTask } from './registry';
 import { actionDim as actionDimOf } from './controller';
@@ -80,7 +80,7 @@ export class ShardedVectorEnv implements AsyncVectorEnv {
     this.config = {
       task: task.name, numEnvs: config.numEnvs, obsMode, controlMode, rewardMode: config.rewardMode ?? 'dense', numPoints,
       recordEpisodes: config.recordEpisodes ?? true, obsSpec: observationSpec(task, obsMode, numPoints),
-      actionDim: actionDimOf(controlMode), maxEpisodeSteps: task.maxEpisodeSteps,
+      actionDim: actionDimOf(controlMode), maxEpisodeSteps: resolveMaxEpisodeSteps(config.maxEpisodeSteps, task.maxEpisodeSteps),
     };
     const requested = options.numWorkers ?? defaultWorkerCount(config.numEnvs, options.hardwareConcurrency ?? 2);
     if (!Number.isInteger(requested) || requested < 1) throw new ConfigError('env_workers', `env_workers must be a positive integer, got ${requested}`);

@@ -58,11 +58,13 @@ export class TaskEnv implements TaskView {
     controlMode: ControlMode,
     readonly rewardMode: RewardMode,
     readonly recordQpos: boolean,
+    /** The episode cap in force (the task's limit unless the run config sets one). */
+    readonly maxEpisodeSteps: number = task.maxEpisodeSteps,
   ) {
     this.data = scene.createData();
     this.arrays = new DataArrays(this.data);
     this.controller = new ArmController(scene, controlMode);
-    this.trajectory = new Float32Array(recordQpos ? (task.maxEpisodeSteps + 1) * scene.nq : 0);
+    this.trajectory = new Float32Array(recordQpos ? (maxEpisodeSteps + 1) * scene.nq : 0);
   }
 
   get steps(): number {
@@ -113,7 +115,7 @@ export class TaskEnv implements TaskView {
     this.recordFrame();
     this.writer.write(this, obsOut, obsOffset);
     const terminated = evaluation.success;
-    const truncated = !terminated && (unstable || this.elapsedSteps >= this.task.maxEpisodeSteps);
+    const truncated = !terminated && (unstable || this.elapsedSteps >= this.maxEpisodeSteps);
     return { reward, terminated, truncated, success: evaluation.success, unstable };
   }
 
@@ -135,7 +137,7 @@ export class TaskEnv implements TaskView {
   private recordFrame(): void {
     if (!this.recordQpos) return;
     const nq = this.scene.nq;
-    const frame = Math.min(this.elapsedSteps, this.task.maxEpisodeSteps);
+    const frame = Math.min(this.elapsedSteps, this.maxEpisodeSteps);
     const qpos = this.arrays.qpos;
     for (let q = 0; q < nq; q++) this.trajectory[frame * nq + q] = qpos[q];
   }

@@ -27,6 +27,22 @@ function expertActions(env: VectorEnv, experts: { act: (view: never, out: Float3
 }
 
 describe('VectorEnv', () => {
+  it('env.max_episode_steps caps episodes below the task limit; 0 keeps the task limit', () => {
+    withEnv({ task: 'lift', numEnvs: 2, maxEpisodeSteps: 5 }, (env) => {
+      expect(env.config.maxEpisodeSteps).toBe(5);
+      env.reset([1, 2]);
+      const still = new Float32Array(8);
+      for (let stepIndex = 0; stepIndex < 4; stepIndex++) expect([...env.step(still).truncated]).toEqual([0, 0]);
+      // The 5th step reaches the cap: both envs truncate (they cannot succeed standing still) and record 5 steps.
+      expect([...env.step(still).truncated]).toEqual([1, 1]);
+      const episodes = env.drainEpisodes();
+      expect(episodes.map((episode) => episode.length)).toEqual([5, 5]);
+      expect(episodes[0].qpos.length).toBe(6 * episodes[0].nq);
+    });
+    withEnv({ task: 'lift', numEnvs: 1, maxEpisodeSteps: 0 }, (env) => expect(env.config.maxEpisodeSteps).toBe(100));
+    expect(() => withEnv({ task: 'lift', numEnvs: 1, maxEpisodeSteps: -3 }, () => 0)).toThrow(/env\.max_episode_steps must be a positive integer or 0/);
+  });
+
   it('same seeds and actions give the same trajectory; other seeds do not', () => {
     const run = (seeds: number[]) => withEnv({ task: 'pick-cube', numEnvs: 2 }, (env) => {
       const rng = createRng(9);

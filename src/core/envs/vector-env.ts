@@ -25,6 +25,17 @@ export interface VectorEnvConfig {
   numPoints?: number;
   /** Keep each episode's qpos trajectory (for replay and video). */
   recordEpisodes?: boolean;
+  /** Episode length cap in env steps; 0 or absent = the task's own limit (config env.max_episode_steps). */
+  maxEpisodeSteps?: number;
+}
+
+/** The episode cap in force: the task's limit unless the config sets a positive one. */
+export function resolveMaxEpisodeSteps(requested: number | undefined, taskLimit: number): number {
+  if (requested === undefined || requested === 0) return taskLimit;
+  if (!Number.isInteger(requested) || requested < 1) {
+    throw new ConfigError('env.max_episode_steps', `env.max_episode_steps must be a positive integer or 0 (the task default), got ${requested}`);
+  }
+  return requested;
 }
 
 /** Per-env results of step(); arrays are owned by the caller after return. */
@@ -94,10 +105,11 @@ export class VectorEnv {
       this.config = {
         task: task.name, numEnvs: config.numEnvs, obsMode, controlMode, rewardMode,
         numPoints: config.numPoints ?? DEFAULT_NUM_POINTS, recordEpisodes: config.recordEpisodes ?? true,
-        obsSpec: writer.spec, actionDim: actionDim(controlMode), maxEpisodeSteps: task.maxEpisodeSteps,
+        obsSpec: writer.spec, actionDim: actionDim(controlMode),
+        maxEpisodeSteps: resolveMaxEpisodeSteps(config.maxEpisodeSteps, task.maxEpisodeSteps),
       };
       for (let envIndex = 0; envIndex < config.numEnvs; envIndex++) {
-        this.envs.push(new TaskEnv(this.scene, task, writer, controlMode, rewardMode, this.config.recordEpisodes));
+        this.envs.push(new TaskEnv(this.scene, task, writer, controlMode, rewardMode, this.config.recordEpisodes, this.config.maxEpisodeSteps));
         this.seedStreams.push(createRng(envIndex));
       }
       this.currentObs = new Float32Array(config.numEnvs * writer.spec.dim);
