@@ -35,6 +35,12 @@ export interface EpisodeRecord {
   goal: number[];
   /** [length + 1, nq] qpos after reset and after each control step. */
   qpos: Float32Array;
+  /**
+   * [length + 1, obsDim] the observation after reset and after each control step (the last
+   * row is the final obs before any auto-reset); empty when recording is off. Absent on
+   * records that no TaskEnv wrote (synthetic envs).
+   */
+  obs?: Float32Array;
 }
 
 export class TaskEnv implements TaskView {
@@ -47,6 +53,8 @@ export class TaskEnv implements TaskView {
   private episodeSeed = 0;
   private everSucceeded = false;
   private trajectory: Float32Array;
+  /** [maxEpisodeSteps + 1, obsDim], preallocated like the qpos trajectory so memory stays bounded. */
+  private obsTrajectory: Float32Array;
   /** When set, wall time spent inside mj_step is added to physicsMs (for the env bench). */
   timePhysics = false;
   physicsMs = 0;
@@ -65,6 +73,7 @@ export class TaskEnv implements TaskView {
     this.arrays = new DataArrays(this.data);
     this.controller = new ArmController(scene, controlMode);
     this.trajectory = new Float32Array(recordQpos ? (maxEpisodeSteps + 1) * scene.nq : 0);
+    this.obsTrajectory = new Float32Array(recordQpos ? (maxEpisodeSteps + 1) * writer.spec.dim : 0);
   }
 
   get steps(): number {
@@ -91,6 +100,7 @@ export class TaskEnv implements TaskView {
     this.everSucceeded = false;
     this.recordFrame();
     this.writer.write(this, obsOut, obsOffset);
+    this.recordObs(obsOut, obsOffset);
   }
 
   /**
@@ -114,6 +124,7 @@ export class TaskEnv implements TaskView {
     this.everSucceeded ||= evaluation.success;
     this.recordFrame();
     this.writer.write(this, obsOut, obsOffset);
+    this.recordObs(obsOut, obsOffset);
     const terminated = evaluation.success;
     const truncated = !terminated && (unstable || this.elapsedSteps >= this.maxEpisodeSteps);
     return { reward, terminated, truncated, success: evaluation.success, unstable };
@@ -122,6 +133,7 @@ export class TaskEnv implements TaskView {
   /** The finished episode's record (call when a step reports done, before reset). */
   episodeRecord(envIndex: number): EpisodeRecord {
     const nq = this.scene.nq;
+    const frames = this.recordQpos ? this.elapsedSteps + 1 : 0;
     return {
       envIndex,
       seed: this.episodeSeed,
@@ -130,7 +142,8 @@ export class TaskEnv implements TaskView {
       success: this.everSucceeded,
       nq,
       goal: [...this.episode.goal],
-      qpos: this.trajectory.slice(0, this.recordQpos ? (this.elapsedSteps + 1) * nq : 0),
+      qpos: this.trajectory.slice(0, frames * nq),
+      obs: this.obsTrajectory.slice(0, frames * this.writer.spec.dim),
     };
   }
 
@@ -140,6 +153,14 @@ export class TaskEnv implements TaskView {
     const frame = Math.min(this.elapsedSteps, this.maxEpisodeSteps);
     const qpos = this.arrays.qpos;
     for (let q = 0; q < nq; q++) this.trajectory[frame * nq + q] = qpos[q];
+  }
+
+  /** Copies the observation just written at obsOut[obsOffset] into the episode's row for this frame. */
+  private recordObs(obsOut: Float32Array, obsOffset: number): void {
+    if (!this.recordQpos) return;
+    const obsDim = this.writer.spec.dim;
+    const frame = Math.min(this.elapsedSteps, this.maxEpisodeSteps);
+    this.obsTrajectory.set(obsOut.subarray(obsOffset, obsOffset + obsDim), frame * obsDim);
   }
 
   /**
