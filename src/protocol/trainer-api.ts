@@ -126,6 +126,14 @@ export interface ChainSampleRequest {
   count?: number;
   /** Seeds x_0 (shared by all M chains) and the step noise (default 0). */
   seed?: number;
+  /** When set, the observation at control step `step` of this stored episode conditions the chains instead of an env's. */
+  episode?: EpisodeStep;
+}
+
+/** One recorded step of a stored episode: step 0 is the obs after reset, step `length` the final obs. */
+export interface EpisodeStep {
+  id: string;
+  step: number;
 }
 
 /**
@@ -156,8 +164,10 @@ export interface ChainSample {
   mode: string;
   level: number;
   envIndex: number;
-  /** Where the observation came from: the live rollout, or a seeded reset. */
-  obsSource: 'rollout' | 'reset';
+  /** Where the observation came from: the live rollout, a seeded reset, or a stored episode. */
+  obsSource: 'rollout' | 'reset' | 'episode';
+  /** The episode step that conditioned the chains, when obsSource is 'episode'. */
+  episode?: EpisodeStep;
   /** The weights used: the run's, the selected checkpoint's, or a fresh policy's. */
   model: 'run' | 'selected' | 'fresh';
 }

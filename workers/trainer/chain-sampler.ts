@@ -5,19 +5,21 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import type { RunConfig } from '../../src/core/config/run-config';
-import { ConfigError } from '../../src/core/errors';
+import { ConfigError, TrainingError } from '../../src/core/errors';
 import { chainStepMeans } from '../../src/core/flow/chain-means';
 import { sampleActions } from '../../src/core/flow/sampler';
 import { createRng, type Rng } from '../../src/core/random';
 import { normalizeStacked, type PolicyBundle } from '../../src/core/rl/policy-bundle';
 import { samplerOptionsAt } from '../../src/core/rl/policy-setup';
-import type { ChainSample, ChainSampleRequest } from '../../src/protocol/trainer-api';
+import { stackEpisodeObs } from '../../src/core/rl/episode-obs-stack';
+import type { ChainSample, ChainSampleRequest, EpisodeStep } from '../../src/protocol/trainer-api';
+import type { EpisodeStore } from './episode-store';
 
 export const DEFAULT_CHAIN_COUNT = 16;
 const MAX_CHAIN_COUNT = 256;
 
 /** The request with defaults filled in; throws ConfigError naming the bad field. */
-export function resolveChainRequest(request: ChainSampleRequest, numEnvs: number): Required<ChainSampleRequest> {
+export function resolveChainRequest(request: ChainSampleRequest, numEnvs: number): { envIndex: number; count: number; seed: number } {
   const envIndex = request.envIndex ?? 0;
   const count = request.count ?? DEFAULT_CHAIN_COUNT;
   const seed = request.seed ?? 0;
@@ -84,6 +86,51 @@ export async function sampleChainSet(
     state.dispose();
     single.dispose();
   }
+}
+
+/**
+ * The raw stacked observation [nObs·obsDim] at one step of a stored episode, stacked as the
+ * rollout's ObsHistory stacked it: frames policy.n_action_steps apart, the first frame
+ * repeated before the start. Throws TrainingError naming the id or step and the valid range.
+ */
+export function episodeStepObservation(
+  store: EpisodeStore,
+  episode: EpisodeStep,
+  obsDim: number,
+  policy: { n_obs_steps: number; n_action_steps: number },
+): { obs: Float32Array; envIndex: number } {
+  const stored = store.get(episode.id);
+  if (!stored) {
+    const ids = store.list().map((summary) => summary.id);
+    const known = ids.length === 0 ? 'the store is empty' : `stored ids run from ${ids[0]} to ${ids[ids.length - 1]}`;
+    throw new TrainingError(`episode '${episode.id}' is not in the store (${known}): it was evicted or the run was reset`);
+  }
+  const { record } = stored;
+  if (!Number.isInteger(episode.step) || episode.step < 0 || episode.step > record.length) {
+    throw new TrainingError(`step ${episode.step} of episode '${episode.id}' is out of range: steps run from 0 to ${record.length}`);
+  }
+  const frames = record.length + 1;
+  if (!record.obs || record.obs.length !== frames * obsDim) {
+    const held = record.obs?.length ?? 0;
+    throw new TrainingError(`episode '${episode.id}' holds ${held} observation values; the policy needs ${frames} frames × obs_dim ${obsDim}`);
+  }
+  return { obs: stackEpisodeObs(record.obs, obsDim, policy.n_obs_steps, episode.step, policy.n_action_steps), envIndex: record.envIndex };
+}
+
+/** Chains conditioned on one step of a stored episode; envIndex is the env that ran it. */
+export async function sampleEpisodeChains(
+  store: EpisodeStore,
+  episode: EpisodeStep,
+  bundle: PolicyBundle,
+  config: RunConfig,
+  envSteps: number,
+  count: number,
+  seed: number,
+): Promise<Omit<ChainSample, 'model'>> {
+  const { obsDim, nObsSteps } = bundle.policy.options;
+  const input = episodeStepObservation(store, episode, obsDim, { n_obs_steps: nObsSteps, n_action_steps: config.policy.n_action_steps });
+  const set = await sampleChainSet(bundle, input.obs, config, envSteps, count, seed);
+  return { ...set, envIndex: input.envIndex, obsSource: 'episode', episode: { id: episode.id, step: episode.step } };
 }
 
 /** Transfer list of a ChainSample's arrays. */

@@ -18,7 +18,7 @@ import { DecisionGate } from './decision-gate';
 import { checkpointInfo, disposeBundle, envDims, fetchShipped, freshBundle, loadFiles } from './model-source';
 import { RestartableEnv } from './restartable-env';
 import { autosaveRun, exportRun } from './run-files';
-import { resolveChainRequest, sampleChainSet } from './chain-sampler';
+import { resolveChainRequest, sampleChainSet, sampleEpisodeChains } from './chain-sampler';
 import { IdleChainInputs } from './idle-chain-inputs';
 import { EpisodeStore } from './episode-store';
 
@@ -394,7 +394,8 @@ export class TrainingSession {
   /**
    * Chains of the current policy for the chain view: the run's weights, noise settings in
    * force and the env's observation in the live rollout; without a run, the selected
-   * model on a seeded reset. Never overlaps a PPO update.
+   * model on a seeded reset. With `request.episode`, the observation at that step of a
+   * stored episode instead. Never overlaps a PPO update.
    */
   sampleChains(request: ChainSampleRequest): Promise<ChainSample> {
     return this.whenNoUpdate(async () => {
@@ -402,6 +403,9 @@ export class TrainingSession {
       if (run) {
         const config = run.trainer.config;
         const { envIndex, count, seed } = resolveChainRequest(request, run.env.numEnvs);
+        if (request.episode) {
+          return { ...await sampleEpisodeChains(this.episodes, request.episode, run.bundle, config, run.trainer.envSteps, count, seed), model: 'run' };
+        }
         const live = run.trainer.stackedObs(envIndex);
         const obs = live ?? await this.idleInputs.observation(config, envIndex);
         const set = await sampleChainSet(run.bundle, obs, config, run.trainer.envSteps, count, seed);
@@ -410,9 +414,11 @@ export class TrainingSession {
       const config = this.config;
       const { envIndex, count, seed } = resolveChainRequest(request, config.num_envs);
       const bundle = await this.idleInputs.bundle(config, this.selected?.files);
+      const model = this.selected ? 'selected' : 'fresh';
+      if (request.episode) return { ...await sampleEpisodeChains(this.episodes, request.episode, bundle, config, 0, count, seed), model };
       const obs = await this.idleInputs.observation(config, envIndex);
       const set = await sampleChainSet(bundle, obs, config, 0, count, seed);
-      return { ...set, envIndex, obsSource: 'reset', model: this.selected ? 'selected' : 'fresh' };
+      return { ...set, envIndex, obsSource: 'reset', model };
     });
   }
 
