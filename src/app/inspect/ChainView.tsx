@@ -1,9 +1,11 @@
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { CartesianGrid, ComposedChart, ErrorBar, Line, ResponsiveContainer, Scatter, XAxis, YAxis } from 'recharts';
 import type { ChainSample } from '../../protocol/trainer-api';
+import { useEpisodeStore } from '../store/episode-slice';
 import { useRunStore } from '../store/run-slice';
 import { errorText, trainerClient } from '../workers/trainer-client';
 import { bandPoints, chainKey, chainRows, finalSpread, positionLabels } from './chain-series';
+import { chainRequest, chainSourceLabel, useChainSource } from './chain-source';
 
 const CHAIN_COUNT = 16;
 /** Fixed, so a redraw after a noise change differs only by the new settings. */
@@ -56,7 +58,8 @@ const DimChart = memo(function DimChart({ sample, position, dim }: DimChartProps
 
 /**
  * The denoising-chain view (DESIGN.md §1 journey 4): M chains of the current policy from one
- * x_0, re-sampled whenever the noise settings, the model or the iteration change.
+ * x_0, re-sampled whenever the noise settings, the model, the iteration or the observation
+ * source (an env, or a step of a replayed episode) change.
  */
 export function ChainView() {
   const config = useRunStore((state) => state.config);
@@ -69,11 +72,19 @@ export function ChainView() {
   const [pending, setPending] = useState(false);
   const requestSerial = useRef(0);
   const noiseKey = JSON.stringify(config.noise);
+  const source = useChainSource((state) => state.source);
+  const showLiveEnv = useChainSource((state) => state.showLiveEnv);
+  const episodeGone = useEpisodeStore((state) => source.kind === 'episode' && !state.episodes.some((episode) => episode.id === source.id));
+
+  // A reset or a new run empties the episode store: fall back to the live env.
+  useEffect(() => {
+    if (episodeGone) showLiveEnv();
+  }, [episodeGone, showLiveEnv]);
 
   useEffect(() => {
     const serial = ++requestSerial.current;
     setPending(true);
-    trainerClient().sampleChains({ envIndex, count: CHAIN_COUNT, seed: CHAIN_SEED })
+    trainerClient().sampleChains(chainRequest(source, envIndex, CHAIN_COUNT, CHAIN_SEED))
       .then((next) => {
         if (serial !== requestSerial.current) return;
         exposeForTests(next);
@@ -86,7 +97,7 @@ export function ChainView() {
       .finally(() => {
         if (serial === requestSerial.current) setPending(false);
       });
-  }, [noiseKey, model, iteration, envIndex]);
+  }, [noiseKey, model, iteration, envIndex, source]);
 
   const labels = useMemo(() => (sample ? positionLabels(sample.horizon, sample.nActionSteps) : []), [sample]);
   const shownPosition = sample ? Math.min(position, sample.horizon - 1) : 0;
@@ -94,12 +105,18 @@ export function ChainView() {
 
   return (
     <section className="panel chain-view" data-testid="chain-view" data-pending={pending ? '1' : '0'}
-      data-method={sample?.method} data-level={sample?.level}>
+      data-method={sample?.method} data-level={sample?.level} data-source={source.kind}>
       <h2>Denoising chains</h2>
+      <div className="chart-toolbar" data-testid="chain-source">
+        <span>observation: <strong data-testid="chain-source-label">{sample ? chainSourceLabel(sample) : '–'}</strong></span>
+        {source.kind === 'episode' && (
+          <button data-testid="chain-source-live" onClick={showLiveEnv}>Back to live env {envIndex}</button>
+        )}
+      </div>
       <div className="chart-toolbar">
         <label>
           env
-          <input type="number" min={0} max={config.num_envs - 1} value={envIndex} style={{ width: 48 }} data-testid="chain-env"
+          <input type="number" min={0} max={config.num_envs - 1} value={envIndex} style={{ width: 48 }} data-testid="chain-env" disabled={source.kind === 'episode'}
             onChange={(event) => setEnvIndex(Math.max(0, Math.min(config.num_envs - 1, Number(event.target.value) || 0)))} />
         </label>
         <label>

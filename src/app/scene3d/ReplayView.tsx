@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { EpisodeReplay } from '../../protocol/trainer-api';
 import { episodeCaption } from '../gallery/gallery-rows';
+import { useChainSource } from '../inspect/chain-source';
 import { useEpisodeStore } from '../store/episode-slice';
 import { errorText, trainerClient } from '../workers/trainer-client';
 import { buildThreeScene } from './three-scene';
@@ -16,6 +17,7 @@ const testIds = import.meta.env.MODE === 'e2e';
  */
 export function ReplayView() {
   const selectedId = useEpisodeStore((state) => state.selectedId);
+  const showEpisodeStep = useChainSource((state) => state.showEpisodeStep);
   const { canvasRef, problem: webglProblem, show, current, draw } = useThreeCanvas();
   const [replay, setReplay] = useState<EpisodeReplay>();
   const [frame, setFrame] = useState(0);
@@ -103,6 +105,16 @@ export function ReplayView() {
             setFrame(Number(event.target.value));
           }} />
         <span className="mono replay-frame" data-testid="replay-frame">{replay ? `${frame} / ${frames - 1}` : '–'}</span>
+        <button className="replay-chains" disabled={!replay} data-testid="replay-chains"
+          title="Sample the denoising chains from the observation at this frame"
+          onClick={() => {
+            if (!replay) return;
+            setPlaying(false);
+            showEpisodeStep(replay.summary.id, frame);
+            document.querySelector('[data-testid="chain-view"]')?.scrollIntoView({ block: 'start' });
+          }}>
+          Chains at this step
+        </button>
         <label className="muted">
           speed
           <select value={speed} data-testid="replay-speed" onChange={(event) => setSpeed(Number(event.target.value))}>
