@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { BENCH_GROUPS, type BenchGroup, type BenchGroupRunner, type BenchRow } from './bench/bench-row';
+import { BENCH_GROUPS, DEFAULT_BENCH_GROUPS, type BenchGroup, type BenchGroupRunner, type BenchRow } from './bench/bench-row';
 import { formatTable } from './bench/format-table';
 
 /** Each group lives in its own module so a group's imports load only when it runs. */
@@ -8,6 +8,7 @@ const GROUP_MODULES: Partial<Record<BenchGroup, () => Promise<{ runBench: BenchG
   policy: () => import('./bench/policy-bench'),
   ppo: () => import('./bench/ppo-bench'),
   e2e: () => import('./bench/e2e-bench'),
+  studio: () => import('./bench/studio-bench'),
 };
 
 function usage(message: string): never {
@@ -23,7 +24,7 @@ async function main(): Promise<void> {
     else if ((BENCH_GROUPS as readonly string[]).includes(arg)) groups.push(arg as BenchGroup);
     else usage(`unknown bench argument '${arg}'; allowed groups: ${BENCH_GROUPS.join(', ')}`);
   }
-  const selected = groups.length > 0 ? groups : [...BENCH_GROUPS];
+  const selected = groups.length > 0 ? groups : [...DEFAULT_BENCH_GROUPS];
   const rows: BenchRow[] = [];
   for (const group of selected) {
     const load = GROUP_MODULES[group];

@@ -10,7 +10,9 @@ export interface BenchRow {
   note?: string;
 }
 
-export const BENCH_GROUPS = ['env', 'policy', 'ppo', 'e2e'] as const;
+export const BENCH_GROUPS = ['env', 'policy', 'ppo', 'e2e', 'studio'] as const;
+/** Groups run when none is named; `studio` needs Chromium and a build, so it runs only when asked for. */
+export const DEFAULT_BENCH_GROUPS: readonly BenchGroup[] = ['env', 'policy', 'ppo', 'e2e'];
 export type BenchGroup = (typeof BENCH_GROUPS)[number];
 
 /** A bench group runs its measurements and returns rows; it may print progress to stderr. */

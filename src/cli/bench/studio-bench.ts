@@ -1,0 +1,128 @@
+/**
+ * `npm run bench -- studio`: the studio in headless Chromium (production build, wasm backend,
+ * shipped pick-cube checkpoint, 4 envs): main-thread long tasks while training (DESIGN.md §7:
+ * the main thread only renders), and what the live 3D view and rollout videos cost training.
+ * Variants alternate over several rounds so drift in machine load falls on both alike.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chromium, type Browser } from '@playwright/test';
+import { applyOverrides, defaultConfig, encodeConfigHash } from '../../core/config';
+import { findChromium } from '../../../scripts/find-chromium.mjs';
+import type { BenchRow } from './bench-row';
+
+const PORT = Number(process.env.BENCH_STUDIO_PORT ?? 4197);
+const BUILD_DIR = 'test-results/bench-studio-build';
+const ROUNDS = Number(process.env.BENCH_STUDIO_ROUNDS ?? 3);
+const ITERATIONS = 12;
+/** 4 envs × 8 decisions with the shipped checkpoint's own horizon and history. */
+const BASE = ['num_envs=4', 'env.steps_per_iteration=8', 'ppo.minibatch_size=16', 'env.workers=1', 'policy.horizon=8', 'policy.n_action_steps=4', 'policy.n_obs_steps=2', `iterations=${ITERATIONS}`, 'checkpoint_every=0'];
+
+interface Variant {
+  name: string;
+  overrides: string[];
+  /** The tab open while training. */
+  tab: 'Charts' | 'Inspect';
+  liveView: boolean;
+}
+
+const NO_VIDEOS = ['eval.every=4', 'eval_episodes=2', 'video.episodes=0'];
+/** The baseline trains with the Inspect tab open, so the live-view variant differs only by its toggle. */
+const VARIANTS: Variant[] = [
+  { name: 'baseline', overrides: NO_VIDEOS, tab: 'Inspect', liveView: false },
+  { name: 'live view on', overrides: NO_VIDEOS, tab: 'Inspect', liveView: true },
+  { name: 'videos on', overrides: ['eval.every=4', 'eval_episodes=2', 'eval.record_episodes=2', 'video.episodes=2'], tab: 'Inspect', liveView: false },
+  { name: 'charts tab', overrides: NO_VIDEOS, tab: 'Charts', liveView: false },
+];
+
+interface Measured {
+  secondsPerIteration: number;
+  longTasks: number;
+  longestTaskMs: number;
+}
+
+function run(command: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited with ${code}`))));
+  });
+}
+
+async function waitForServer(url: string, server: ChildProcess): Promise<void> {
+  for (let attempt = 0; attempt < 120; attempt++) {
+    if (server.exitCode !== null) throw new Error(`vite preview exited with ${server.exitCode}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`no server at ${url} after 60 s`);
+}
+
+async function measure(browser: Browser, variant: Variant): Promise<Measured> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  try {
+    await page.addInitScript(() => {
+      const log = { count: 0, maxMs: 0, on: false };
+      (window as unknown as { __longTasks: typeof log }).__longTasks = log;
+      new PerformanceObserver((list) => {
+        if (!log.on) return;
+        for (const entry of list.getEntries()) {
+          log.count++;
+          log.maxMs = Math.max(log.maxMs, entry.duration);
+        }
+      }).observe({ type: 'longtask' });
+    });
+    const config = applyOverrides(defaultConfig(), [...BASE, ...variant.overrides]);
+    await page.goto(`http://localhost:${PORT}/?backend=wasm#${encodeConfigHash(config)}`);
+    await page.getByTestId('meta-stage').filter({ hasText: 'bc' }).waitFor({ timeout: 120_000 });
+    await page.getByText(variant.tab, { exact: true }).click();
+    if (variant.liveView) await page.getByTestId('live-toggle').check();
+    await page.evaluate(() => { (window as unknown as { __longTasks: { on: boolean } }).__longTasks.on = true; });
+    const started = performance.now();
+    await page.getByTestId('train').click();
+    await page.getByTestId('phase').filter({ hasText: 'done' }).waitFor({ timeout: 600_000 });
+    const seconds = (performance.now() - started) / 1000;
+    const log = await page.evaluate(() => (window as unknown as { __longTasks: { count: number; maxMs: number } }).__longTasks);
+    return { secondsPerIteration: seconds / ITERATIONS, longTasks: log.count, longestTaskMs: log.maxMs };
+  } finally {
+    await page.close();
+  }
+}
+
+export async function runBench(): Promise<BenchRow[]> {
+  const executablePath = findChromium();
+  if (!executablePath) throw new Error('the studio bench needs Chromium: set CHROME_PATH or install chromium');
+  console.error('building the studio...');
+  await run('npx', ['vite', 'build', '--outDir', BUILD_DIR, '--emptyOutDir', '--logLevel', 'warn']);
+  const server = spawn('npx', ['vite', 'preview', '--outDir', BUILD_DIR, '--port', String(PORT), '--strictPort'], { stdio: 'ignore' });
+  let browser: Browser | undefined;
+  try {
+    await waitForServer(`http://localhost:${PORT}/`, server);
+    browser = await chromium.launch({ executablePath, args: ['--enable-unsafe-webgpu', '--use-webgpu-adapter=swiftshader', '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
+    const results = new Map<string, Measured[]>(VARIANTS.map((variant) => [variant.name, []]));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const variant of VARIANTS) {
+        const measured = await measure(browser, variant);
+        console.error(`round ${round + 1}/${ROUNDS} ${variant.name}: ${measured.secondsPerIteration.toFixed(3)} s/iteration, ${measured.longTasks} long tasks (longest ${measured.longestTaskMs.toFixed(0)} ms)`);
+        results.get(variant.name)!.push(measured);
+      }
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+    const base = median(results.get('baseline')!.map((entry) => entry.secondsPerIteration));
+    const note = `pick-cube shipped checkpoint, ${BASE.join(' ')}; median of ${ROUNDS} alternating rounds`;
+    const rows: BenchRow[] = [];
+    for (const variant of VARIANTS) {
+      const entries = results.get(variant.name)!;
+      const perIteration = median(entries.map((entry) => entry.secondsPerIteration));
+      rows.push({ group: 'studio', metric: `${variant.name}: s_per_iteration`, value: perIteration, unit: 's', task: 'pick-cube', backend: 'wasm', note: `${note}; ${variant.overrides.join(' ')}` });
+      if (variant.name !== 'baseline') rows.push({ group: 'studio', metric: `${variant.name}: slowdown`, value: (perIteration / base - 1) * 100, unit: '%', task: 'pick-cube', backend: 'wasm', note: 'against the baseline median' });
+      rows.push({ group: 'studio', metric: `${variant.name}: main-thread long tasks`, value: Math.max(...entries.map((entry) => entry.longTasks)), unit: 'count', task: 'pick-cube', backend: 'wasm', note: `over 50 ms while training, most in one round; longest ${Math.max(...entries.map((entry) => entry.longestTaskMs)).toFixed(0)} ms` });
+    }
+    return rows;
+  } finally {
+    await browser?.close();
+    server.kill();
+  }
+}
