@@ -12,6 +12,7 @@ import type { BenchRow } from './bench-row';
 
 const PORT = Number(process.env.BENCH_STUDIO_PORT ?? 4197);
 const BUILD_DIR = 'test-results/bench-studio-build';
+const VITE = 'node_modules/vite/bin/vite.js';
 const ROUNDS = Number(process.env.BENCH_STUDIO_ROUNDS ?? 3);
 const ITERATIONS = 12;
 /** 4 envs × 8 decisions with the shipped checkpoint's own horizon and history. */
@@ -95,8 +96,9 @@ export async function runBench(): Promise<BenchRow[]> {
   const executablePath = findChromium();
   if (!executablePath) throw new Error('the studio bench needs Chromium: set CHROME_PATH or install chromium');
   console.error('building the studio...');
-  await run('npx', ['vite', 'build', '--outDir', BUILD_DIR, '--emptyOutDir', '--logLevel', 'warn']);
-  const server = spawn('npx', ['vite', 'preview', '--outDir', BUILD_DIR, '--port', String(PORT), '--strictPort'], { stdio: 'ignore' });
+  await run(process.execPath, [VITE, 'build', '--outDir', BUILD_DIR, '--emptyOutDir', '--logLevel', 'warn']);
+  // Vite itself (not through npx), so killing the child stops the server.
+  const server = spawn(process.execPath, [VITE, 'preview', '--outDir', BUILD_DIR, '--port', String(PORT), '--strictPort'], { stdio: 'ignore' });
   let browser: Browser | undefined;
   try {
     await waitForServer(`http://localhost:${PORT}/`, server);
