@@ -92,6 +92,35 @@ async function measure(browser: Browser, variant: Variant): Promise<Measured> {
   }
 }
 
+/**
+ * Milliseconds from moving the noise-level slider to the chain view showing chains at the new
+ * level (sampled in the trainer worker, then drawn), with the default config and the shipped
+ * checkpoint, no run: the journey-4 "redraw within one second" figure.
+ */
+async function measureChainResponse(browser: Browser): Promise<number[]> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  try {
+    await page.goto(`http://localhost:${PORT}/?backend=wasm`);
+    await page.getByTestId('meta-stage').filter({ hasText: 'bc' }).waitFor({ timeout: 120_000 });
+    await page.getByText('Inspect', { exact: true }).click();
+    const view = page.getByTestId('chain-view');
+    await page.locator('[data-testid="chain-view"][data-level="0.5"][data-pending="0"]').waitFor({ timeout: 120_000 });
+    const times: number[] = [];
+    for (const level of [0.8, 0.3, 0.6, 0.9, 0.2]) {
+      const started = performance.now();
+      await page.getByTestId('noise-level').fill(String(level));
+      await page.locator(`[data-testid="chain-view"][data-level="${level}"][data-pending="0"]`).waitFor({ timeout: 30_000 });
+      // Two animation frames: the charts of the new sample have been painted.
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      times.push(performance.now() - started);
+    }
+    if (!(await view.isVisible())) throw new Error('the chain view is not visible');
+    return times;
+  } finally {
+    await page.close();
+  }
+}
+
 export async function runBench(): Promise<BenchRow[]> {
   const executablePath = findChromium();
   if (!executablePath) throw new Error('the studio bench needs Chromium: set CHROME_PATH or install chromium');
@@ -103,6 +132,8 @@ export async function runBench(): Promise<BenchRow[]> {
   try {
     await waitForServer(`http://localhost:${PORT}/`, server);
     browser = await chromium.launch({ executablePath, args: ['--enable-unsafe-webgpu', '--use-webgpu-adapter=swiftshader', '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
+    const response = await measureChainResponse(browser);
+    console.error(`chain view redraw after a noise change: ${response.map((ms) => ms.toFixed(0)).join(', ')} ms`);
     const results = new Map<string, Measured[]>(VARIANTS.map((variant) => [variant.name, []]));
     for (let round = 0; round < ROUNDS; round++) {
       for (const variant of VARIANTS) {
@@ -114,7 +145,10 @@ export async function runBench(): Promise<BenchRow[]> {
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
     const base = median(results.get('baseline')!.map((entry) => entry.secondsPerIteration));
     const note = `pick-cube shipped checkpoint, ${BASE.join(' ')}; median of ${ROUNDS} alternating rounds`;
-    const rows: BenchRow[] = [];
+    const rows: BenchRow[] = [{
+      group: 'studio', metric: 'chain view redraw after a noise change', value: median(response), unit: 'ms', task: 'pick-cube', backend: 'wasm',
+      note: `default config, shipped checkpoint, no run: slider moved to 5 levels, median; slowest ${Math.max(...response).toFixed(0)} ms`,
+    }];
     for (const variant of VARIANTS) {
       const entries = results.get(variant.name)!;
       const perIteration = median(entries.map((entry) => entry.secondsPerIteration));
