@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Rebuilds the shipped checkpoints from scratch: scripted demos → BC pretraining → PPO fine-tuning.
-# Usage: npm run reproduce [-- STAGE]   STAGE: all (default) | bc | ppo
-# The BC checkpoints are deliberately imperfect (few, noisy demos) so online RL has room.
+# Rebuilds the shipped checkpoints and the results table from scratch:
+# scripted demos → BC pretraining → PPO fine-tuning (3 training seeds) → evaluation table and curves.
+# Usage: npm run reproduce [-- STAGE]   STAGE: all (default) | bc | ppo | results
+# The BC checkpoints are deliberately imperfect (few or noisy demos) so online RL has room.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 stage="${1:-all}"
@@ -10,27 +11,39 @@ ckpt="public/checkpoints"
 mkdir -p "$work" "$ckpt"
 arch="policy.hidden=128,128,128 policy.encoder_hidden=128,128 policy.value_hidden=128,128"
 
-# task  demo-episodes  bc-steps
+# task  demo-episodes  expert-noise  bc-episodes  bc-steps
 bc_recipe=(
-  "reach 8 600"
-  "lift 12 3000"
-  "pick-cube 50 5000"
+  "reach 200 0.3 8 600"
+  "lift 60 0.05 5 2000"
+  "pick-cube 80 0.05 28 3000"
 )
+ppo_tasks=(lift pick-cube)
+ppo_seeds=(0 1 2)
+# The run-config defaults (Flow-SDE hybrid, a = 0.5, K = 4, actor lr 3e-5), 300 iterations (~600k env steps).
+ppo_iterations=300
 
 if [[ "$stage" == all || "$stage" == bc ]]; then
   for recipe in "${bc_recipe[@]}"; do
-    read -r task episodes steps <<<"$recipe"
-    npm run --silent demos -- task="$task" episodes=200 seed=0 noise=0.3 out="$work/$task.demos"
+    read -r task demo_episodes noise episodes steps <<<"$recipe"
+    npm run --silent demos -- task="$task" episodes="$demo_episodes" seed=0 noise="$noise" out="$work/$task.demos"
     npm run --silent pretrain -- task="$task" demos="$work/$task.demos" episodes="$episodes" steps="$steps" \
       out="$ckpt/$task-bc.flowtune" eval_episodes=100 $arch
   done
 fi
 
 if [[ "$stage" == all || "$stage" == ppo ]]; then
-  for task in lift pick-cube; do
-    # The run-config defaults (Flow-SDE hybrid, a = 0.5, K = 4, actor lr 3e-5), 300 iterations (~610k env steps).
-    npm run --silent train -- task="$task" ckpt="$ckpt/$task-bc.flowtune" out="$work/$task-ppo-long" seed=0 \
-      iterations=300 eval_episodes=50 eval.every=50
-    cp "$work/$task-ppo-long/checkpoints/final.flowtune" "$ckpt/$task-ppo.flowtune"
+  for task in "${ppo_tasks[@]}"; do
+    for seed in "${ppo_seeds[@]}"; do
+      npm run --silent train -- task="$task" ckpt="$ckpt/$task-bc.flowtune" out="$work/$task-ppo-s$seed" seed="$seed" \
+        iterations="$ppo_iterations" eval_episodes=50 eval.every=50
+    done
+    cp "$work/$task-ppo-s0/checkpoints/final.flowtune" "$ckpt/$task-ppo.flowtune"
   done
+fi
+
+if [[ "$stage" == all || "$stage" == ppo || "$stage" == results ]]; then
+  # BC and every seed's final checkpoint on the same 100 fresh seeds (2000000 on), apart from training and in-run eval.
+  npm run --silent results -- tasks=lift,pick-cube seeds=0,1,2 runs="$work" ckpts="$ckpt" episodes=100 seed=2000000 out=public/results/results.md
+  npm run --silent plot -- runs="$work/lift-ppo-s0,$work/lift-ppo-s1,$work/lift-ppo-s2,$work/pick-cube-ppo-s0,$work/pick-cube-ppo-s1,$work/pick-cube-ppo-s2" \
+    metric=charts/success_rate smoothing=0.9 out=public/results/learning-curves.png
 fi
