@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Mujoco } from './mujoco-types';
 import { loadMujocoNode } from '../../cli/mujoco-node';
-import { VectorEnv } from './vector-env';
+import { VectorEnv, type VectorEnvConfig } from './vector-env';
+import { withVectorEnv } from './with-vector-env';
 import { createRng } from '../random';
 
 let mj: Mujoco;
@@ -9,13 +10,8 @@ beforeAll(async () => {
   mj = await loadMujocoNode();
 });
 
-function withEnv<T>(config: ConstructorParameters<typeof VectorEnv>[1], body: (env: VectorEnv) => T): T {
-  const env = new VectorEnv(mj, config);
-  try {
-    return body(env);
-  } finally {
-    env.dispose();
-  }
+function withEnv<T>(config: VectorEnvConfig, body: (env: VectorEnv) => T): T {
+  return withVectorEnv(mj, config, body);
 }
 
 /** Row `frame` of a row-major [frames, dim] array, as plain numbers. */
