@@ -1,9 +1,10 @@
-import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useMemo, useState } from 'react';
 import { CartesianGrid, ComposedChart, ErrorBar, Line, ResponsiveContainer, Scatter, XAxis, YAxis } from 'recharts';
 import type { ChainSample } from '../../protocol/trainer-api';
 import { useEpisodeStore } from '../store/episode-slice';
 import { useRunStore } from '../store/run-slice';
-import { errorText, trainerClient } from '../workers/trainer-client';
+import { trainerClient } from '../workers/trainer-client';
+import { useLatestRequest } from '../workers/use-latest-request';
 import { bandPoints, chainKey, chainRows, finalSpread, positionLabels } from './chain-series';
 import { chainRequest, chainSourceLabel, useChainSource } from './chain-source';
 
@@ -67,10 +68,6 @@ export function ChainView() {
   const iteration = useRunStore((state) => state.status?.iteration ?? 0);
   const [envIndex, setEnvIndex] = useState(0);
   const [position, setPosition] = useState(0);
-  const [sample, setSample] = useState<ChainSample>();
-  const [problem, setProblem] = useState<string>();
-  const [pending, setPending] = useState(false);
-  const requestSerial = useRef(0);
   const noiseKey = JSON.stringify(config.noise);
   const source = useChainSource((state) => state.source);
   const showLiveEnv = useChainSource((state) => state.showLiveEnv);
@@ -81,23 +78,11 @@ export function ChainView() {
     if (episodeGone) showLiveEnv();
   }, [episodeGone, showLiveEnv]);
 
-  useEffect(() => {
-    const serial = ++requestSerial.current;
-    setPending(true);
-    trainerClient().sampleChains(chainRequest(source, envIndex, CHAIN_COUNT, CHAIN_SEED))
-      .then((next) => {
-        if (serial !== requestSerial.current) return;
-        exposeForTests(next);
-        setSample(next);
-        setProblem(undefined);
-      })
-      .catch((error: unknown) => {
-        if (serial === requestSerial.current) setProblem(errorText(error));
-      })
-      .finally(() => {
-        if (serial === requestSerial.current) setPending(false);
-      });
-  }, [noiseKey, model, iteration, envIndex, source]);
+  const { value: sample, problem, pending } = useLatestRequest(
+    JSON.stringify([noiseKey, model, iteration, envIndex, source]),
+    () => trainerClient().sampleChains(chainRequest(source, envIndex, CHAIN_COUNT, CHAIN_SEED)),
+    exposeForTests,
+  );
 
   const labels = useMemo(() => (sample ? positionLabels(sample.horizon, sample.nActionSteps) : []), [sample]);
   const shownPosition = sample ? Math.min(position, sample.horizon - 1) : 0;

@@ -2,7 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import type * as THREE from 'three';
 import type { ChainPaths } from '../../protocol/trainer-api';
 import { useRunStore } from '../store/run-slice';
-import { errorText, trainerClient } from '../workers/trainer-client';
+import { trainerClient } from '../workers/trainer-client';
+import { useLatestRequest } from '../workers/use-latest-request';
 import { buildPathLines, disposePathLines } from './path-lines';
 import { buildThreeScene } from './three-scene';
 import { useThreeCanvas } from './use-three-canvas';
@@ -31,31 +32,14 @@ export function ChainPathsView() {
   const hasRun = phase !== 'idle' && phase !== 'starting';
   const { canvasRef, problem: webglProblem, show } = useThreeCanvas();
   const [envIndex, setEnvIndex] = useState(0);
-  const [result, setResult] = useState<ChainPaths>();
-  const [problem, setProblem] = useState<string>();
-  const [pending, setPending] = useState(false);
   const linesRef = useRef<THREE.Group | undefined>(undefined);
-  const serialRef = useRef(0);
   const noiseKey = JSON.stringify(config.noise);
 
-  useEffect(() => {
-    if (!hasRun) return;
-    const serial = ++serialRef.current;
-    setPending(true);
-    trainerClient().chainPaths({ envIndex, count: CHAIN_COUNT, seed: CHAIN_SEED })
-      .then((next) => {
-        if (serial !== serialRef.current) return;
-        exposeForTests(next);
-        setResult(next);
-        setProblem(undefined);
-      })
-      .catch((error: unknown) => {
-        if (serial === serialRef.current) setProblem(errorText(error));
-      })
-      .finally(() => {
-        if (serial === serialRef.current) setPending(false);
-      });
-  }, [hasRun, noiseKey, model, iteration, envIndex]);
+  const { value: result, problem, pending } = useLatestRequest(
+    hasRun ? JSON.stringify([noiseKey, model, iteration, envIndex]) : undefined,
+    () => trainerClient().chainPaths({ envIndex, count: CHAIN_COUNT, seed: CHAIN_SEED }),
+    exposeForTests,
+  );
 
   useEffect(() => {
     if (!result) return;
