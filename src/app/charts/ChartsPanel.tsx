@@ -42,8 +42,6 @@ const SECTIONS: { name: string; color: string; charts: ChartSpec[] }[] = [
   },
 ];
 
-const STAGGER_MS = 30;
-
 /** The live charts with the smoothing slider and x-axis choice (TensorBoard-style debiased EMA). */
 export function ChartsPanel() {
   const records = useRunStore((state) => state.records);
@@ -67,13 +65,12 @@ export function ChartsPanel() {
         </label>
         <span className="muted" data-testid="record-count">{records.length} iterations logged</span>
       </div>
-      {SECTIONS.map((section, sectionIndex) => (
+      {SECTIONS.map((section) => (
         <div key={section.name} className="chart-section">
           <h3>{section.name}</h3>
           <div className="chart-grid">
-            {section.charts.map((chart, chartIndex) => (
-              <MetricChart key={chart.metric} {...chart} records={records} xAxis={xAxis} smoothing={smoothing} color={section.color}
-                delayMs={STAGGER_MS * (sectionIndex * 7 + chartIndex)} />
+            {section.charts.map((chart) => (
+              <MetricChart key={chart.metric} {...chart} records={records} xAxis={xAxis} smoothing={smoothing} color={section.color} />
             ))}
           </div>
         </div>

@@ -1,8 +1,9 @@
-import { memo, useEffect, useMemo, useState } from 'react';
+import { memo, startTransition, useEffect, useMemo, useRef, useState } from 'react';
 import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
 import { METRICS, type MetricKey, type MetricRecord } from '../../core/metrics';
 import { chartRows, type ChartRow, type XAxisKind } from './chart-data';
 import { niceTicks } from './nice-ticks';
+import { chartRedrawQueue } from './redraw-queue';
 import { useChartFrame } from './use-chart-frame';
 
 export interface MetricChartProps {
@@ -12,8 +13,6 @@ export interface MetricChartProps {
   xAxis: XAxisKind;
   smoothing: number;
   color: string;
-  /** Milliseconds to wait before drawing new records: charts redraw one per task, so no task runs long. */
-  delayMs?: number;
 }
 
 function formatNumber(value: number): string {
@@ -52,15 +51,16 @@ function valueDomain(rows: readonly { raw: number; smooth: number }[]): [number,
 }
 
 /** One scalar metric: raw values faint, the debiased EMA solid, newest value in the header. */
-export const MetricChart = memo(function MetricChart({ metric, title, records, xAxis, smoothing, color, delayMs = 0 }: MetricChartProps) {
+export const MetricChart = memo(function MetricChart({ metric, title, records, xAxis, smoothing, color }: MetricChartProps) {
   const [frameRef, frame] = useChartFrame<HTMLElement>();
   const [shown, setShown] = useState(records);
+  const owner = useRef({});
   useEffect(() => {
     // A chart out of view keeps its old rows; it catches up when scrolled back in.
-    if (!frame.visible) return;
-    const timer = setTimeout(() => setShown(records), delayMs);
-    return () => clearTimeout(timer);
-  }, [records, delayMs, frame.visible]);
+    if (!frame.visible || shown === records) return;
+    // A transition render yields to the browser every few milliseconds instead of running as one task.
+    return chartRedrawQueue.request(owner.current, () => startTransition(() => setShown(records)));
+  }, [records, shown, frame.visible]);
   const rows = useMemo(() => chartRows(shown, metric, xAxis, smoothing), [shown, metric, xAxis, smoothing]);
   const latest = rows.at(-1);
   const domain = useMemo(() => valueDomain(rows), [rows]);
@@ -86,6 +86,29 @@ interface ChartBodyProps {
 }
 
 const CHART_HEIGHT = 118;
+const TICK_FONT_SIZE = 10;
+
+interface AxisTickProps {
+  x?: number | string;
+  y?: number | string;
+  payload?: { value: unknown };
+  textAnchor?: string;
+  orientation?: string;
+}
+
+/**
+ * A plain SVG label: recharts' own tick text measures each label in the DOM
+ * (a forced layout per new string), which a live chart pays on every redraw.
+ */
+function AxisTick({ x = 0, y = 0, payload, textAnchor, orientation }: AxisTickProps) {
+  const vertical = orientation === 'left' || orientation === 'right';
+  const anchor = textAnchor === 'start' || textAnchor === 'middle' || textAnchor === 'end' ? textAnchor : undefined;
+  return (
+    <text x={x} y={y} dy={vertical ? '0.32em' : '0.9em'} textAnchor={anchor} fontSize={TICK_FONT_SIZE} fill="#666">
+      {payload ? formatTick(Number(payload.value)) : ''}
+    </text>
+  );
+}
 const TICK_COUNT = 4;
 
 const ChartBody = memo(function ChartBody({ rows, domain, xAxis, color, width }: ChartBodyProps) {
@@ -99,8 +122,8 @@ const ChartBody = memo(function ChartBody({ rows, domain, xAxis, color, width }:
       ) : (
         <LineChart width={width} height={CHART_HEIGHT} data={rows} margin={{ top: 4, right: 8, bottom: 0, left: -4 }}>
           <CartesianGrid stroke="#eef0f3" vertical={false} />
-          <XAxis dataKey="x" type="number" domain={xDomain} ticks={xTicks} tickFormatter={formatTick} tick={{ fontSize: 10 }} />
-          <YAxis tickFormatter={formatTick} tick={{ fontSize: 10 }} width={58} domain={domain} ticks={yTicks} />
+          <XAxis dataKey="x" type="number" domain={xDomain} ticks={xTicks} interval={0} tick={AxisTick} />
+          <YAxis width={58} domain={domain} ticks={yTicks} interval={0} tick={AxisTick} />
           <Tooltip formatter={(value) => formatNumber(Number(value))} labelFormatter={(label) => `${xAxis === 'env_steps' ? 'env steps' : 'seconds'} ${formatNumber(Number(label))}`} />
           <Line dataKey="raw" stroke={color} strokeOpacity={0.25} dot={false} isAnimationActive={false} strokeWidth={1} />
           <Line dataKey="smooth" stroke={color} dot={rows.length < 3} isAnimationActive={false} strokeWidth={1.6} />
