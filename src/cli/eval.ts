@@ -3,16 +3,16 @@
  * (DESIGN.md §4, §10). The last stdout line is JSON with the success rate.
  */
 import { runCli, parseRunArgs } from './cli-args';
-import { evaluateCheckpoint } from './evaluate-checkpoint';
+import { EVAL_DEFAULTS, evaluateCheckpoint } from './evaluate-checkpoint';
 import { prepareRuntime } from './run-setup';
 import { TASK_NAMES } from '../core/envs/task-types';
 
 const SPEC = {
   task: { kind: 'enum', values: TASK_NAMES, required: true, doc: 'task to evaluate on' },
   ckpt: { kind: 'string', required: true, doc: 'checkpoint (.flowtune)' },
-  episodes: { kind: 'int', min: 1, max: 100_000, default: 100, doc: 'episodes, one per seed' },
-  seed: { kind: 'int', min: 0, max: 2 ** 31 - 1, default: 1_000_000, doc: 'first reset seed (episode e uses seed + e); kept apart from training seeds' },
-  batch: { kind: 'int', min: 1, max: 4096, default: 100, doc: 'episodes run side by side' },
+  episodes: { kind: 'int', min: 1, max: 100_000, default: EVAL_DEFAULTS.episodes, doc: 'episodes, one per seed' },
+  seed: { kind: 'int', min: 0, max: 2 ** 31 - 1, default: EVAL_DEFAULTS.seed, doc: 'first reset seed (episode e uses seed + e); kept apart from training seeds' },
+  batch: { kind: 'int', min: 1, max: 4096, default: EVAL_DEFAULTS.batch, doc: 'episodes run side by side' },
 } as const;
 
 async function main(): Promise<void> {

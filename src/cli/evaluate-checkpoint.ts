@@ -1,11 +1,16 @@
 /**
- * Deterministic ODE evaluation of one checkpoint file on `episodes` consecutive reset seeds
- * (DESIGN.md §4), in batches of side-by-side envs. Shared by `npm run eval` and `npm run results`.
+ * Deterministic ODE evaluation (DESIGN.md §4) on `episodes` consecutive reset seeds, in batches
+ * of side-by-side envs. Shared by `npm run eval`, `npm run results` and `npm run pretrain`, so
+ * the summary pretraining stores in a checkpoint is exactly what `npm run eval` reports for it.
  */
 import type { RunConfig } from '../core/config';
 import { createRng } from '../core/random';
 import { evaluatePolicy } from '../core/rl/evaluate';
+import type { PolicyBundle } from '../core/rl/policy-bundle';
 import { loadRunCheckpoint, openEvalEnv } from './run-setup';
+
+/** `npm run eval`'s defaults: far from the training seeds (0 on) and from the in-run evaluation's. */
+export const EVAL_DEFAULTS = { episodes: 100, seed: 1_000_000, batch: 100 } as const;
 
 export interface CheckpointEvaluation {
   task: string;
@@ -15,7 +20,7 @@ export interface CheckpointEvaluation {
   mean_length: number;
 }
 
-export interface EvaluateCheckpointOptions {
+export interface EvaluateOptions {
   episodes: number;
   /** Episode e resets with seed + e; batch b draws x_0 from the stream seeded seed + (first episode of b). */
   seed: number;
@@ -23,28 +28,24 @@ export interface EvaluateCheckpointOptions {
   onBatch?: (done: number, successes: number) => void;
 }
 
-export async function evaluateCheckpoint(path: string, parsed: RunConfig, overrides: readonly string[], options: EvaluateCheckpointOptions): Promise<CheckpointEvaluation> {
-  const { loaded, config } = await loadRunCheckpoint(path, parsed, overrides);
+/** Evaluates a live policy bundle; the bundle stays the caller's. */
+export async function evaluateBundle(bundle: PolicyBundle, config: RunConfig, options: EvaluateOptions): Promise<CheckpointEvaluation> {
   let successes = 0;
   let returns = 0;
   let lengths = 0;
-  try {
-    for (let first = 0; first < options.episodes; first += options.batch) {
-      const count = Math.min(options.batch, options.episodes - first);
-      const env = await openEvalEnv(config, count);
-      try {
-        const seeds = Array.from({ length: count }, (_, index) => options.seed + first + index);
-        const summary = await evaluatePolicy(loaded.bundle, env, config, seeds, createRng(options.seed + first));
-        successes += summary.successRate * count;
-        returns += summary.meanReturn * count;
-        lengths += summary.meanLength * count;
-        options.onBatch?.(first + count, Math.round(successes));
-      } finally {
-        await env.dispose();
-      }
+  for (let first = 0; first < options.episodes; first += options.batch) {
+    const count = Math.min(options.batch, options.episodes - first);
+    const env = await openEvalEnv(config, count);
+    try {
+      const seeds = Array.from({ length: count }, (_, index) => options.seed + first + index);
+      const summary = await evaluatePolicy(bundle, env, config, seeds, createRng(options.seed + first));
+      successes += summary.successRate * count;
+      returns += summary.meanReturn * count;
+      lengths += summary.meanLength * count;
+      options.onBatch?.(first + count, Math.round(successes));
+    } finally {
+      await env.dispose();
     }
-  } finally {
-    loaded.bundle.policy.dispose();
   }
   return {
     task: config.task,
@@ -53,4 +54,13 @@ export async function evaluateCheckpoint(path: string, parsed: RunConfig, overri
     mean_return: returns / options.episodes,
     mean_length: lengths / options.episodes,
   };
+}
+
+export async function evaluateCheckpoint(path: string, parsed: RunConfig, overrides: readonly string[], options: EvaluateOptions): Promise<CheckpointEvaluation> {
+  const { loaded, config } = await loadRunCheckpoint(path, parsed, overrides);
+  try {
+    return await evaluateBundle(loaded.bundle, config, options);
+  } finally {
+    loaded.bundle.policy.dispose();
+  }
 }

@@ -10,12 +10,11 @@ import { readDemoFile } from '../core/envs/demo-format';
 import { TASK_NAMES } from '../core/envs/task-types';
 import { ConfigError } from '../core/errors';
 import { FlowPolicy } from '../core/policy/flow-policy';
-import { createRng } from '../core/random';
 import { buildBcDataset } from '../core/rl/bc-dataset';
-import { evalSummaryRecord, evaluatePolicy, evalSeeds } from '../core/rl/evaluate';
 import { policyOptionsFromConfig } from '../core/rl/policy-setup';
 import { pretrainPolicy } from '../core/rl/pretrain';
-import { openEvalEnv, prepareRuntime } from './run-setup';
+import { EVAL_DEFAULTS, evaluateBundle } from './evaluate-checkpoint';
+import { prepareRuntime } from './run-setup';
 
 const SPEC = {
   task: { kind: 'enum', values: TASK_NAMES, required: true, doc: 'task the demos are for' },
@@ -48,14 +47,10 @@ async function main(): Promise<void> {
     const bundle = { policy, obsNormalizer: dataset.obsNormalizer, actionNormalizer: dataset.actionNormalizer };
     let evalSummary: Record<string, number> = {};
     if (config.eval_episodes > 0) {
-      const env = await openEvalEnv(config, config.eval_episodes);
-      try {
-        const summary = await evaluatePolicy(bundle, env, config, evalSeeds(config, config.eval_episodes), createRng(config.seed));
-        evalSummary = evalSummaryRecord(summary);
-        console.log(`eval: success ${summary.successRate.toFixed(3)} over ${summary.episodes} episodes`);
-      } finally {
-        await env.dispose();
-      }
+      // The same episodes, seeds and x_0 draws as `npm run eval` with its defaults, so the stored figure can be checked.
+      const result = await evaluateBundle(bundle, config, { episodes: config.eval_episodes, seed: EVAL_DEFAULTS.seed, batch: EVAL_DEFAULTS.batch });
+      evalSummary = { success_rate: result.success_rate, mean_return: result.mean_return, mean_length: result.mean_length, episodes: result.episodes, seed: EVAL_DEFAULTS.seed };
+      console.log(`eval: success ${result.success_rate.toFixed(3)} over ${result.episodes} episodes from seed ${EVAL_DEFAULTS.seed}`);
     }
     writeFileSync(args.out, encodeFlowtune(await bundleContents({ bundle, task: args.task, stage: 'bc', config, step: args.steps, evalSummary })));
     console.log(JSON.stringify({ task: args.task, out: args.out, samples: dataset.size, steps: args.steps, ...evalSummary }));
