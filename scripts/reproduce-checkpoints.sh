@@ -14,13 +14,16 @@ arch="policy.hidden=128,128,128 policy.encoder_hidden=128,128 policy.value_hidde
 # task  demo-episodes  expert-noise  bc-episodes  bc-steps
 bc_recipe=(
   "reach 200 0.3 8 600"
-  "lift 60 0.05 5 2000"
-  "pick-cube 80 0.05 28 3000"
+  "lift 60 0.05 5 1200"
+  "pick-cube 200 0.3 80 6000"
 )
-ppo_tasks=(lift pick-cube)
+# task  iterations: the run-config defaults (Flow-SDE hybrid, a = 0.5, K = 4, actor lr 3e-5), 16 envs × 32
+# decisions of 4 env steps, so ~2k env steps per iteration; pick-cube uses the default 1M env-step budget.
+ppo_recipe=(
+  "lift 300"
+  "pick-cube 490"
+)
 ppo_seeds=(0 1 2)
-# The run-config defaults (Flow-SDE hybrid, a = 0.5, K = 4, actor lr 3e-5), 300 iterations (~600k env steps).
-ppo_iterations=300
 
 if [[ "$stage" == all || "$stage" == bc ]]; then
   for recipe in "${bc_recipe[@]}"; do
@@ -32,10 +35,11 @@ if [[ "$stage" == all || "$stage" == bc ]]; then
 fi
 
 if [[ "$stage" == all || "$stage" == ppo ]]; then
-  for task in "${ppo_tasks[@]}"; do
+  for recipe in "${ppo_recipe[@]}"; do
+    read -r task iterations <<<"$recipe"
     for seed in "${ppo_seeds[@]}"; do
       npm run --silent train -- task="$task" ckpt="$ckpt/$task-bc.flowtune" out="$work/$task-ppo-s$seed" seed="$seed" \
-        iterations="$ppo_iterations" eval_episodes=50 eval.every=50
+        iterations="$iterations" eval_episodes=50 eval.every=50
     done
     cp "$work/$task-ppo-s0/checkpoints/final.flowtune" "$ckpt/$task-ppo.flowtune"
   done
