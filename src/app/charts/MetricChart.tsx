@@ -86,6 +86,7 @@ interface ChartBodyProps {
 }
 
 const CHART_HEIGHT = 118;
+const TICK_COUNT = 4;
 const TICK_FONT_SIZE = 10;
 
 interface AxisTickProps {
@@ -109,7 +110,6 @@ function AxisTick({ x = 0, y = 0, payload, textAnchor, orientation }: AxisTickPr
     </text>
   );
 }
-const TICK_COUNT = 4;
 
 const ChartBody = memo(function ChartBody({ rows, domain, xAxis, color, width }: ChartBodyProps) {
   const xDomain = useMemo((): [number, number] => [rows[0]?.x ?? 0, rows.at(-1)?.x ?? 1], [rows]);
