@@ -46,7 +46,7 @@ test.describe('journey 4: denoising chains', () => {
     const low = await chainsAt(page, 'sde', 0.1);
     expect(low.count).toBe(16);
     // One line per chain plus the ODE chain, in every action dim's chart.
-    await expect(page.getByTestId('chain-dim-0').locator('.recharts-line')).toHaveCount(low.count + 1);
+    await expect(page.getByTestId('chain-dim-0').locator('path.chain-line, path.chain-ode')).toHaveCount(low.count + 1);
     await expect(page.getByTestId('chain-charts').locator('figure')).toHaveCount(low.actionDim);
     await expect(page.getByTestId('chain-position').locator('option').first()).toHaveText(/executed/);
     // Hybrid: exactly one stochastic step per chain.

@@ -1,8 +1,7 @@
 /**
- * Lets charts redraw one at a time, each in its own frame. recharts re-renders
- * a chart from its store in the next animation frame, so charts that redraw
- * close together end up in one long main-thread task; queued, each frame
- * carries at most one chart's work (DESIGN.md §7: the main thread only renders).
+ * Lets charts redraw one at a time, each in its own frame: a new metric record
+ * changes every chart at once, and queued, each frame carries at most one
+ * chart's work (DESIGN.md §7: the main thread only renders).
  */
 export interface FrameScheduler {
   /** Runs `callback` after the next frame has been rendered. */

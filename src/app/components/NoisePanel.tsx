@@ -1,9 +1,14 @@
 import { useMemo } from 'react';
-import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { CONFIG_FIELDS, deriveSizes, type NoiseConfig } from '../../core/config';
+import { useChartFrame } from '../charts/use-chart-frame';
 import { schedulePoints } from '../noise/schedule-points';
+import { formatValue } from '../plot/format';
+import { LinePlot, type PlotSeries } from '../plot/LinePlot';
+import { niceTicks, niceTicksAbove } from '../plot/nice-ticks';
 import { useRunStore } from '../store/run-slice';
 import { errorText, trainerClient } from '../workers/trainer-client';
+
+const SCHEDULE_HEIGHT = 116;
 
 async function sendNoise(noise: Partial<NoiseConfig>): Promise<void> {
   const { setConfigNotice } = useRunStore.getState();
@@ -41,8 +46,23 @@ export function NoisePanel() {
   const envSteps = useRunStore((state) => state.status?.envSteps ?? 0);
   const noise = config.noise;
   const total = useMemo(() => deriveSizes(config).totalEnvSteps, [config]);
-  const points = useMemo(() => schedulePoints(config, total), [config, total]);
   const usesHead = noise.method === 'noise';
+  const [frameRef, frame] = useChartFrame<HTMLDivElement>();
+  const plot = useMemo(() => {
+    const points = schedulePoints(config, total);
+    const series: PlotSeries[] = usesHead
+      ? [
+          { key: 'stdMax', label: 'σ max', ys: points.map((point) => point.stdMax), color: '#047857' },
+          { key: 'stdMin', label: 'σ min', ys: points.map((point) => point.stdMin), color: '#94a3b8' },
+        ]
+      : [{ key: 'level', label: 'level a', ys: points.map((point) => point.level), color: '#047857' }];
+    const xDomain: [number, number] = [0, points.at(-1)?.envSteps ?? 1];
+    // From zero, so a decaying level reads as a fraction of where it started, up to the round tick above the top.
+    const yTicks = niceTicksAbove(Math.max(...series.flatMap((entry) => entry.ys)), 4);
+    const yDomain: [number, number] = [0, yTicks.at(-1) ?? 1];
+    return { xs: points.map((point) => point.envSteps), series, xDomain, yDomain, xTicks: niceTicks(xDomain[0], xDomain[1], 4), yTicks };
+  }, [config, total, usesHead]);
+  const markers = useMemo(() => [{ x: envSteps, label: 'now', color: '#dc2626' }], [envSteps]);
   return (
     <section className="panel" data-testid="noise-panel">
       <h2>Exploration noise</h2>
@@ -64,25 +84,15 @@ export function NoisePanel() {
       <Slider field="std_min" label="σ min" min={0.001} max={1} step={0.001} value={noise.std_min} />
       <Slider field="std_max" label="σ max" min={0.001} max={1} step={0.001} value={noise.std_max} />
       <Slider field="decay_steps" label="decay steps" min={0} max={Math.max(total, noise.decay_steps, 1000)} step={Math.max(1, Math.round(Math.max(total, 1000) / 200))} value={noise.decay_steps} />
-      <div className="schedule-plot" data-testid="noise-schedule">
-        <ResponsiveContainer width="100%" height={130}>
-          <LineChart data={points} margin={{ top: 4, right: 8, bottom: 0, left: -14 }}>
-            <CartesianGrid stroke="#eef0f3" vertical={false} />
-            <XAxis dataKey="envSteps" type="number" domain={['dataMin', 'dataMax']} tick={{ fontSize: 10 }} tickCount={4} />
-            <YAxis tick={{ fontSize: 10 }} width={44} />
-            <Tooltip />
-            <Legend wrapperStyle={{ fontSize: 10 }} />
-            {usesHead ? (
-              <>
-                <Line dataKey="stdMax" name="σ max" stroke="#047857" dot={false} isAnimationActive={false} />
-                <Line dataKey="stdMin" name="σ min" stroke="#94a3b8" dot={false} isAnimationActive={false} />
-              </>
-            ) : (
-              <Line dataKey="level" name="level a" stroke="#047857" dot={false} isAnimationActive={false} />
-            )}
-            <ReferenceLine x={envSteps} stroke="#dc2626" strokeDasharray="3 3" label={{ value: 'now', fontSize: 10, position: 'insideTopRight' }} />
-          </LineChart>
-        </ResponsiveContainer>
+      <div className="schedule-plot" data-testid="noise-schedule" ref={frameRef}>
+        <div className="plot-legend">
+          {plot.series.map((entry) => <span key={entry.key}><span className="plot-swatch" style={{ background: entry.color }} />{entry.label}</span>)}
+        </div>
+        {frame.width > 0 ? (
+          <LinePlot width={frame.width} height={SCHEDULE_HEIGHT} {...plot} markers={markers} describeX={(x) => `env steps ${formatValue(x)}`} />
+        ) : (
+          <div style={{ height: SCHEDULE_HEIGHT }} />
+        )}
       </div>
       <p className="muted small">{usesHead ? 'σ bounds of the learnable noise head' : 'noise level a'} over the run's {total.toLocaleString()} env steps; the red line is now.</p>
     </section>

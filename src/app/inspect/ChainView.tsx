@@ -1,16 +1,21 @@
 import { memo, useEffect, useMemo, useState } from 'react';
-import { CartesianGrid, ComposedChart, ErrorBar, Line, ResponsiveContainer, Scatter, XAxis, YAxis } from 'recharts';
 import type { ChainSample } from '../../protocol/trainer-api';
+import { useChartFrame } from '../charts/use-chart-frame';
+import { LinePlot, type PlotScales, type PlotSeries } from '../plot/LinePlot';
+import { niceTicks } from '../plot/nice-ticks';
+import { paddedDomain } from '../plot/scale';
 import { useEpisodeStore } from '../store/episode-slice';
 import { useRunStore } from '../store/run-slice';
 import { trainerClient } from '../workers/trainer-client';
 import { useLatestRequest } from '../workers/use-latest-request';
-import { bandPoints, chainKey, chainRows, finalSpread, positionLabels } from './chain-series';
+import { bandPoints, chainValues, finalSpread, positionLabels, type BandPoint } from './chain-series';
 import { chainRequest, chainSourceLabel, useChainSource } from './chain-source';
 
 const CHAIN_COUNT = 16;
 /** Fixed, so a redraw after a noise change differs only by the new settings. */
 const CHAIN_SEED = 0;
+const CHART_HEIGHT = 170;
+const BAND_COLOR = '#7c3aed';
 
 /** Test builds expose the last sample as plain arrays for the e2e specs. */
 function exposeForTests(sample: ChainSample): void {
@@ -22,37 +27,51 @@ function exposeForTests(sample: ChainSample): void {
   };
 }
 
-function formatTick(value: number): string {
-  return Number.isFinite(value) ? Number(value.toPrecision(3)).toString() : String(value);
-}
-
 interface DimChartProps {
   sample: ChainSample;
   position: number;
   dim: number;
 }
 
+/** μ ± std of each stochastic step: a dot at the mean and a bar over one std each side. */
+function bandMarks(band: readonly BandPoint[], { x, y }: PlotScales) {
+  return (
+    <g className="chain-band">
+      {band.map((point) => (
+        <g key={`${point.chainIndex}-${point.k}`}>
+          <line x1={x(point.k)} x2={x(point.k)} y1={y(point.mean - point.error[0])} y2={y(point.mean + point.error[1])} stroke={BAND_COLOR} strokeWidth={1.5} />
+          <circle cx={x(point.k)} cy={y(point.mean)} r={2.5} fill={BAND_COLOR} />
+        </g>
+      ))}
+    </g>
+  );
+}
+
 /** x_k over k for one action dim: thin chains, the ODE chain bold, μ ± std at stochastic steps. */
 const DimChart = memo(function DimChart({ sample, position, dim }: DimChartProps) {
-  const rows = useMemo(() => chainRows(sample, position, dim), [sample, position, dim]);
-  const band = useMemo(() => bandPoints(sample, position, dim), [sample, position, dim]);
+  const [frameRef, frame] = useChartFrame<HTMLElement>();
+  const plot = useMemo(() => {
+    const values = chainValues(sample, position, dim);
+    const band = bandPoints(sample, position, dim);
+    const series: PlotSeries[] = [
+      ...values.chains.map((ys, chainIndex): PlotSeries => ({ key: `chain${chainIndex}`, label: `chain ${chainIndex}`, ys, color: '#60a5fa', opacity: 0.55, className: 'chain-line', readout: false })),
+      { key: 'ode', label: 'ODE chain', ys: values.ode, color: '#b91c1c', strokeWidth: 2.5, className: 'chain-ode' },
+    ];
+    const yDomain = paddedDomain([...values.chains.flat(), ...values.ode, ...band.flatMap((point) => [point.mean - point.error[0], point.mean + point.error[1]])]);
+    const xs = values.ode.map((_, stepIndex) => stepIndex);
+    return {
+      xs, series, yDomain, xDomain: [0, sample.steps] as [number, number], xTicks: xs, yTicks: niceTicks(yDomain[0], yDomain[1], 5),
+      overlay: (scales: PlotScales) => bandMarks(band, scales),
+    };
+  }, [sample, position, dim]);
   return (
-    <figure className="chart" data-testid={`chain-dim-${dim}`}>
+    <figure ref={frameRef} className="chart" data-testid={`chain-dim-${dim}`}>
       <figcaption><span className="chart-title">action dim {dim}</span><span className="chart-value">x_k at position {position}</span></figcaption>
-      <ResponsiveContainer width="100%" height={170}>
-        <ComposedChart data={rows} margin={{ top: 4, right: 8, bottom: 0, left: -12 }}>
-          <CartesianGrid stroke="#e5e7eb" strokeDasharray="3 3" />
-          <XAxis dataKey="k" type="number" domain={[0, sample.steps]} allowDecimals={false} tickCount={sample.steps + 1} fontSize={10} />
-          <YAxis fontSize={10} tickFormatter={formatTick} domain={['auto', 'auto']} width={48} />
-          {Array.from({ length: sample.count }, (_, chainIndex) => (
-            <Line key={chainIndex} dataKey={chainKey(chainIndex)} stroke="#60a5fa" strokeOpacity={0.55} strokeWidth={1} dot={false} isAnimationActive={false} className="chain-line" />
-          ))}
-          <Line dataKey="ode" stroke="#b91c1c" strokeWidth={2.5} dot={false} isAnimationActive={false} className="chain-ode" />
-          <Scatter data={band} dataKey="mean" fill="#7c3aed" shape="circle" isAnimationActive={false}>
-            <ErrorBar dataKey="error" direction="y" stroke="#7c3aed" strokeWidth={1.5} width={5} />
-          </Scatter>
-        </ComposedChart>
-      </ResponsiveContainer>
+      {frame.width > 0 ? (
+        <LinePlot width={frame.width} height={CHART_HEIGHT} {...plot} verticalGrid dashedGrid describeX={(k) => `k = ${k}`} />
+      ) : (
+        <div style={{ height: CHART_HEIGHT }} />
+      )}
     </figure>
   );
 });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { ChainSample } from '../../protocol/trainer-api';
-import { bandPoints, chainKey, chainRows, finalSpread, positionLabels } from './chain-series';
+import { bandPoints, chainValues, finalSpread, positionLabels } from './chain-series';
 
 /** M = 2 chains, K = 2, H = 2, A = 2; every value encodes its own index: 1000·m + 100·k + 10·h + a. */
 function codedSample(): ChainSample {
@@ -26,13 +26,11 @@ function codedSample(): ChainSample {
 }
 
 describe('chain view rows', () => {
-  test('chainRows reads x_k[h, a] of each chain and of the ODE chain', () => {
-    const rows = chainRows(codedSample(), 1, 0);
-    expect(rows.map((row) => row.k)).toEqual([0, 1, 2]);
-    // Chain 1, k = 2, h = 1, a = 0 → 1000 + 200 + 10 = 1210.
-    expect(rows[2][chainKey(1)]).toBe(1210);
-    expect(rows[1][chainKey(0)]).toBe(110);
-    expect(rows[2].ode).toBe(-210);
+  test('chainValues reads x_k[h, a] of each chain and of the ODE chain', () => {
+    const values = chainValues(codedSample(), 1, 0);
+    // Chain m at k, h = 1, a = 0 → 1000·m + 100·k + 10; the ODE chain is −(100·k + 10).
+    expect(values.chains).toEqual([[10, 110, 210], [1010, 1110, 1210]]);
+    expect(values.ode).toEqual([-10, -110, -210]);
   });
 
   test('bandPoints puts μ_k ± std_k at k + 1 only for stochastic steps', () => {

@@ -1,8 +1,11 @@
-/** Chart rows for the chain view, cut from a ChainSample (DESIGN.md §3 "What is stored"). */
+/** Plot series for the chain view, cut from a ChainSample (DESIGN.md §3 "What is stored"). */
 import type { ChainSample } from '../../protocol/trainer-api';
 
-/** One row per denoising step k = 0..K: `chain<m>` is x_k of chain m, `ode` the ODE chain's. */
-export type ChainRow = { k: number; ode: number } & Record<string, number>;
+/** x_k for k = 0..K of each chain (`chains[m]`) and of the ODE chain, at one position and dim. */
+export interface ChainValues {
+  ode: number[];
+  chains: number[][];
+}
 
 /** The Gaussian of a stochastic step, drawn at k + 1 where its sample x_{k+1} lands. */
 export interface BandPoint {
@@ -13,24 +16,18 @@ export interface BandPoint {
   error: [number, number];
 }
 
-export function chainKey(chainIndex: number): string {
-  return `chain${chainIndex}`;
-}
-
 /** Offset of x_k[position, dim] of chain m in [M, K+1, H, A]. */
 function chainOffset(sample: ChainSample, chainIndex: number, stepIndex: number, position: number, dim: number): number {
   return ((chainIndex * (sample.steps + 1) + stepIndex) * sample.horizon + position) * sample.actionDim + dim;
 }
 
-/** K + 1 rows of x_k for one horizon position and action dim. */
-export function chainRows(sample: ChainSample, position: number, dim: number): ChainRow[] {
-  const rows: ChainRow[] = [];
-  for (let stepIndex = 0; stepIndex <= sample.steps; stepIndex++) {
-    const row = { k: stepIndex, ode: sample.odeChain[(stepIndex * sample.horizon + position) * sample.actionDim + dim] } as ChainRow;
-    for (let chainIndex = 0; chainIndex < sample.count; chainIndex++) row[chainKey(chainIndex)] = sample.chains[chainOffset(sample, chainIndex, stepIndex, position, dim)];
-    rows.push(row);
-  }
-  return rows;
+/** The K + 1 values x_k of every chain and of the ODE chain for one horizon position and action dim. */
+export function chainValues(sample: ChainSample, position: number, dim: number): ChainValues {
+  const steps = Array.from({ length: sample.steps + 1 }, (_, stepIndex) => stepIndex);
+  return {
+    ode: steps.map((stepIndex) => sample.odeChain[(stepIndex * sample.horizon + position) * sample.actionDim + dim]),
+    chains: Array.from({ length: sample.count }, (_, chainIndex) => steps.map((stepIndex) => sample.chains[chainOffset(sample, chainIndex, stepIndex, position, dim)])),
+  };
 }
 
 /** μ_k ± std_k of every stochastic step of every chain, for one position and dim. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { niceTicks } from './nice-ticks';
+import { niceTicks, niceTicksAbove } from './nice-ticks';
 
 describe('niceTicks', () => {
   it('picks 1, 2 or 5 × 10^k steps inside the range', () => {
@@ -35,5 +35,21 @@ describe('niceTicks', () => {
     expect(niceTicks(3, 3, 4)).toEqual([3]);
     expect(niceTicks(Number.NaN, 1, 4)).toEqual([]);
     expect(niceTicks(0, Infinity, 4)).toEqual([]);
+  });
+});
+
+describe('niceTicksAbove', () => {
+  it('ends one round step above the top', () => {
+    // The step is niceTicks' for 0..1.15·top. 0..0.575: rough 0.192 → 0.2; floor(0.5 / 0.2) + 1 = 3 steps → 0.6.
+    expect(niceTicksAbove(0.5, 4)).toEqual([0, 0.2, 0.4, 0.6]);
+    // 0..1.15: rough 0.383 → 0.5; a top on a tick still gets one more: floor(2) + 1 = 3 steps → 1.5.
+    expect(niceTicksAbove(1, 4)).toEqual([0, 0.5, 1, 1.5]);
+    // 0..0.184: rough 0.0613 → 0.05; floor(3.2) + 1 = 4 steps → 0.2.
+    expect(niceTicksAbove(0.16, 4)).toEqual([0, 0.05, 0.1, 0.15, 0.2]);
+  });
+
+  it('falls back to [0, 1] for a top that is not a positive number', () => {
+    expect(niceTicksAbove(0, 4)).toEqual(niceTicks(0, 1, 4));
+    expect(niceTicksAbove(Number.NaN, 4)).toEqual(niceTicks(0, 1, 4));
   });
 });

@@ -1,0 +1,153 @@
+/**
+ * A light line plot on recharts' SVG shapes (Surface, Curve) with scales and ticks of its own.
+ * recharts' LineChart keeps its props in an internal store and re-renders synchronously on every
+ * data change (about 10 ms per chart on a 2-core machine, growing with the point count), which
+ * made long main-thread tasks while training. Here a data change re-renders a few SVG elements.
+ */
+import { memo, useMemo, useState, type PointerEvent, type ReactNode } from 'react';
+import { Curve, Surface } from 'recharts';
+import { formatTick, formatValue } from './format';
+import { linearScale, nearestIndex, type LinearScale } from './scale';
+
+export interface PlotSeries {
+  key: string;
+  label: string;
+  /** One value per entry of the plot's xs; a non-finite value leaves a gap. */
+  ys: readonly number[];
+  color: string;
+  strokeWidth?: number;
+  opacity?: number;
+  className?: string;
+  /** Draw a dot at every point (for series too short to show as a line). */
+  dots?: boolean;
+  /** Listed in the hover readout (default true); a bundle of thin lines leaves it off. */
+  readout?: boolean;
+}
+
+export interface PlotMarker {
+  x: number;
+  label: string;
+  color: string;
+}
+
+export interface PlotScales {
+  x: LinearScale;
+  y: LinearScale;
+}
+
+export interface LinePlotProps {
+  width: number;
+  height: number;
+  /** Ascending x values shared by every series. */
+  xs: readonly number[];
+  series: readonly PlotSeries[];
+  xDomain: readonly [number, number];
+  yDomain: readonly [number, number];
+  xTicks: readonly number[];
+  yTicks: readonly number[];
+  /** Room left of the plot for the y tick labels. */
+  yAxisWidth?: number;
+  verticalGrid?: boolean;
+  dashedGrid?: boolean;
+  markers?: readonly PlotMarker[];
+  /** Marks drawn over the series, in pixels from the scales. */
+  overlay?: (scales: PlotScales) => ReactNode;
+  /** The readout's heading for an x value, e.g. "env steps 1200". */
+  describeX?: (x: number) => string;
+}
+
+const MARGIN = { top: 6, right: 10, bottom: 16 };
+const TICK_FONT_SIZE = 10;
+const GRID_COLOR = '#eef0f3';
+
+/** Plot area in pixels: x from left to right, y from top (high values) to bottom. */
+function plotArea(width: number, height: number, yAxisWidth: number) {
+  return { left: yAxisWidth, right: Math.max(yAxisWidth + 1, width - MARGIN.right), top: MARGIN.top, bottom: Math.max(MARGIN.top + 1, height - MARGIN.bottom) };
+}
+
+export function LinePlot(props: LinePlotProps) {
+  const { width, height, xs, series, xDomain, yDomain, xTicks, yTicks, yAxisWidth = 40, verticalGrid = false, dashedGrid = false, markers = [], overlay, describeX = formatValue } = props;
+  const area = plotArea(width, height, yAxisWidth);
+  const scales = useMemo(
+    (): PlotScales => ({ x: linearScale(xDomain, [area.left, area.right]), y: linearScale(yDomain, [area.bottom, area.top]) }),
+    [xDomain, yDomain, area.left, area.right, area.top, area.bottom],
+  );
+  const [hovered, setHovered] = useState(-1);
+  const onPointerMove = (event: PointerEvent<SVGRectElement>) => {
+    const box = event.currentTarget.getBoundingClientRect();
+    setHovered(nearestIndex(xs, scales.x.invert(area.left + event.clientX - box.left)));
+  };
+  const hoveredX = hovered >= 0 && hovered < xs.length ? xs[hovered] : undefined;
+  const dash = dashedGrid ? '3 3' : undefined;
+  return (
+    <div className="plot" style={{ width, height }}>
+      <Surface width={width} height={height}>
+        {yTicks.map((tick) => (
+          <g key={`y${tick}`}>
+            <line x1={area.left} x2={area.right} y1={scales.y(tick)} y2={scales.y(tick)} stroke={GRID_COLOR} strokeDasharray={dash} />
+            <text x={area.left - 4} y={scales.y(tick)} dy="0.32em" textAnchor="end" fontSize={TICK_FONT_SIZE} fill="#666">{formatTick(tick)}</text>
+          </g>
+        ))}
+        {xTicks.map((tick) => (
+          <g key={`x${tick}`}>
+            {verticalGrid && <line x1={scales.x(tick)} x2={scales.x(tick)} y1={area.top} y2={area.bottom} stroke={GRID_COLOR} strokeDasharray={dash} />}
+            <text x={scales.x(tick)} y={area.bottom + 3} dy="0.9em" textAnchor="middle" fontSize={TICK_FONT_SIZE} fill="#666">{formatTick(tick)}</text>
+          </g>
+        ))}
+        <line x1={area.left} x2={area.right} y1={area.bottom} y2={area.bottom} stroke="#9ca3af" />
+        <SeriesLayer xs={xs} series={series} scales={scales} />
+        {overlay?.(scales)}
+        {markers.filter((marker) => marker.x >= Math.min(...xDomain) && marker.x <= Math.max(...xDomain)).map((marker) => (
+          <g key={marker.label} className="plot-marker">
+            <line x1={scales.x(marker.x)} x2={scales.x(marker.x)} y1={area.top} y2={area.bottom} stroke={marker.color} strokeDasharray="3 3" />
+            <text x={scales.x(marker.x) - 3} y={area.top + 8} textAnchor="end" fontSize={TICK_FONT_SIZE} fill={marker.color}>{marker.label}</text>
+          </g>
+        ))}
+        {hoveredX !== undefined && (
+          <g className="plot-cursor" pointerEvents="none">
+            <line x1={scales.x(hoveredX)} x2={scales.x(hoveredX)} y1={area.top} y2={area.bottom} stroke="#9ca3af" />
+            {series.filter((entry) => entry.readout !== false && Number.isFinite(entry.ys[hovered])).map((entry) => (
+              <circle key={entry.key} cx={scales.x(hoveredX)} cy={scales.y(entry.ys[hovered])} r={3} fill={entry.color} />
+            ))}
+          </g>
+        )}
+        <rect x={area.left} y={area.top} width={area.right - area.left} height={area.bottom - area.top} fill="transparent"
+          onPointerMove={onPointerMove} onPointerLeave={() => setHovered(-1)} />
+      </Surface>
+      {hoveredX !== undefined && (
+        <div className="plot-readout" data-testid="plot-readout"
+          style={scales.x(hoveredX) < width / 2 ? { left: scales.x(hoveredX) + 8 } : { right: width - scales.x(hoveredX) + 8 }}>
+          <div className="plot-readout-x">{describeX(hoveredX)}</div>
+          {series.filter((entry) => entry.readout !== false).map((entry) => (
+            <div key={entry.key}><span className="plot-swatch" style={{ background: entry.color }} />{entry.label} <span className="mono">{formatValue(entry.ys[hovered])}</span></div>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
+interface SeriesLayerProps {
+  xs: readonly number[];
+  series: readonly PlotSeries[];
+  scales: PlotScales;
+}
+
+/** The lines alone, memoized so hovering redraws only the cursor. */
+const SeriesLayer = memo(function SeriesLayer({ xs, series, scales }: SeriesLayerProps) {
+  return (
+    <g className="plot-series">
+      {series.map((entry) => {
+        const points = xs.map((x, index) => ({ x: scales.x(x), y: scales.y(entry.ys[index]) }));
+        return (
+          <g key={entry.key}>
+            <Curve type="linear" points={points} stroke={entry.color} strokeOpacity={entry.opacity} strokeWidth={entry.strokeWidth ?? 1} fill="none" className={entry.className} />
+            {entry.dots && points.filter((point) => Number.isFinite(point.y)).map((point, index) => (
+              <circle key={index} cx={point.x} cy={point.y} r={2.5} fill={entry.color} />
+            ))}
+          </g>
+        );
+      })}
+    </g>
+  );
+});
