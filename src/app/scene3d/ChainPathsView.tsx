@@ -30,7 +30,8 @@ export function ChainPathsView() {
   const iteration = useRunStore((state) => state.status?.iteration ?? 0);
   const phase = useRunStore((state) => state.status?.phase ?? 'idle');
   const hasRun = phase !== 'idle' && phase !== 'starting';
-  const { canvasRef, problem: webglProblem, show } = useThreeCanvas();
+  const { canvasRef, problem: webglProblem, show, follow, current } = useThreeCanvas();
+  const sceneTask = useRef<string | undefined>(undefined);
   const [envIndex, setEnvIndex] = useState(0);
   const linesRef = useRef<THREE.Group | undefined>(undefined);
   const noiseKey = JSON.stringify(config.noise);
@@ -43,19 +44,31 @@ export function ChainPathsView() {
 
   useEffect(() => {
     if (!result) return;
-    const handle = buildThreeScene(result.visual);
-    handle.setFrame(result.poses, 0);
-    if (linesRef.current) disposePathLines(linesRef.current);
+    const start: [number, number, number] = [result.odePath[0], result.odePath[1], result.odePath[2]];
+    const previousLines = linesRef.current;
     const lines = buildPathLines(result.paths, result.odePath, result.count, result.horizon, result.nActionSteps);
-    handle.scene.add(lines);
     linesRef.current = lines;
-    // Frame the paths: look at their start from the task camera's direction, closer in.
-    const [sx, sy, sz] = [result.odePath[0], result.odePath[1], result.odePath[2]];
-    const [cx, cy, cz] = result.visual.camera.position;
-    handle.camera.position.set(sx + 0.3 * (cx - sx), sy + 0.3 * (cy - sy), sz + 0.3 * (cz - sz));
-    handle.camera.lookAt(sx, sy, sz);
-    show(handle, [sx, sy, sz]);
-  }, [result, show]);
+    // The scene is built once per task; later samples move its meshes, swap the lines and follow the TCP.
+    let handle = current();
+    if (!handle || sceneTask.current !== result.visual.task) {
+      handle = buildThreeScene(result.visual);
+      sceneTask.current = result.visual.task;
+      handle.setFrame(result.poses, 0);
+      handle.scene.add(lines);
+      // Frame the paths: look at their start from the task camera's direction, closer in.
+      const [cx, cy, cz] = result.visual.camera.position;
+      handle.camera.position.set(start[0] + 0.3 * (cx - start[0]), start[1] + 0.3 * (cy - start[1]), start[2] + 0.3 * (cz - start[2]));
+      handle.camera.lookAt(...start);
+      show(handle, start);
+    } else {
+      handle.setFrame(result.poses, 0);
+      previousLines?.removeFromParent();
+      handle.scene.add(lines);
+      follow(start);
+    }
+    // After the draw, so the new lines reuse the old lines' compiled shader programs.
+    if (previousLines) disposePathLines(previousLines);
+  }, [result, current, show, follow]);
 
   useEffect(() => () => {
     if (linesRef.current) disposePathLines(linesRef.current);

@@ -10,6 +10,8 @@ export interface ThreeCanvas {
   problem?: string;
   /** Draws the scene on show, replacing (and disposing) the previous one; the camera orbits around `target`. */
   show(handle: ThreeSceneHandle, target: readonly [number, number, number]): void;
+  /** Moves the orbit target to `target` and the camera with it, keeping the user's view angle and distance. */
+  follow(target: readonly [number, number, number]): void;
   /** The scene on show, until the next show or unmount. */
   current(): ThreeSceneHandle | undefined;
   draw(): void;
@@ -64,19 +66,35 @@ export function useThreeCanvas(): ThreeCanvas {
 
   const show = useCallback((handle: ThreeSceneHandle, target: readonly [number, number, number]) => {
     const canvas = canvasRef.current;
+    const previous = handleRef.current;
     controlsRef.current?.dispose();
-    handleRef.current?.dispose();
+    controlsRef.current = undefined;
     handleRef.current = handle;
-    if (!canvas) return;
-    if (canvas.clientHeight > 0) handle.setAspect(canvas.clientWidth / canvas.clientHeight);
-    const controls = new OrbitControls(handle.camera, canvas);
-    controls.target.set(...target);
-    controls.update();
-    controls.addEventListener('change', draw);
-    controlsRef.current = controls;
-    draw();
+    if (canvas) {
+      if (canvas.clientHeight > 0) handle.setAspect(canvas.clientWidth / canvas.clientHeight);
+      const controls = new OrbitControls(handle.camera, canvas);
+      controls.target.set(...target);
+      controls.update();
+      controls.addEventListener('change', draw);
+      controlsRef.current = controls;
+      draw();
+    }
+    // Disposed after the new scene is drawn: three.js then reuses the compiled shader programs the
+    // two scenes share, instead of freeing them and compiling them again (a long main-thread stall).
+    previous?.dispose();
+  }, [draw]);
+
+  const follow = useCallback((target: readonly [number, number, number]) => {
+    const controls = controlsRef.current;
+    const handle = handleRef.current;
+    if (!controls || !handle) return;
+    const shift = new THREE.Vector3(...target).sub(controls.target);
+    handle.camera.position.add(shift);
+    controls.target.add(shift);
+    // update() announces a change, which draws; a zero shift draws here.
+    if (!controls.update()) draw();
   }, [draw]);
 
   const current = useCallback(() => handleRef.current, []);
-  return { canvasRef, problem, show, current, draw };
+  return { canvasRef, problem, show, follow, current, draw };
 }
