@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { errorText } from '../workers/trainer-client';
+import { softwareGl } from './gl-profile';
 import type { ThreeSceneHandle } from './three-scene';
 
 export interface ThreeCanvas {
@@ -35,13 +36,13 @@ export function useThreeCanvas(): ThreeCanvas {
     const canvas = canvasRef.current!;
     let renderer: THREE.WebGLRenderer;
     try {
-      renderer = new THREE.WebGLRenderer({ canvas, antialias: true });
+      renderer = new THREE.WebGLRenderer({ canvas, antialias: !softwareGl() });
     } catch (error) {
       setProblem(`WebGL is not available: ${errorText(error)}`);
       return;
     }
     renderer.setPixelRatio(Math.min(2, window.devicePixelRatio));
-    renderer.shadowMap.enabled = true;
+    renderer.shadowMap.enabled = !softwareGl();
     renderer.shadowMap.type = THREE.PCFShadowMap;
     rendererRef.current = renderer;
     const resize = () => {
@@ -66,6 +67,7 @@ export function useThreeCanvas(): ThreeCanvas {
 
   const show = useCallback((handle: ThreeSceneHandle, target: readonly [number, number, number]) => {
     const canvas = canvasRef.current;
+    const renderer = rendererRef.current;
     const previous = handleRef.current;
     controlsRef.current?.dispose();
     controlsRef.current = undefined;
@@ -77,11 +79,17 @@ export function useThreeCanvas(): ThreeCanvas {
       controls.update();
       controls.addEventListener('change', draw);
       controlsRef.current = controls;
-      draw();
     }
-    // Disposed after the new scene is drawn: three.js then reuses the compiled shader programs the
-    // two scenes share, instead of freeing them and compiling them again (a long main-thread stall).
-    previous?.dispose();
+    // The previous scene is disposed after the new one is drawn: three.js then reuses the shader
+    // programs the two share instead of freeing and compiling them again.
+    const drawThenDispose = () => {
+      if (handleRef.current === handle) draw();
+      previous?.dispose();
+    };
+    // New shaders compile in the GPU process while the main thread goes on (KHR_parallel_shader_compile);
+    // a first draw right away would block on the compile.
+    if (renderer && canvas) renderer.compileAsync(handle.scene, handle.camera).then(drawThenDispose, drawThenDispose);
+    else drawThenDispose();
   }, [draw]);
 
   const follow = useCallback((target: readonly [number, number, number]) => {
