@@ -63,6 +63,17 @@ test.describe('journey 1: default run', () => {
     const after = await page.evaluate(() => ({ ...(window as unknown as { __longTasks: LongTaskLog }).__longTasks }));
     writeFileSync('test-results/longtasks-journey1.json', JSON.stringify({ startup: before, training: after }, null, 2));
     console.log(`main-thread long tasks: startup ${before.count} (longest ${before.maxMs.toFixed(0)} ms); while training ${after.count} (longest ${after.maxMs.toFixed(0)} ms)`);
+
+    // Hovering a chart's right end reads out its newest point: the header's value, at the newest env steps.
+    const policyLoss = page.getByTestId('chart-losses-policy');
+    await policyLoss.scrollIntoViewIfNeeded();
+    const plot = (await policyLoss.locator('svg').boundingBox())!;
+    await page.mouse.move(plot.x + plot.width - 12, plot.y + plot.height / 2);
+    const readout = policyLoss.getByTestId('plot-readout');
+    await expect(readout).toContainText(`raw ${await page.getByTestId('latest-losses-policy').textContent()}`);
+    await expect(readout).toContainText('env steps');
+    await page.mouse.move(0, 0);
+    await expect(readout).toHaveCount(0);
     expect(foreign).toEqual([]);
   });
 });
