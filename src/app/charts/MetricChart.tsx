@@ -4,9 +4,9 @@ import { formatValue } from '../plot/format';
 import { LinePlot, type PlotSeries } from '../plot/LinePlot';
 import { niceTicks } from '../plot/nice-ticks';
 import { paddedDomain } from '../plot/scale';
+import { useChartFrame } from '../plot/use-chart-frame';
 import { chartRows, type XAxisKind } from './chart-data';
 import { chartRedrawQueue } from './redraw-queue';
-import { useChartFrame } from './use-chart-frame';
 
 export interface MetricChartProps {
   metric: MetricKey;

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { CONFIG_FIELDS, deriveSizes, type NoiseConfig } from '../../core/config';
-import { useChartFrame } from '../charts/use-chart-frame';
+import { useChartFrame } from '../plot/use-chart-frame';
 import { schedulePoints } from '../noise/schedule-points';
 import { formatValue } from '../plot/format';
 import { LinePlot, type PlotSeries } from '../plot/LinePlot';

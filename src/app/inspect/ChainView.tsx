@@ -1,6 +1,6 @@
 import { memo, useEffect, useMemo, useState } from 'react';
 import type { ChainSample } from '../../protocol/trainer-api';
-import { useChartFrame } from '../charts/use-chart-frame';
+import { useChartFrame } from '../plot/use-chart-frame';
 import { LinePlot, type PlotScales, type PlotSeries } from '../plot/LinePlot';
 import { niceTicks } from '../plot/nice-ticks';
 import { paddedDomain } from '../plot/scale';
