@@ -5,7 +5,6 @@ import { useRunStore } from '../store/run-slice';
 import { trainerClient } from '../workers/trainer-client';
 import { useLatestRequest } from '../workers/use-latest-request';
 import { buildPathLines, disposePathLines } from './path-lines';
-import { buildThreeScene } from './three-scene';
 import { useThreeCanvas } from './use-three-canvas';
 
 const CHAIN_COUNT = 16;
@@ -30,8 +29,7 @@ export function ChainPathsView() {
   const iteration = useRunStore((state) => state.status?.iteration ?? 0);
   const phase = useRunStore((state) => state.status?.phase ?? 'idle');
   const hasRun = phase !== 'idle' && phase !== 'starting';
-  const { canvasRef, problem: webglProblem, show, follow, current } = useThreeCanvas();
-  const sceneTask = useRef<string | undefined>(undefined);
+  const { canvasRef, problem: webglProblem, show, follow, taskScene } = useThreeCanvas();
   const [envIndex, setEnvIndex] = useState(0);
   const linesRef = useRef<THREE.Group | undefined>(undefined);
   const noiseKey = JSON.stringify(config.noise);
@@ -49,26 +47,22 @@ export function ChainPathsView() {
     const lines = buildPathLines(result.paths, result.odePath, result.count, result.horizon, result.nActionSteps);
     linesRef.current = lines;
     // The scene is built once per task; later samples move its meshes, swap the lines and follow the TCP.
-    let handle = current();
-    if (!handle || sceneTask.current !== result.visual.task) {
-      handle = buildThreeScene(result.visual);
-      sceneTask.current = result.visual.task;
-      handle.setFrame(result.poses, 0);
-      handle.scene.add(lines);
+    const { handle, fresh } = taskScene(result.visual);
+    handle.setFrame(result.poses, 0);
+    previousLines?.removeFromParent();
+    handle.scene.add(lines);
+    if (fresh) {
       // Frame the paths: look at their start from the task camera's direction, closer in.
       const [cx, cy, cz] = result.visual.camera.position;
       handle.camera.position.set(start[0] + 0.3 * (cx - start[0]), start[1] + 0.3 * (cy - start[1]), start[2] + 0.3 * (cz - start[2]));
       handle.camera.lookAt(...start);
       show(handle, start);
     } else {
-      handle.setFrame(result.poses, 0);
-      previousLines?.removeFromParent();
-      handle.scene.add(lines);
       follow(start);
     }
     // After the draw, so the new lines reuse the old lines' compiled shader programs.
     if (previousLines) disposePathLines(previousLines);
-  }, [result, current, show, follow]);
+  }, [result, taskScene, show, follow]);
 
   useEffect(() => () => {
     if (linesRef.current) disposePathLines(linesRef.current);

@@ -1,8 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { LiveFrame } from '../../protocol/trainer-api';
 import { useRunStore } from '../store/run-slice';
 import { errorText, trainerClient } from '../workers/trainer-client';
-import { buildThreeScene } from './three-scene';
 import { useThreeCanvas } from './use-three-canvas';
 
 /** Milliseconds between polls; the next poll starts only after the previous reply, so at most one is in flight. */
@@ -15,13 +14,12 @@ export const LIVE_POLL_MS = 500;
 export function LiveView() {
   const phase = useRunStore((state) => state.status?.phase ?? 'idle');
   const numEnvs = useRunStore((state) => state.config.num_envs);
-  const { canvasRef, problem: webglProblem, show, current, draw } = useThreeCanvas();
+  const { canvasRef, problem: webglProblem, show, taskScene, draw } = useThreeCanvas();
   const [enabled, setEnabled] = useState(false);
   const [envIndex, setEnvIndex] = useState(0);
   const [frame, setFrame] = useState<LiveFrame>();
   const [problem, setProblem] = useState<string>();
   const [frames, setFrames] = useState(0);
-  const sceneTask = useRef<string | undefined>(undefined);
   const running = phase === 'running';
 
   // Poll while enabled and running; one more poll when the run stops, so the view shows where it paused.
@@ -56,17 +54,11 @@ export function LiveView() {
   useEffect(() => {
     if (!frame) return;
     // The scene is built once per task; each frame only moves its meshes.
-    let handle = current();
-    if (!handle || sceneTask.current !== frame.visual.task) {
-      handle = buildThreeScene(frame.visual);
-      sceneTask.current = frame.visual.task;
-      handle.setFrame(frame.poses, 0);
-      show(handle, frame.visual.camera.target);
-      return;
-    }
+    const { handle, fresh } = taskScene(frame.visual);
     handle.setFrame(frame.poses, 0);
-    draw();
-  }, [frame, current, show, draw]);
+    if (fresh) show(handle, frame.visual.camera.target);
+    else draw();
+  }, [frame, taskScene, show, draw]);
 
   return (
     <section className="panel live-view" data-testid="live-view" data-frames={frames}>

@@ -3,7 +3,8 @@ import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { errorText } from '../workers/trainer-client';
 import { softwareGl } from './gl-profile';
-import type { ThreeSceneHandle } from './three-scene';
+import type { SceneVisual } from '../../core/render/scene-visual';
+import { buildThreeScene, type ThreeSceneHandle } from './three-scene';
 
 export interface ThreeCanvas {
   canvasRef: React.RefObject<HTMLCanvasElement | null>;
@@ -15,6 +16,11 @@ export interface ThreeCanvas {
   follow(target: readonly [number, number, number]): void;
   /** The scene on show, until the next show or unmount. */
   current(): ThreeSceneHandle | undefined;
+  /**
+   * The scene on show when it is of `visual`'s task; otherwise a new one built from `visual`
+   * (`fresh`), for the caller to set up and show. Views that redraw often build once per task.
+   */
+  taskScene(visual: SceneVisual): { handle: ThreeSceneHandle; fresh: boolean };
   draw(): void;
 }
 
@@ -24,6 +30,7 @@ export function useThreeCanvas(): ThreeCanvas {
   const rendererRef = useRef<THREE.WebGLRenderer | undefined>(undefined);
   const controlsRef = useRef<OrbitControls | undefined>(undefined);
   const handleRef = useRef<ThreeSceneHandle | undefined>(undefined);
+  const sceneTaskRef = useRef<string | undefined>(undefined);
   const [problem, setProblem] = useState<string>();
 
   const draw = useCallback(() => {
@@ -104,5 +111,11 @@ export function useThreeCanvas(): ThreeCanvas {
   }, [draw]);
 
   const current = useCallback(() => handleRef.current, []);
-  return { canvasRef, problem, show, follow, current, draw };
+  const taskScene = useCallback((visual: SceneVisual) => {
+    const handle = handleRef.current;
+    if (handle && sceneTaskRef.current === visual.task) return { handle, fresh: false };
+    sceneTaskRef.current = visual.task;
+    return { handle: buildThreeScene(visual), fresh: true };
+  }, []);
+  return { canvasRef, problem, show, follow, current, taskScene, draw };
 }
