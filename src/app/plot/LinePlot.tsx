@@ -78,6 +78,7 @@ export function LinePlot(props: LinePlotProps) {
     setHovered(nearestIndex(xs, scales.x.invert(area.left + event.clientX - box.left)));
   };
   const hoveredX = hovered >= 0 && hovered < xs.length ? xs[hovered] : undefined;
+  const readoutSeries = series.filter((entry) => entry.readout !== false);
   const dash = dashedGrid ? '3 3' : undefined;
   return (
     <div className="plot" style={{ width, height }}>
@@ -106,7 +107,7 @@ export function LinePlot(props: LinePlotProps) {
         {hoveredX !== undefined && (
           <g className="plot-cursor" pointerEvents="none">
             <line x1={scales.x(hoveredX)} x2={scales.x(hoveredX)} y1={area.top} y2={area.bottom} stroke="#9ca3af" />
-            {series.filter((entry) => entry.readout !== false && Number.isFinite(entry.ys[hovered])).map((entry) => (
+            {readoutSeries.filter((entry) => Number.isFinite(entry.ys[hovered])).map((entry) => (
               <circle key={entry.key} cx={scales.x(hoveredX)} cy={scales.y(entry.ys[hovered])} r={3} fill={entry.color} />
             ))}
           </g>
@@ -118,7 +119,7 @@ export function LinePlot(props: LinePlotProps) {
         <div className="plot-readout" data-testid="plot-readout"
           style={scales.x(hoveredX) < width / 2 ? { left: scales.x(hoveredX) + 8 } : { right: width - scales.x(hoveredX) + 8 }}>
           <div className="plot-readout-x">{describeX(hoveredX)}</div>
-          {series.filter((entry) => entry.readout !== false).map((entry) => (
+          {readoutSeries.map((entry) => (
             <div key={entry.key}><span className="plot-swatch" style={{ background: entry.color }} />{entry.label} <span className="mono">{formatValue(entry.ys[hovered])}</span></div>
           ))}
         </div>
