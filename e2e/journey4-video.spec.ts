@@ -74,6 +74,15 @@ async function checkVideo(page: Page, entryIndex: number): Promise<VideoFacts> {
   return facts;
 }
 
+/** Blocks the page's main thread for 40–120 ms every 170 ms, like a busy studio, for 15 s. */
+function busyMainThread(): void {
+  const timer = setInterval(() => {
+    const until = performance.now() + 40 + Math.random() * 80;
+    while (performance.now() < until);
+  }, 170);
+  setTimeout(() => clearInterval(timer), 15_000);
+}
+
 test.describe('journey 4: rollout videos', () => {
   test('an evaluation records captioned WebM videos of its eval episodes that load, seek and count one frame per step', async ({ page }) => {
     await openStudio(page, { backend: 'wasm', overrides: OVERRIDES });
@@ -102,6 +111,9 @@ test.describe('journey 4: rollout videos', () => {
     await expect(page.getByTestId('meta-task')).toHaveText('pick-cube');
     await page.getByTestId('tab-inspect').click();
     await page.getByTestId('train').click();
+    // A busy page delays the replay's timers; every frame must still reach the file.
+    await expect(page.getByTestId('video-pending')).toBeVisible({ timeout: 150_000 });
+    await page.evaluate(busyMainThread);
     await expect(page.getByTestId('video-entry')).toHaveCount(1, { timeout: 150_000 });
     await checkVideo(page, 0);
     await expect(page.getByTestId('video-entry').first()).toContainText(/mediarecorder/);

@@ -1,25 +1,31 @@
 /**
  * MediaRecorder fallback (DESIGN.md §7) for browsers without a WebCodecs VP9 encoder.
  * MediaRecorder needs a page canvas, so the worker's captioned frames are replayed
- * onto one at the video's own rate; the recording is then retimed to exact frame
- * times, which also gives it a duration and Cues.
+ * onto one; the recording is then retimed to exact frame times, which also gives it a
+ * duration and Cues. Since the file is retimed, replay speed does not matter, only
+ * that every frame is captured.
  */
 import type { RenderedVideo } from '../../core/video/video-api';
-import { frameTimestampUs, videoDurationSeconds } from '../../core/video/frame-timing';
+import { videoDurationSeconds } from '../../core/video/frame-timing';
 import { ShapeError } from '../../core/errors';
-import { retimeWebm } from './retime-webm';
+import { recordUntilComplete } from './complete-recording';
+import { retimeWebm, type RetimedWebm } from './retime-webm';
 
 const MIME_TYPES = ['video/webm;codecs=vp9', 'video/webm;codecs=vp8', 'video/webm'];
 
 const waitUntil = (time: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, time - performance.now())));
 
-export async function encodeWithMediaRecorder(frames: ImageBitmap[], fps: number, width: number, height: number): Promise<Omit<RenderedVideo, 'renderSeconds'>> {
-  if (typeof MediaRecorder === 'undefined') throw new ShapeError('encoder', 'this browser has neither a WebCodecs VP9 encoder nor MediaRecorder, so it cannot write videos');
-  const mimeType = MIME_TYPES.find((type) => MediaRecorder.isTypeSupported(type));
-  if (!mimeType) throw new ShapeError('encoder', `MediaRecorder supports none of ${MIME_TYPES.join(', ')}`);
-  const canvas = document.createElement('canvas');
-  canvas.width = width;
-  canvas.height = height;
+/**
+ * The canvas is captured when the page next renders: two frames drawn before a render
+ * become one. So each frame waits for a rendering update (hidden pages render none),
+ * then a full frame period from its own request, never catching up on a late timer.
+ */
+async function afterCapture(requestedAt: number, periodMs: number): Promise<void> {
+  if (document.visibilityState === 'visible') await new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+  await waitUntil(requestedAt + periodMs);
+}
+
+async function recordOnce(frames: readonly ImageBitmap[], fps: number, canvas: HTMLCanvasElement, mimeType: string): Promise<RetimedWebm> {
   const context = canvas.getContext('2d');
   if (!context) throw new ShapeError('canvas', 'this browser gives no 2D canvas context');
   const stream = canvas.captureStream(0);
@@ -30,27 +36,38 @@ export async function encodeWithMediaRecorder(frames: ImageBitmap[], fps: number
   const stopped = new Promise<void>((resolve) => { recorder.onstop = () => resolve(); });
   try {
     recorder.start();
-    const start = performance.now();
-    for (let frameIndex = 0; frameIndex < frames.length; frameIndex++) {
-      context.drawImage(frames[frameIndex], 0, 0, width, height);
+    for (const frame of frames) {
+      context.drawImage(frame, 0, 0, canvas.width, canvas.height);
       track.requestFrame();
-      await waitUntil(start + frameTimestampUs(frameIndex + 1, fps) / 1000);
+      await afterCapture(performance.now(), 1000 / fps);
     }
     recorder.stop();
     await stopped;
   } finally {
-    for (const frame of frames) frame.close();
     for (const streamTrack of stream.getTracks()) streamTrack.stop();
   }
-  const recorded = new Uint8Array(await new Blob(chunks, { type: mimeType }).arrayBuffer());
-  const retimed = await retimeWebm(recorded, fps);
-  return {
-    bytes: retimed.bytes,
-    mimeType: 'video/webm',
-    frames: retimed.frames,
-    fps,
-    durationSeconds: videoDurationSeconds(retimed.frames, fps),
-    codec: retimed.codec,
-    encoder: 'mediarecorder',
-  };
+  return retimeWebm(new Uint8Array(await new Blob(chunks, { type: mimeType }).arrayBuffer()), fps);
+}
+
+export async function encodeWithMediaRecorder(frames: ImageBitmap[], fps: number, width: number, height: number): Promise<Omit<RenderedVideo, 'renderSeconds'>> {
+  try {
+    if (typeof MediaRecorder === 'undefined') throw new ShapeError('encoder', 'this browser has neither a WebCodecs VP9 encoder nor MediaRecorder, so it cannot write videos');
+    const mimeType = MIME_TYPES.find((type) => MediaRecorder.isTypeSupported(type));
+    if (!mimeType) throw new ShapeError('encoder', `MediaRecorder supports none of ${MIME_TYPES.join(', ')}`);
+    const canvas = document.createElement('canvas');
+    canvas.width = width;
+    canvas.height = height;
+    const retimed = await recordUntilComplete(() => recordOnce(frames, fps, canvas, mimeType), frames.length);
+    return {
+      bytes: retimed.bytes,
+      mimeType: 'video/webm',
+      frames: retimed.frames,
+      fps,
+      durationSeconds: videoDurationSeconds(retimed.frames, fps),
+      codec: retimed.codec,
+      encoder: 'mediarecorder',
+    };
+  } finally {
+    for (const frame of frames) frame.close();
+  }
 }
