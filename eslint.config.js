@@ -3,6 +3,28 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
+// Import boundaries of DESIGN.md §2. In flat config a later block's `no-restricted-imports`
+// replaces an earlier one for the same file, so each file group lists all of its patterns.
+const corePatterns = [
+  { group: ['react', 'react-dom', 'react-dom/*', 'react/*'], message: 'src/core must not import React (DESIGN.md §2).' },
+  { group: ['zustand', 'zustand/*'], message: 'src/core must not import zustand (DESIGN.md §2).' },
+  { group: ['comlink'], message: 'src/core must not import comlink (DESIGN.md §2).' },
+  { group: ['**/app/**', '**/workers/**'], message: 'src/core must not import the UI or workers (DESIGN.md §2).' },
+];
+const checkpointPatterns = [
+  { regex: '^(\\.\\./)+(core/)?(rl|run)(/|$)', message: 'src/core/checkpoint depends on policy/, never on rl/ or run/ (DESIGN.md §2).' },
+];
+const appPatterns = [
+  { regex: '(^|/)core/(rl|run|flow)(/|$)', message: 'src/app never imports training code (core/rl, core/run, core/flow); talk to workers through src/protocol, and put pure helpers in core/config or core/metrics (DESIGN.md §2).' },
+];
+const workerPatterns = [
+  { regex: '(^|/)src/app(/|$)', message: 'workers never import src/app; code the page and a worker share lives in src/core or a shared folder such as src/scene3d (DESIGN.md §2).' },
+];
+const sharedScenePatterns = [
+  { regex: '(^|/)(app|workers)(/|$)', message: 'src/scene3d is shared by the page and the workers, so it imports neither (DESIGN.md §2).' },
+];
+const restrict = (...patterns) => ['error', { patterns: patterns.flat() }];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'runs/**'] },
   js.configs.recommended,
@@ -19,17 +41,22 @@ export default tseslint.config(
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },
   {
+    files: ['src/app/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': restrict(appPatterns) },
+  },
+  {
+    files: ['workers/**/*.ts'],
+    rules: { 'no-restricted-imports': restrict(workerPatterns) },
+  },
+  {
+    files: ['src/scene3d/**/*.ts'],
+    rules: { 'no-restricted-imports': restrict(sharedScenePatterns) },
+  },
+  {
     // DESIGN.md §2: src/core is pure; it runs in Node, Vitest and workers.
     files: ['src/core/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { group: ['react', 'react-dom', 'react-dom/*', 'react/*'], message: 'src/core must not import React (DESIGN.md §2).' },
-          { group: ['zustand', 'zustand/*'], message: 'src/core must not import zustand (DESIGN.md §2).' },
-          { group: ['comlink'], message: 'src/core must not import comlink (DESIGN.md §2).' },
-          { group: ['**/app/**', '**/workers/**'], message: 'src/core must not import the UI or workers (DESIGN.md §2).' },
-        ],
-      }],
+      'no-restricted-imports': restrict(corePatterns),
       'no-restricted-globals': ['error',
         { name: 'window', message: 'src/core must not use the DOM (DESIGN.md §2).' },
         { name: 'document', message: 'src/core must not use the DOM (DESIGN.md §2).' },
@@ -37,5 +64,11 @@ export default tseslint.config(
         { name: 'localStorage', message: 'src/core must not use the DOM (DESIGN.md §2).' },
       ],
     },
+  },
+  {
+    files: ['src/core/checkpoint/**/*.ts'],
+    // Round-trip tests save and load what the trainer produces, so they may use rl/.
+    ignores: ['src/core/checkpoint/**/*.test.ts'],
+    rules: { 'no-restricted-imports': restrict(corePatterns, checkpointPatterns) },
   },
 );

@@ -4,7 +4,7 @@
  * transfer otherwise; one worker per core minus one unless told otherwise.
  */
 import type { ShardPort } from '../src/core/envs/shard-protocol';
-import type { VectorEnvConfig } from '../src/core/envs/vector-env';
+import type { VectorEnvConfig } from '../src/core/envs/vector-env-config';
 import { ShardedVectorEnv, type ShardedVectorEnvOptions } from '../src/core/envs/sharded-vector-env';
 
 export function openBrowserShardPort(): ShardPort {

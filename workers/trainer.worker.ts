@@ -8,17 +8,18 @@ import { initBrowserBackend } from './tfjs-browser';
 import { probeSample } from './probe-sample';
 import { probeEvalActions } from './trainer/action-probe';
 import { clearSavedRun, readSavedRun } from './trainer/autosave-store';
-import { disposeBundle, loadFiles } from './trainer/model-source';
 import { chainSampleBuffers } from './trainer/chain-sampler';
+import { idlePolicy, sampleChains } from './trainer/chain-requests';
+import { FaultInjection } from './trainer/fault-injection';
 import { TrainingSession } from './trainer/training-session';
 import { episodeReplay } from './trainer/episode-replay';
 import { chainPaths } from './trainer/chain-paths';
 import { liveFrame } from './trainer/live-frame';
 
 let backend: BackendName | undefined;
-let faultsEnabled = false;
+let faults: FaultInjection | undefined;
 let listener: unknown;
-const session = new TrainingSession(defaultConfig());
+let session = new TrainingSession(defaultConfig());
 
 function requireBackend(): void {
   if (!backend) throw new TrainingError('trainer worker is not initialized: call init() first');
@@ -28,7 +29,11 @@ const api: TrainerWorkerApi = {
   async init(options) {
     const report = await initBrowserBackend(options.backend);
     backend = report.backend;
-    faultsEnabled = options.faults === true;
+    // Test builds plug fault injection in as ports; the session is new, since nothing ran yet.
+    if (options.faults === true && !faults) {
+      faults = new FaultInjection();
+      session = new TrainingSession(session.config, faults);
+    }
     return report;
   },
   async probeSample(seed) {
@@ -79,22 +84,17 @@ const api: TrainerWorkerApi = {
     if (model === 'run') {
       const run = session.run;
       if (!run) throw new TrainingError('there is no run to probe: press Train first');
-      const actions = await probeEvalActions(run.bundle, run.trainer.config, seed);
+      const actions = await probeEvalActions(run.bundle, run.config, seed);
       return Comlink.transfer({ model, seed, actions }, [actions.buffer]);
     }
     const selected = session.selected;
     if (!selected) throw new TrainingError('no checkpoint is selected: drop one in first');
-    const loaded = loadFiles(selected.files, session.config.task, session.config);
-    try {
-      const actions = await probeEvalActions(loaded.bundle, configFromCheckpoint(session.config, loaded.metadata), seed);
-      return Comlink.transfer({ model, seed, actions }, [actions.buffer]);
-    } finally {
-      disposeBundle(loaded.bundle);
-    }
+    const actions = await probeEvalActions(await idlePolicy(session), configFromCheckpoint(session.config, selected.checkpoint.metadata), seed);
+    return Comlink.transfer({ model, seed, actions }, [actions.buffer]);
   },
   async sampleChains(request) {
     requireBackend();
-    const sample = await session.sampleChains(request);
+    const sample = await sampleChains(session, request);
     return Comlink.transfer(sample, chainSampleBuffers(sample));
   },
   listEpisodes: async () => session.episodes.list(),
@@ -112,13 +112,9 @@ const api: TrainerWorkerApi = {
     return frame ? Comlink.transfer(frame, [frame.poses.poses.buffer, frame.poses.tcp.buffer]) : null;
   },
   async injectFault(kind) {
-    if (!faultsEnabled) throw new TrainingError('fault injection is off: it exists only in test builds with ?faults=1');
-    if (kind === 'trainer-throw') session.injectTrainerFault();
-    else {
-      const env = session.run?.env;
-      if (!env) throw new TrainingError('there are no env workers to crash: start a run first');
-      env.killWorker();
-    }
+    if (!faults) throw new TrainingError('fault injection is off: it exists only in test builds with ?faults=1');
+    if (kind === 'trainer-throw') faults.failNextStep();
+    else faults.killEnvWorker();
   },
 };
 

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { defaultConfig } from '../core/config';
+import { CLI_NO_PPO_HOST, CLI_TRAIN_HOST, PRESETS, defaultConfig } from '../core/config';
 import { CheckpointError, ConfigError } from '../core/errors';
 import {
-  HelpRequest, UsageError, describeCliError, formatUsage, parseCliArgs, parseCliArgsWithOverrides, parseRunArgs,
+  HelpRequest, PRESET_ARG, UsageError, configWarningLines, describeCliError, formatUsage, parseCliArgs, parseCliArgsWithOverrides, parseRunArgs,
 } from './cli-args';
 
 const SPEC = {
@@ -135,9 +135,103 @@ describe('parseRunArgs', () => {
       .toThrow('policy.n_action_steps (10) must be ≤ policy.horizon (8)');
   });
 
+  it('with validate: false checks each value but leaves cross-field rules to the caller, for a checkpoint that decides horizon', () => {
+    const { config } = parseRunArgs(['ckpt=x', 'policy.n_action_steps=12'], TRAIN_SPEC, { validate: false });
+    expect(config.policy.n_action_steps).toBe(12);
+    expect(() => parseRunArgs(['ckpt=x', 'policy.n_action_steps=0'], TRAIN_SPEC, { validate: false })).toThrow(ConfigError);
+  });
+
   it('lists the config keys in help', () => {
     expect(() => parseRunArgs(['help'], TRAIN_SPEC)).toThrow(HelpRequest);
     expect(() => parseRunArgs(['help'], TRAIN_SPEC)).toThrow(/config keys \(key=value\):\n {2}task: one of reach, lift, pick-cube/);
+  });
+});
+
+describe('parseRunArgs with preset=NAME', () => {
+  const SPEC_WITH_PRESET = {
+    task: { kind: 'enum', values: ['reach', 'lift', 'pick-cube'], default: 'pick-cube', doc: 'task' },
+    ckpt: { kind: 'string', required: true, doc: 'checkpoint' },
+    preset: PRESET_ARG,
+  } as const;
+  const BASELINE = PRESETS['reinflow-baseline'].overrides;
+
+  it('applies the preset to the defaults first and the command line after, whatever the argument order', () => {
+    const before = parseRunArgs(['preset=reinflow-baseline', 'ckpt=x', 'policy.denoise_steps=2', 'num_envs=8'], SPEC_WITH_PRESET);
+    const after = parseRunArgs(['policy.denoise_steps=2', 'ckpt=x', 'num_envs=8', 'preset=reinflow-baseline'], SPEC_WITH_PRESET);
+    for (const parsed of [before, after]) {
+      // The preset sets K = 8 and 16 envs; the command line's values win; the preset's others hold.
+      expect([parsed.config.policy.denoise_steps, parsed.config.num_envs, parsed.config.noise.method, parsed.config.ppo.entropy_coef]).toEqual([2, 8, 'noise', 0.01]);
+      expect(parsed.preset).toBe('reinflow-baseline');
+      expect(parsed.presetOverrides).toEqual(BASELINE);
+      expect(parsed.userOverrides).toEqual(['policy.denoise_steps=2', 'num_envs=8']);
+      expect(parsed.overrides).toEqual([...BASELINE, 'policy.denoise_steps=2', 'num_envs=8']);
+    }
+    expect(before.config).toEqual(after.config);
+    expect(before.args.preset).toBe('reinflow-baseline');
+  });
+
+  it('without preset= is the command line alone', () => {
+    const parsed = parseRunArgs(['ckpt=x', 'seed=4'], SPEC_WITH_PRESET);
+    expect([parsed.preset, parsed.presetOverrides, parsed.overrides]).toEqual([undefined, [], ['seed=4']]);
+    expect(parsed.config).toEqual({ ...defaultConfig(), seed: 4 });
+  });
+
+  it('rejects an unknown preset with one exit-2 line that lists the allowed names', () => {
+    let thrown: unknown;
+    try {
+      parseRunArgs(['ckpt=x', 'preset=fast'], SPEC_WITH_PRESET);
+    } catch (error) {
+      thrown = error;
+    }
+    const failure = describeCliError(thrown);
+    expect(failure.exitCode).toBe(2);
+    expect(failure.text).toMatch(/^error: unknown preset 'fast'; allowed presets: default, tiny, reinflow-baseline, .*reinflow-epochs-8$/);
+    expect(failure.text).not.toContain('\n');
+  });
+
+  it('lists preset and every preset with its doc in help', () => {
+    let help = '';
+    try {
+      parseRunArgs(['help'], SPEC_WITH_PRESET);
+    } catch (error) {
+      help = (error as Error).message;
+    }
+    expect(help).toMatch(/^usage: .* \[preset=…\]/);
+    expect(help).toMatch(/\n {2}preset +string: named overrides applied to the defaults before/);
+    expect(help).toContain('\npresets (preset=NAME):\n');
+    expect(help).toMatch(/\n {2}tiny +Tiny end-to-end run/);
+    expect(help).toContain('reinflow-epochs-8');
+    // A command without preset in its spec does not list them.
+    let plain = '';
+    try {
+      parseRunArgs(['help'], { ckpt: { kind: 'string', doc: 'checkpoint' } });
+    } catch (error) {
+      plain = (error as Error).message;
+    }
+    expect(plain).toContain('config keys (key=value):');
+    expect(plain).not.toContain('presets (preset=NAME)');
+  });
+});
+
+describe('configWarningLines', () => {
+  it('warns about the command line\'s own keys that do nothing, one line each', () => {
+    const { config, userOverrides } = parseRunArgs(
+      ['ckpt=x', 'ppo.entropy_coef=0.01', 'video.episodes=1', 'env.num_points=64'],
+      { ckpt: { kind: 'string', doc: 'checkpoint' } },
+    );
+    const lines = configWarningLines(config, userOverrides, CLI_TRAIN_HOST);
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toBe('warning: ppo.entropy_coef=0.01 does nothing with noise.method=sde, whose std is fixed, so the entropy term has no gradient; only noise.method=noise has a learned std');
+    expect(lines[1]).toMatch(/^warning: video\.episodes=1 does nothing on the command line/);
+    expect(lines[2]).toMatch(/^warning: env\.num_points=64 does nothing with env\.obs_type=state/);
+    // Without PPO (pretrain, eval) the entropy bonus is not theirs to warn about.
+    expect(configWarningLines(config, userOverrides, CLI_NO_PPO_HOST)).toEqual(lines.slice(1));
+  });
+
+  it('does not warn about keys a preset set', () => {
+    const parsed = parseRunArgs(['ckpt=x', 'preset=tiny'], { ckpt: { kind: 'string', doc: 'checkpoint' }, preset: PRESET_ARG });
+    expect(parsed.config.env.num_points).toBe(64);
+    expect(configWarningLines(parsed.config, parsed.userOverrides, CLI_TRAIN_HOST)).toEqual([]);
   });
 });
 

@@ -4,7 +4,8 @@
  * line `error: <message>` on stderr, with a stack trace only when FLOWTUNE_DEBUG=1.
  */
 import {
-  applyOverrides, defaultConfig, editDistance, formatConfigHelp, isConfigKey, suggestKeys, validateConfig, type RunConfig,
+  PRESET_NAMES, PRESETS, applyOverrides, configFromRunOverrides, defaultConfig, configWarnings, editDistance, formatConfigHelp, isConfigKey, overrideKeys,
+  runOverrides, suggestKeys, type PresetName, type RunConfig, type WarningHost,
 } from '../core/config';
 
 export type CliArgKind = 'int' | 'number' | 'string' | 'enum' | 'bool';
@@ -120,25 +121,79 @@ export function parseCliArgsWithOverrides<const S extends CliSpec>(
 }
 
 /**
- * For training-style CLIs (`npm run train -- task=lift ckpt=x.flowtune ppo.clip_low=0.1 num_envs=16`):
- * parses the spec keys, applies every config key (dotted or top-level) as an override on `base`
- * (the defaults unless given), validates, and returns both. Bad config values throw ConfigError (exit 2).
+ * The `preset=NAME` argument: a command whose spec has it under the key `preset` gets the
+ * preset's overrides applied before its own. An unknown name is a ConfigError (exit 2) that lists the names.
+ */
+export const PRESET_ARG = {
+  kind: 'string',
+  doc: `named overrides applied to the defaults before the command line's key=value ones (${PRESET_NAMES.length} presets, listed below)`,
+} as const satisfies CliArgSpec;
+
+/** What parseRunArgs returns besides the parsed spec keys. */
+export interface ParsedRun<A> {
+  args: A;
+  /** Defaults (or `base`), then the preset's overrides, then the command line's; validated unless `validate: false`. */
+  config: RunConfig;
+  /** Everything asked for, in the order it applies: the preset's overrides, then the command line's. */
+  overrides: string[];
+  /** The preset given as preset=NAME, if any. */
+  preset?: PresetName;
+  /** The preset's overrides alone (empty without a preset). */
+  presetOverrides: string[];
+  /** The command line's own config overrides alone, in command-line order. */
+  userOverrides: string[];
+}
+
+function presetHelp(): string {
+  const width = Math.max(...PRESET_NAMES.map((name) => name.length));
+  return PRESET_NAMES.map((name) => `  ${name.padEnd(width)}  ${PRESETS[name].doc}`).join('\n');
+}
+
+/**
+ * For training-style CLIs (`npm run train -- task=lift ckpt=x.flowtune preset=tiny ppo.clip_low=0.1`):
+ * parses the spec keys, applies the preset's overrides (when the spec has `preset`) and then every
+ * config key (dotted or top-level) on `base` (the defaults unless given), whatever the argument order,
+ * validates, and returns the config with the overrides. Bad config values throw ConfigError (exit 2).
  */
 export function parseRunArgs<const S extends CliSpec>(
   argv: readonly string[],
   spec: S,
-  options: { base?: RunConfig; program?: string } = {},
-): { args: CliArgs<S>; config: RunConfig; overrides: string[] } {
+  options: {
+    base?: RunConfig;
+    program?: string;
+    /**
+     * false when a checkpoint still decides some fields (horizon, K, …): only each value is checked
+     * here, and the caller validates the whole config once the checkpoint's values are in (loadRunCheckpoint does).
+     */
+    validate?: boolean;
+  } = {},
+): ParsedRun<CliArgs<S>> {
   let parsed: { args: CliArgs<S>; overrides: string[] };
+  const hasPreset = Object.hasOwn(spec, 'preset');
   try {
     parsed = parseCliArgsWithOverrides(argv, spec, { isConfigKey, suggest: suggestKeys, program: options.program });
   } catch (error) {
-    if (error instanceof HelpRequest) throw new HelpRequest(`${error.message}\nconfig keys (key=value):\n${formatConfigHelp()}`);
+    if (error instanceof HelpRequest) {
+      const presets = hasPreset ? `\npresets (preset=NAME):\n${presetHelp()}` : '';
+      throw new HelpRequest(`${error.message}${presets}\nconfig keys (key=value):\n${formatConfigHelp()}`);
+    }
     throw error;
   }
   const { args, overrides } = parsed;
-  const config = validateConfig(applyOverrides(options.base ?? defaultConfig(), overrides));
-  return { args, config, overrides };
+  const presetName = hasPreset ? (args as Record<string, unknown>).preset as string | undefined : undefined;
+  const run = runOverrides(presetName, overrides);
+  const config = options.validate === false ? applyOverrides(options.base ?? defaultConfig(), run.overrides) : configFromRunOverrides(run, options.base);
+  return { args, config, overrides: [...run.overrides], preset: run.preset, presetOverrides: [...run.presetOverrides], userOverrides: [...run.userOverrides] };
+}
+
+/** `warning: …` lines for config keys the command line was given that do nothing on `host`. */
+export function configWarningLines(config: RunConfig, userOverrides: readonly string[], host: WarningHost): string[] {
+  return configWarnings(config, overrideKeys(userOverrides), host).map((sentence) => `warning: ${sentence}`);
+}
+
+/** Prints configWarningLines on stderr. */
+export function printConfigWarnings(config: RunConfig, userOverrides: readonly string[], host: WarningHost): void {
+  for (const line of configWarningLines(config, userOverrides, host)) process.stderr.write(`${line}\n`);
 }
 
 function rangeText(entry: CliArgSpec): string {

@@ -2,7 +2,8 @@
  * `npm run eval -- task=T ckpt=FILE.flowtune episodes=N seed=S`: deterministic ODE evaluation
  * (DESIGN.md §4, §10). The last stdout line is JSON with the success rate.
  */
-import { runCli, parseRunArgs } from './cli-args';
+import { CLI_NO_PPO_HOST, listConfigProblems } from '../core/config';
+import { printConfigWarnings, runCli, parseRunArgs } from './cli-args';
 import { EVAL_DEFAULTS, evaluateCheckpoint } from './evaluate-checkpoint';
 import { prepareRuntime } from './run-setup';
 import { TASK_NAMES } from '../core/envs/task-types';
@@ -16,7 +17,10 @@ const SPEC = {
 } as const;
 
 async function main(): Promise<void> {
-  const { args, config: parsed, overrides } = parseRunArgs(process.argv.slice(2), SPEC, { program: 'npm run eval --' });
+  // The checkpoint still decides horizon and K; loadRunCheckpoint validates once they are in.
+  const { args, config: parsed, overrides, userOverrides } = parseRunArgs(process.argv.slice(2), SPEC, { program: 'npm run eval --', validate: false });
+  // A config with problems ends in one error line from loadRunCheckpoint, with no warnings before it.
+  if (listConfigProblems(parsed).length === 0) printConfigWarnings(parsed, userOverrides, CLI_NO_PPO_HOST);
   await prepareRuntime();
   const result = await evaluateCheckpoint(args.ckpt, parsed, overrides, {
     episodes: args.episodes, seed: args.seed, batch: args.batch,

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleContents } from '../core/checkpoint/policy-checkpoint';
 import { encodeFlowtune } from '../core/checkpoint/flowtune-file';
 import { createRng } from '../core/random';
-import { freshBundle, tinyConfig } from '../core/rl/test-support';
+import { freshBundle, tinyConfig } from '../core/rl/fixtures/test-support';
 import { evaluateBundle, evaluateCheckpoint } from './evaluate-checkpoint';
 import { prepareRuntime } from './run-setup';
 

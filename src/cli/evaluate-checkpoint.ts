@@ -6,7 +6,7 @@
 import type { RunConfig } from '../core/config';
 import { createRng } from '../core/random';
 import { evaluatePolicy } from '../core/rl/evaluate';
-import type { PolicyBundle } from '../core/rl/policy-bundle';
+import type { PolicyBundle } from '../core/policy/policy-bundle';
 import { loadRunCheckpoint, openEvalEnv } from './run-setup';
 
 /** `npm run eval`'s defaults: far from the training seeds (0 on) and from the in-run evaluation's. */

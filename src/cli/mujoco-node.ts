@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 import type { ShardPort } from '../core/envs/shard-protocol';
-import type { VectorEnvConfig } from '../core/envs/vector-env';
+import type { VectorEnvConfig } from '../core/envs/vector-env-config';
 import { ShardedVectorEnv, type ShardedVectorEnvOptions } from '../core/envs/sharded-vector-env';
 
 let cached: Promise<MainModule> | undefined;

@@ -3,7 +3,8 @@
  * (DESIGN.md §3) from a demonstration file, with EMA weights and a shortcut option.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { runCli, parseRunArgs } from './cli-args';
+import { CLI_NO_PPO_HOST } from '../core/config';
+import { printConfigWarnings, runCli, parseRunArgs } from './cli-args';
 import { bundleContents } from '../core/checkpoint/policy-checkpoint';
 import { encodeFlowtune } from '../core/checkpoint/flowtune-file';
 import { readDemoFile } from '../core/envs/demo-format';
@@ -29,7 +30,8 @@ const SPEC = {
 } as const;
 
 async function main(): Promise<void> {
-  const { args, config } = parseRunArgs(process.argv.slice(2), SPEC, { program: 'npm run pretrain --' });
+  const { args, config, userOverrides } = parseRunArgs(process.argv.slice(2), SPEC, { program: 'npm run pretrain --' });
+  printConfigWarnings(config, userOverrides, CLI_NO_PPO_HOST);
   await prepareRuntime();
   const { demos, metadata } = readDemoFile(new Uint8Array(readFileSync(args.demos)));
   if (metadata.task !== args.task) throw new ConfigError('task', `demos file is for task '${metadata.task}' but task is '${args.task}'`);

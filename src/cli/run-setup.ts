@@ -1,15 +1,20 @@
 /**
- * Node-side pieces shared by the train, eval and pretrain commands: MuJoCo, tfjs,
- * env batches and checkpoint files.
+ * Node-side pieces shared by the train, eval and pretrain commands: MuJoCo, tfjs and
+ * checkpoint files, each decoded once.
  */
 import { readFileSync } from 'node:fs';
-import { applyOverrides, validateConfig, type RunConfig } from '../core/config';
-import { configFromCheckpoint, loadBundle, type LoadedBundle } from '../core/checkpoint/policy-checkpoint';
-import { CheckpointError } from '../core/errors';
+import type { RunConfig, RunOverrides } from '../core/config';
+import { bundleFromCheckpoint, decodePolicyCheckpoint, type LoadedBundle, type PolicyCheckpoint } from '../core/checkpoint/policy-checkpoint';
 import { inspectFlowtune } from '../core/checkpoint/flowtune-file';
-import { VectorEnv, type VectorEnvConfig } from '../core/envs/vector-env';
-import { chunkEnvFromVectorEnv, type ChunkEnv } from '../core/rl/chunk-env';
-import { createNodeShardedEnv, loadMujocoNode } from './mujoco-node';
+import { actionDim } from '../core/envs/controller';
+import { InThreadBatchEnv } from '../core/envs/in-thread-batch-env';
+import type { BatchEnv } from '../core/envs/batch-env';
+import { observationSpec } from '../core/envs/observation';
+import { getTask } from '../core/envs/registry';
+import { CheckpointError } from '../core/errors';
+import { runConfigForCheckpoint } from '../core/run/checkpoint-run-config';
+import { runEnvConfig } from '../core/run/run-env-config';
+import { loadMujocoNode } from './mujoco-node';
 import { useNodeBackend } from './node-backend';
 
 export async function prepareRuntime(): Promise<void> {
@@ -17,29 +22,9 @@ export async function prepareRuntime(): Promise<void> {
   await loadMujocoNode();
 }
 
-export function vectorEnvConfig(config: RunConfig, numEnvs: number, recordEpisodes: boolean): VectorEnvConfig {
-  return {
-    task: config.task,
-    numEnvs,
-    obsMode: config.env.obs_type,
-    controlMode: config.env.control_mode,
-    rewardMode: config.env.reward,
-    numPoints: config.env.num_points,
-    recordEpisodes,
-    maxEpisodeSteps: config.env.max_episode_steps,
-  };
-}
-
-/** The training batch: sharded over worker_threads when env.workers asks for more than one, else in this thread. */
-export async function openTrainingEnv(config: RunConfig): Promise<ChunkEnv> {
-  const envConfig = vectorEnvConfig(config, config.num_envs, false);
-  if (config.env.workers > 1) return createNodeShardedEnv(envConfig, { numWorkers: config.env.workers });
-  return chunkEnvFromVectorEnv(new VectorEnv(await loadMujocoNode(), envConfig));
-}
-
-/** One env per evaluation episode, in this thread. */
-export async function openEvalEnv(config: RunConfig, episodes: number): Promise<ChunkEnv> {
-  return chunkEnvFromVectorEnv(new VectorEnv(await loadMujocoNode(), vectorEnvConfig(config, episodes, true)));
+/** `episodes` envs in this thread for deterministic evaluation, recording qpos like the run's eval envs. */
+export async function openEvalEnv(config: RunConfig, episodes: number): Promise<BatchEnv> {
+  return new InThreadBatchEnv(await loadMujocoNode(), { ...runEnvConfig(config, 'eval', true), numEnvs: episodes });
 }
 
 export function readCheckpointFile(path: string): Uint8Array {
@@ -52,16 +37,20 @@ export function readCheckpointFile(path: string): Uint8Array {
 }
 
 /**
- * Loads a checkpoint for a run: the checkpoint decides the architecture, K and executed steps;
- * the command line's overrides then apply on top (and are validated again).
+ * A checkpoint file for a run: the config in force (the checkpoint's fixed fields, then every
+ * override, a preset's first; a contradicting override is a ConfigError naming both values) and
+ * the file decoded and validated once against that config's env. Nothing is written before this.
  */
-export async function loadRunCheckpoint(path: string, config: RunConfig, overrides: readonly string[]): Promise<{ loaded: LoadedBundle; config: RunConfig }> {
+export function openCheckpointFile(path: string, base: RunConfig, overrides: readonly string[] | RunOverrides): { checkpoint: PolicyCheckpoint; config: RunConfig } {
   const bytes = readCheckpointFile(path);
-  const probe = new VectorEnv(await loadMujocoNode(), vectorEnvConfig(config, 1, false));
-  const expected = { obsDim: probe.obsDim, actionDim: probe.config.actionDim };
-  probe.dispose();
-  const { metadata } = inspectFlowtune(bytes, { expectedTask: config.task });
-  const runConfig = validateConfig(applyOverrides(configFromCheckpoint(config, metadata), overrides));
-  const loaded = loadBundle(bytes, { expectedTask: config.task, expected, detachCriticInput: runConfig.policy.detach_critic_input });
-  return { loaded, config: runConfig };
+  const { metadata } = inspectFlowtune(bytes, { expectedTask: base.task });
+  const config = runConfigForCheckpoint(base, metadata, overrides);
+  const expected = { obsDim: observationSpec(getTask(config.task), config.env.obs_type, config.env.num_points).dim, actionDim: actionDim(config.env.control_mode) };
+  return { checkpoint: decodePolicyCheckpoint(bytes, { expectedTask: config.task, expected }), config };
+}
+
+/** openCheckpointFile with a live policy built from it. */
+export function loadRunCheckpoint(path: string, base: RunConfig, overrides: readonly string[] | RunOverrides): { loaded: LoadedBundle; config: RunConfig } {
+  const { checkpoint, config } = openCheckpointFile(path, base, overrides);
+  return { loaded: bundleFromCheckpoint(checkpoint, config.policy.detach_critic_input), config };
 }

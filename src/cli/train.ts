@@ -1,71 +1,51 @@
 /**
- * `npm run train -- task=T ckpt=FILE.flowtune out=DIR key=value...`: PPO fine-tuning
- * (DESIGN.md §4, §10). One progress line per iteration; the run folder gets
- * metrics.jsonl, metrics.csv, config.json and checkpoints/*.flowtune. A checkpoint that
- * carries optimizer state resumes at its iteration.
+ * `npm run train -- task=T ckpt=FILE.flowtune out=DIR [preset=NAME] key=value...`: PPO
+ * fine-tuning (DESIGN.md §4, §10) on the run layer. One progress line per iteration; the
+ * run folder gets metrics.jsonl, metrics.csv, config.json and checkpoints/*.flowtune. A
+ * checkpoint written during a run resumes it exactly, and its metrics.jsonl continues
+ * the run's history.
  */
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runCli, parseRunArgs } from './cli-args';
-import { bundleContents } from '../core/checkpoint/policy-checkpoint';
-import { encodeFlowtune } from '../core/checkpoint/flowtune-file';
+import { CLI_TRAIN_HOST } from '../core/config';
 import { TASK_NAMES } from '../core/envs/task-types';
-import { formatMetricsCsv, formatMetricsJsonlLine, formatProgressLine } from '../core/metrics';
-import { evalSummaryRecord } from '../core/rl/evaluate';
-import { PpoTrainer } from '../core/rl/trainer';
-import { loadRunCheckpoint, openEvalEnv, openTrainingEnv, prepareRuntime } from './run-setup';
+import { formatProgressLine } from '../core/metrics';
+import { openRun } from '../core/run/open-run';
+import { trainToEnd } from '../core/run/run-loop';
+import { PRESET_ARG, printConfigWarnings, runCli, parseRunArgs } from './cli-args';
+import { nodeRunPorts } from './node-run-ports';
+import { RunFolderStore } from './run-folder-store';
+import { openCheckpointFile, prepareRuntime } from './run-setup';
 
 const SPEC = {
   task: { kind: 'enum', values: TASK_NAMES, required: true, doc: 'task to fine-tune on' },
   ckpt: { kind: 'string', required: true, doc: 'pretrained (or resumed) checkpoint (.flowtune)' },
   out: { kind: 'string', default: '', doc: 'run folder (default runs/<task>-<time>)' },
+  preset: PRESET_ARG,
 } as const;
 
 async function main(): Promise<void> {
-  const { args, config: parsed, overrides } = parseRunArgs(process.argv.slice(2), SPEC, { program: 'npm run train --' });
+  // The checkpoint still decides horizon and K, so the whole config is validated once they are in.
+  const parsed = parseRunArgs(process.argv.slice(2), SPEC, { program: 'npm run train --', validate: false });
+  const { args } = parsed;
   await prepareRuntime();
-  const { loaded, config } = await loadRunCheckpoint(args.ckpt, parsed, overrides);
-  const runDir = args.out || path.join('runs', `${config.task}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
-  mkdirSync(path.join(runDir, 'checkpoints'), { recursive: true });
-  writeFileSync(path.join(runDir, 'config.json'), JSON.stringify(config, null, 2) + '\n');
-  const metricsPath = path.join(runDir, 'metrics.jsonl');
-  writeFileSync(metricsPath, '');
-  const env = await openTrainingEnv(config);
-  const evalEnv = config.eval_episodes > 0 ? await openEvalEnv(config, config.eval_episodes) : undefined;
-  const trainer = new PpoTrainer({ bundle: loaded.bundle, env, evalEnv, config });
-  if (loaded.progress) {
-    trainer.restore(loaded.progress);
-    console.error(`resuming at iteration ${trainer.iteration} (${trainer.envSteps} env steps)`);
-  }
-  const save = async (name: string) => {
-    const evalSummary = evalSummaryRecord(trainer.lastEval);
-    const bytes = encodeFlowtune(await bundleContents({ bundle: loaded.bundle, task: config.task, stage: 'ppo', config, progress: await trainer.progress(), evalSummary }));
-    const file = path.join(runDir, 'checkpoints', name);
-    writeFileSync(file, bytes);
-    return file;
-  };
+  // Checked before the run folder exists, so a contradicting override leaves nothing behind.
+  const { checkpoint, config } = openCheckpointFile(args.ckpt, parsed.config, parsed);
+  printConfigWarnings(config, parsed.userOverrides, CLI_TRAIN_HOST);
+  const opened = await openRun(config, checkpoint, nodeRunPorts(config));
   try {
-    while (!trainer.done) {
-      const record = await trainer.step();
-      appendFileSync(metricsPath, formatMetricsJsonlLine(record) + '\n');
-      console.log(formatProgressLine(record, trainer.sizes.iterations));
-      if (config.checkpoint_every > 0 && trainer.iteration % config.checkpoint_every === 0 && !trainer.done) {
-        await save(`iter-${String(trainer.iteration).padStart(6, '0')}.flowtune`);
-        writeFileSync(path.join(runDir, 'metrics.csv'), formatMetricsCsv(trainer.history));
-      }
-    }
-    const finalPath = await save('final.flowtune');
-    writeFileSync(path.join(runDir, 'metrics.csv'), formatMetricsCsv(trainer.history));
-    const last = trainer.history.at(-1) ?? {};
+    const { run } = opened;
+    for (const note of opened.notes) console.error(`warning: ${note}`);
+    if (run.iteration > 0) console.error(`resuming at iteration ${run.iteration} (${run.envSteps} env steps)`);
+    const runDir = args.out || path.join('runs', `${config.task}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+    const store = new RunFolderStore(runDir, config, run.history);
+    await trainToEnd(run, store, (record) => console.log(formatProgressLine(record, run.sizes.iterations)));
+    const last = run.history.at(-1) ?? {};
     console.log(JSON.stringify({
-      task: config.task, iterations: trainer.iteration, env_steps: trainer.envSteps, wall_s: last['progress/wall_s'] ?? 0,
-      eval_success_rate: trainer.lastEval?.successRate ?? null, checkpoint: finalPath, run_dir: runDir,
+      task: config.task, iterations: run.iteration, env_steps: run.envSteps, wall_s: last['progress/wall_s'] ?? 0,
+      eval_success_rate: run.evalSummary()?.success_rate ?? null, checkpoint: store.checkpointPath('final.flowtune'), run_dir: runDir,
     }));
   } finally {
-    trainer.dispose();
-    loaded.bundle.policy.dispose();
-    await env.dispose();
-    await evalEnv?.dispose();
+    await opened.close();
   }
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRng } from './random';
+import { createRng, restoreRng } from './random';
 
 describe('createRng', () => {
   it('repeats the same stream for the same seed and differs across seeds', () => {
@@ -61,5 +61,23 @@ describe('createRng', () => {
     const parent = createRng(4);
     const child = parent.fork();
     expect(child.uniform()).not.toBe(parent.uniform());
+  });
+});
+
+describe('restoreRng', () => {
+  it('continues a stream exactly from its saved state, including a pending Box-Muller spare', () => {
+    const original = createRng(42);
+    for (let draw = 0; draw < 5; draw++) original.uniform();
+    // One normal() leaves the second Box-Muller value pending.
+    original.normal();
+    const saved = JSON.parse(JSON.stringify(original.state()));
+    const resumed = restoreRng(saved);
+    const expected = [original.normal(), original.uniform(), original.normal(), original.int(1000)];
+    expect([resumed.normal(), resumed.uniform(), resumed.normal(), resumed.int(1000)]).toEqual(expected);
+  });
+
+  it('refuses a malformed state', () => {
+    expect(() => restoreRng({ words: [1, 2, 3] as unknown as [number, number, number, number], spareNormal: null })).toThrow(/four 32-bit integers/);
+    expect(() => restoreRng({ words: [1, 2, 3, 4], spareNormal: NaN })).toThrow(/spareNormal/);
   });
 });

@@ -14,6 +14,14 @@ export interface Rng {
   fillNormal(out: Float32Array): Float32Array;
   /** A new independent stream derived from this one. */
   fork(): Rng;
+  /** The generator's exact position, for a resumed run to continue the same stream. */
+  state(): RngState;
+}
+
+/** sfc32's four words and the Box-Muller spare; plain numbers, so it survives JSON. */
+export interface RngState {
+  words: [number, number, number, number];
+  spareNormal: number | null;
 }
 
 /** Mixes a 32-bit seed (splitmix32 finalizer) so nearby seeds give unrelated streams. */
@@ -27,11 +35,27 @@ function mixSeed(seed: number): number {
 /** Creates a sfc32 generator seeded from a 32-bit integer. */
 export function createRng(seed: number): Rng {
   if (!Number.isFinite(seed)) throw new RangeError(`rng seed must be a finite number, got ${seed}`);
-  let a = mixSeed(seed >>> 0);
-  let b = mixSeed(a ^ 0x1b873593);
-  let c = mixSeed(b ^ 0xcc9e2d51);
-  let d = 1;
-  let spareNormal: number | undefined;
+  const a = mixSeed(seed >>> 0);
+  const b = mixSeed(a ^ 0x1b873593);
+  const c = mixSeed(b ^ 0xcc9e2d51);
+  const rng = sfc32([a, b, c, 1], null);
+  for (let warmup = 0; warmup < 12; warmup++) rng.uniform();
+  return rng;
+}
+
+/** A generator that continues exactly from a saved state. */
+export function restoreRng(state: RngState): Rng {
+  const { words, spareNormal } = state;
+  if (!Array.isArray(words) || words.length !== 4 || !words.every((word) => Number.isInteger(word))) {
+    throw new RangeError(`rng state must hold four 32-bit integers, got ${JSON.stringify(words)}`);
+  }
+  if (spareNormal !== null && !Number.isFinite(spareNormal)) throw new RangeError(`rng state spareNormal must be finite or null, got ${spareNormal}`);
+  return sfc32([words[0], words[1], words[2], words[3]], spareNormal);
+}
+
+function sfc32(words: [number, number, number, number], spare: number | null): Rng {
+  let [a, b, c, d] = words;
+  let spareNormal: number | undefined = spare ?? undefined;
   const next32 = (): number => {
     const t = (((a + b) | 0) + d) | 0;
     d = (d + 1) | 0;
@@ -41,7 +65,6 @@ export function createRng(seed: number): Rng {
     c = (c + t) | 0;
     return t >>> 0;
   };
-  for (let warmup = 0; warmup < 12; warmup++) next32();
   const rng: Rng = {
     uniform: () => next32() / 4294967296,
     normal: () => {
@@ -63,6 +86,7 @@ export function createRng(seed: number): Rng {
       return out;
     },
     fork: () => createRng(next32()),
+    state: () => ({ words: [a, b, c, d], spareNormal: spareNormal ?? null }),
   };
   return rng;
 }

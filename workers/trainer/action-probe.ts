@@ -5,7 +5,8 @@
  */
 import type { RunConfig } from '../../src/core/config/run-config';
 import { createRng } from '../../src/core/random';
-import { sampleForObs, type PolicyBundle } from '../../src/core/rl/policy-bundle';
+import { sampleForObs } from '../../src/core/rl/policy-bundle';
+import type { PolicyBundle } from '../../src/core/policy/policy-bundle';
 import { samplerOptionsAt } from '../../src/core/rl/policy-setup';
 
 /** [H × A] normalized actions of one chain for a seeded observation in [-1, 1]. */

@@ -16,17 +16,17 @@ import { replayScenes } from './episode-replay';
 import type { TrainingSession } from './training-session';
 
 export function chainPaths(session: TrainingSession, request: ChainSampleRequest): Promise<ChainPaths> {
-  return session.whenNoUpdate(async () => {
+  return session.inspections.whenNoUpdate(async () => {
     const run = session.run;
     if (!run) throw new TrainingError('the TCP paths need a rollout observation: press Train or Step first');
-    const config = run.trainer.config;
+    const config = run.config;
     if (config.env.control_mode !== 'ee_delta_pos') {
       throw new ConfigError('env.control_mode', `TCP paths exist only for env.control_mode 'ee_delta_pos', not '${config.env.control_mode}'`);
     }
     const { envIndex, count, seed } = resolveChainRequest(request, run.env.numEnvs);
-    const stacked = run.trainer.stackedObs(envIndex);
+    const stacked = run.stackedObs(envIndex);
     if (!stacked) throw new TrainingError('the run has no rollout observation yet: press Step once');
-    const set = await sampleChainSet(run.bundle, stacked, config, run.trainer.envSteps, count, seed);
+    const set = await sampleChainSet(run.bundle, stacked, config, run.envSteps, count, seed);
     const { horizon, actionDim, steps } = set;
     const unnormalize = (chunks: Float32Array) => run.bundle.actionNormalizer.unnormalize(chunks);
     const scene = (await replayScenes()).scene(config.task);

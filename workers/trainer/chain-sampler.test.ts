@@ -5,8 +5,8 @@ import type { EpisodeRecord } from '../../src/core/envs/task-env';
 import { TrainingError } from '../../src/core/errors';
 import { createRng } from '../../src/core/random';
 import { stackEpisodeObs } from '../../src/core/rl/episode-obs-stack';
-import type { PolicyBundle } from '../../src/core/rl/policy-bundle';
-import { freshBundle, tinyConfig } from '../../src/core/rl/test-support';
+import type { PolicyBundle } from '../../src/core/policy/policy-bundle';
+import { freshBundle, tinyConfig } from '../../src/core/rl/fixtures/test-support';
 import { episodeStepObservation, sampleChainSet, sampleEpisodeChains } from './chain-sampler';
 import { EpisodeStore } from './episode-store';
 

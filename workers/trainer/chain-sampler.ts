@@ -9,7 +9,8 @@ import { ConfigError, TrainingError } from '../../src/core/errors';
 import { chainStepMeans } from '../../src/core/flow/chain-means';
 import { sampleActions } from '../../src/core/flow/sampler';
 import { createRng, type Rng } from '../../src/core/random';
-import { normalizeStacked, type PolicyBundle } from '../../src/core/rl/policy-bundle';
+import { normalizeStacked } from '../../src/core/rl/policy-bundle';
+import type { PolicyBundle } from '../../src/core/policy/policy-bundle';
 import { samplerOptionsAt } from '../../src/core/rl/policy-setup';
 import { stackEpisodeObs } from '../../src/core/rl/episode-obs-stack';
 import type { ChainSample, ChainSampleRequest, EpisodeStep } from '../../src/protocol/trainer-api';
@@ -44,6 +45,7 @@ function sharedStartRng(base: Rng, x0: Float32Array): Rng {
     normal: () => base.normal(),
     int: (n) => base.int(n),
     fork: () => base.fork(),
+    state: () => base.state(),
     fillNormal(out) {
       if (startDrawn) return base.fillNormal(out);
       startDrawn = true;

@@ -1,26 +1,22 @@
 /**
  * Env shard ports that remember whether their worker died, so a crashed env
- * worker can be told apart from a bad request; test builds can also kill one.
+ * worker can be told apart from a bad request.
  */
 import type { ShardPort } from '../../src/core/envs/shard-protocol';
 import { openBrowserShardPort } from '../env-pool';
 
 export interface WatchedPort extends ShardPort {
   readonly dead: boolean;
-  /** Terminates the worker and reports it as crashed (fault injection). */
-  kill(): void;
 }
 
-export function openWatchedPort(): WatchedPort {
-  const port = openBrowserShardPort();
+export function openWatchedPort(port: ShardPort = openBrowserShardPort()): WatchedPort {
   const errorHandlers: ((error: Error) => void)[] = [];
   let dead = false;
-  const fail = (error: Error) => {
+  port.onError?.((error) => {
     if (dead) return;
     dead = true;
     for (const handler of errorHandlers) handler(error);
-  };
-  port.onError?.(fail);
+  });
   return {
     get dead() {
       return dead;
@@ -31,9 +27,5 @@ export function openWatchedPort(): WatchedPort {
       errorHandlers.push(handler);
     },
     terminate: () => port.terminate(),
-    kill: () => {
-      void port.terminate();
-      fail(new Error('the worker was terminated'));
-    },
   };
 }

@@ -16,14 +16,14 @@ export async function liveFrame(session: TrainingSession, envIndex: number): Pro
   const run = session.run;
   if (!run) return null;
   resolveChainRequest({ envIndex }, run.env.numEnvs);
-  const stacked = run.trainer.stackedObs(envIndex);
+  const stacked = run.stackedObs(envIndex);
   if (!stacked) return null;
-  const config = run.trainer.config;
+  const config = run.config;
   const scene = (await replayScenes()).scene(config.task);
   const spec = observationSpec(getTask(config.task), config.env.obs_type, config.env.num_points);
   const state = observationState(scene, spec, stacked.subarray(stacked.length - spec.dim));
   return {
-    envIndex, iteration: run.trainer.iteration, envSteps: run.trainer.envSteps,
+    envIndex, iteration: run.iteration, envSteps: run.envSteps,
     visual: sceneVisual(scene, config.task), poses: episodePoses(scene, stateRecord(state, scene.nq)),
     objectFromObservation: state.objectFromObservation,
   };

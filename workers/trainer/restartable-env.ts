@@ -1,19 +1,22 @@
 /**
- * A ChunkEnv over Web Worker shards that rebuilds its shards when a worker dies.
+ * A BatchEnv over Web Worker shards that rebuilds its shards when a worker dies.
  * The call that hit the dead worker throws EnvRestartedError; the caller resets
  * its episodes (the new workers start from fresh resets) and tries again.
  */
-import type { VectorChunkResult, VectorEnvConfig, VectorEnvMetrics } from '../../src/core/envs/vector-env';
+import type { VectorChunkResult, VectorEnvMetrics, VectorEnvSnapshot } from '../../src/core/envs/vector-env';
+import type { VectorEnvConfig } from '../../src/core/envs/vector-env-config';
 import type { EpisodeRecord } from '../../src/core/envs/task-env';
 import { ShardedVectorEnv } from '../../src/core/envs/sharded-vector-env';
-import type { ChunkEnv } from '../../src/core/rl/chunk-env';
+import type { BatchEnv } from '../../src/core/envs/batch-env';
+import type { ShardPort } from '../../src/core/envs/shard-protocol';
+import { openBrowserShardPort } from '../env-pool';
 import { openWatchedPort, type WatchedPort } from './fault-ports';
 
 export class EnvRestartedError extends Error {
   override name = 'EnvRestartedError';
 }
 
-export class RestartableEnv implements ChunkEnv {
+export class RestartableEnv implements BatchEnv {
   restarts = 0;
   private ports: WatchedPort[] = [];
 
@@ -22,27 +25,27 @@ export class RestartableEnv implements ChunkEnv {
     ports: WatchedPort[],
     private readonly config: VectorEnvConfig,
     private readonly numWorkers: number | undefined,
-    private readonly beforeDecision: (() => Promise<void>) | undefined,
+    private readonly openPort: () => ShardPort,
   ) {
     this.ports = ports;
   }
 
-  private static async open(config: VectorEnvConfig, numWorkers: number | undefined): Promise<{ env: ShardedVectorEnv; ports: WatchedPort[] }> {
+  private static async open(config: VectorEnvConfig, numWorkers: number | undefined, openPort: () => ShardPort): Promise<{ env: ShardedVectorEnv; ports: WatchedPort[] }> {
     const ports: WatchedPort[] = [];
     const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;
     const cores = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 2;
     const env = await ShardedVectorEnv.create(config, () => {
-      const port = openWatchedPort();
+      const port = openWatchedPort(openPort());
       ports.push(port);
       return port;
     }, { numWorkers, hardwareConcurrency: cores, sharedMemory: isolated });
     return { env, ports };
   }
 
-  /** `beforeDecision` runs before every chunk step: the trainer's cooperative pause point. */
-  static async create(config: VectorEnvConfig, numWorkers?: number, beforeDecision?: () => Promise<void>): Promise<RestartableEnv> {
-    const { env, ports } = await RestartableEnv.open(config, numWorkers);
-    return new RestartableEnv(env, ports, config, numWorkers, beforeDecision);
+  /** `openPort` opens one env worker's port (test builds pass one whose workers can be crashed). */
+  static async create(config: VectorEnvConfig, numWorkers?: number, openPort: () => ShardPort = openBrowserShardPort): Promise<RestartableEnv> {
+    const { env, ports } = await RestartableEnv.open(config, numWorkers, openPort);
+    return new RestartableEnv(env, ports, config, numWorkers, openPort);
   }
 
   get numEnvs(): number {
@@ -57,11 +60,6 @@ export class RestartableEnv implements ChunkEnv {
     return this.inner.actionDim;
   }
 
-  /** Kills one env worker (fault injection in test builds). */
-  killWorker(): void {
-    this.ports[0]?.kill();
-  }
-
   private async guard<T>(call: () => Promise<T>): Promise<T> {
     try {
       return await call();
@@ -71,7 +69,7 @@ export class RestartableEnv implements ChunkEnv {
       const old = this.inner;
       this.ports.forEach((port) => void port.terminate());
       void old.dispose().catch(() => undefined);
-      const { env, ports } = await RestartableEnv.open(this.config, this.numWorkers);
+      const { env, ports } = await RestartableEnv.open(this.config, this.numWorkers, this.openPort);
       this.inner = env;
       this.ports = ports;
       this.restarts++;
@@ -84,7 +82,6 @@ export class RestartableEnv implements ChunkEnv {
   }
 
   async stepChunk(actions: Float32Array, nSteps: number, gamma: number): Promise<VectorChunkResult> {
-    await this.beforeDecision?.();
     return this.guard(() => this.inner.stepChunk(actions, nSteps, gamma));
   }
 
@@ -94,6 +91,14 @@ export class RestartableEnv implements ChunkEnv {
 
   metrics(): Promise<VectorEnvMetrics> {
     return this.guard(() => this.inner.metrics());
+  }
+
+  snapshot(): Promise<VectorEnvSnapshot> {
+    return this.guard(() => this.inner.snapshot());
+  }
+
+  restore(snapshot: VectorEnvSnapshot): Promise<void> {
+    return this.guard(() => this.inner.restore(snapshot));
   }
 
   async dispose(): Promise<void> {

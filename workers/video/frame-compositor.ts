@@ -6,7 +6,7 @@
 import * as THREE from 'three';
 import type { EpisodePoses, SceneVisual } from '../../src/core/render/scene-visual';
 import { captionText, stepLabel, type VideoEpisodeFacts } from '../../src/core/video/caption';
-import { buildThreeScene, type ThreeSceneHandle } from '../../src/app/scene3d/three-scene';
+import { buildThreeScene, type ThreeSceneHandle } from '../../src/scene3d/three-scene';
 import { ShapeError } from '../../src/core/errors';
 
 export interface FrameCompositor {

@@ -3,6 +3,8 @@ import {
   CONFIG_KEYS, cloneConfig, defaultConfig, describeAllowed, diffConfig, fieldGroup, fieldSpec, formatFieldValue, getField,
   listConfigProblems, parseFieldValue, setField, type ConfigGroup, type ConfigKey, type RunConfig, type TaskName,
 } from '../../core/config';
+import { ConfigWarningList } from '../config/ConfigWarningList';
+import { PresetSelect } from '../config/PresetSelect';
 import { useRunStore } from '../store/run-slice';
 import { errorText, trainerClient } from '../workers/trainer-client';
 
@@ -65,7 +67,7 @@ function FieldInput({ config, fieldKey, disabled }: { config: RunConfig; fieldKe
   );
 }
 
-/** Every hyperparameter, grouped, with doc tooltips, validation messages and the diff from the defaults. */
+/** Every hyperparameter, grouped, with doc tooltips, validation messages, the diff from the defaults, presets and warnings for keys that do nothing. */
 export function ConfigPanel() {
   const config = useRunStore((state) => state.config);
   const phase = useRunStore((state) => state.status?.phase ?? 'idle');
@@ -74,6 +76,7 @@ export function ConfigPanel() {
   return (
     <section className="panel config-panel" data-testid="config-panel">
       <h2>Config</h2>
+      <PresetSelect config={config} />
       {hasRun && <p className="muted small">Noise fields apply to the running run at once; other fields apply from the next Reset.</p>}
       <details className="diff" data-testid="config-diff">
         <summary>Diff from defaults ({changes.length})</summary>
@@ -101,6 +104,7 @@ export function ConfigPanel() {
           </div>
         </details>
       ))}
+      <ConfigWarningList config={config} />
     </section>
   );
 }

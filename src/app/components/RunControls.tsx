@@ -1,8 +1,7 @@
 import type { TaskName } from '../../core/config';
+import { TASK_NAMES } from '../../core/envs/task-types';
 import { useRunStore } from '../store/run-slice';
 import { errorText, trainerClient } from '../workers/trainer-client';
-
-const TASKS: TaskName[] = ['pick-cube', 'lift', 'reach'];
 
 async function act(action: () => Promise<unknown>): Promise<void> {
   try {
@@ -25,7 +24,7 @@ export function RunControls() {
         task
         <select value={task} disabled={hasRun} data-testid="task" title={hasRun ? 'Reset the run to change the task' : 'Task to train on'}
           onChange={(event) => act(() => trainerClient().selectTask(event.target.value as TaskName))}>
-          {TASKS.map((name) => <option key={name} value={name}>{name}</option>)}
+          {TASK_NAMES.map((name) => <option key={name} value={name}>{name}</option>)}
         </select>
       </label>
       <button className="primary" data-testid="train" disabled={running || phase === 'done'} onClick={() => act(() => client.train())}>

@@ -3,7 +3,7 @@
  * the noise level a and the σ bounds in force at evenly spaced env steps.
  */
 import type { RunConfig } from '../../core/config';
-import { noiseAt } from '../../core/rl/policy-setup';
+import { noiseAt } from '../../core/config/noise-at';
 
 export interface SchedulePoint {
   envSteps: number;

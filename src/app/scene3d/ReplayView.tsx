@@ -4,7 +4,7 @@ import { episodeCaption } from '../gallery/gallery-rows';
 import { useChainSource } from '../inspect/chain-source';
 import { useEpisodeStore } from '../store/episode-slice';
 import { errorText, trainerClient } from '../workers/trainer-client';
-import { buildThreeScene } from './three-scene';
+import { buildThreeScene } from '../../scene3d/three-scene';
 import { useThreeCanvas } from './use-three-canvas';
 
 export const REPLAY_SPEEDS = [0.25, 0.5, 1, 2, 4] as const;

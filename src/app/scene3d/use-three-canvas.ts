@@ -4,7 +4,7 @@ import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { errorText } from '../workers/trainer-client';
 import { softwareGl } from './gl-profile';
 import type { SceneVisual } from '../../core/render/scene-visual';
-import { buildThreeScene, type ThreeSceneHandle } from './three-scene';
+import { buildThreeScene, type ThreeSceneHandle } from '../../scene3d/three-scene';
 
 export interface ThreeCanvas {
   canvasRef: React.RefObject<HTMLCanvasElement | null>;

@@ -4,8 +4,9 @@
  */
 import { existsSync } from 'node:fs';
 import { defaultConfig } from '../../core/config';
-import { PpoTrainer } from '../../core/rl/trainer';
-import { loadRunCheckpoint, openEvalEnv, openTrainingEnv, prepareRuntime } from '../run-setup';
+import { openRun } from '../../core/run/open-run';
+import { nodeRunPorts } from '../node-run-ports';
+import { openCheckpointFile, prepareRuntime } from '../run-setup';
 import type { BenchRow } from './bench-row';
 
 const CHECKPOINT = 'public/checkpoints/reach-bc.flowtune';
@@ -15,18 +16,14 @@ export async function runBench(): Promise<BenchRow[]> {
   if (!existsSync(CHECKPOINT)) throw new Error(`the e2e bench needs ${CHECKPOINT}; build it with npm run reproduce -- bc`);
   await prepareRuntime();
   const base = { ...defaultConfig(), task: 'reach' as const };
-  const { loaded, config } = await loadRunCheckpoint(CHECKPOINT, base, OVERRIDES);
+  const { checkpoint, config } = openCheckpointFile(CHECKPOINT, base, OVERRIDES);
   const started = performance.now();
-  const env = await openTrainingEnv(config);
-  const evalEnv = await openEvalEnv(config, config.eval_episodes);
-  const trainer = new PpoTrainer({ bundle: loaded.bundle, env, evalEnv, config });
+  const opened = await openRun(config, checkpoint, nodeRunPorts(config));
+  const trainer = opened.run;
   try {
     while (!trainer.done) await trainer.step();
   } finally {
-    trainer.dispose();
-    loaded.bundle.policy.dispose();
-    await env.dispose();
-    await evalEnv.dispose();
+    await opened.close();
   }
   const wall = (performance.now() - started) / 1000;
   const note = `reach from ${CHECKPOINT}: ${OVERRIDES.join(' ')}; ${trainer.envSteps} env steps`;

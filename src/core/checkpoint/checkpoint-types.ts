@@ -26,6 +26,20 @@ export interface OptimizerState {
   tensors: Map<string, TensorData>;
 }
 
+/** Adam's step count and per-parameter moments, keyed by the policy's dotted parameter names. */
+export interface AdamMoments {
+  step: number;
+  slots: Map<string, { m: Float32Array; v: Float32Array }>;
+}
+
+/** Counters and both optimizers' moments: what a checkpoint written during a run adds to the weights. */
+export interface RunProgress {
+  iteration: number;
+  envSteps: number;
+  actor: AdamMoments;
+  critic: AdamMoments;
+}
+
 /** Prefix that separates optimizer slots from model tensors in one file. */
 export const OPTIMIZER_PREFIX = 'optimizer.';
 

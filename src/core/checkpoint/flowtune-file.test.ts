@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../random';
 import { decodeFlowtune, encodeFlowtune, inspectFlowtune } from './flowtune-file';
-import { bitsOf, buildSafetensors, float32Bytes, metadataEntry, sampleContents, sampleMetadata, sampleOptimizer, shapesOf, uint16Bytes, checkpointError } from './test-fixtures';
+import { bitsOf, buildSafetensors, float32Bytes, metadataEntry, sampleContents, sampleMetadata, sampleOptimizer, shapesOf, uint16Bytes, checkpointError } from './fixtures/test-fixtures';
 
 const anyShapes = { expectedShapes: null };
 

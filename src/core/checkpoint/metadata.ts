@@ -43,6 +43,8 @@ export interface FlowtuneMetadata {
   eval: Record<string, number>;
   /** Full run config, for resuming with the same settings. */
   config?: JsonObject;
+  /** What an exact resume needs beyond weights and optimizer moments (env and RNG states, history); the run layer reads it. */
+  resume?: JsonObject;
 }
 
 function fail(message: string): never {
@@ -92,6 +94,7 @@ export function validateFlowtuneMetadata(value: unknown): FlowtuneMetadata {
     fail("checkpoint metadata field 'eval' must map metric names to numbers");
   }
   if (value.config !== undefined && !isObject(value.config)) fail("checkpoint metadata field 'config' must be a JSON object when present");
+  if (value.resume !== undefined && !isObject(value.resume)) fail("checkpoint metadata field 'resume' must be a JSON object when present");
   return value as unknown as FlowtuneMetadata;
 }
 

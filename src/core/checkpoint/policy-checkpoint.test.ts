@@ -6,10 +6,11 @@ import { CheckpointError } from '../errors';
 import type { SamplerOptions } from '../flow/sampling-options';
 import { createRng } from '../random';
 import type { AdamState } from '../rl/adam';
-import { executedActions, normalizeStacked, sampleForObs, type PolicyBundle } from '../rl/policy-bundle';
+import { executedActions, normalizeStacked, sampleForObs } from '../rl/policy-bundle';
+import type { PolicyBundle } from '../policy/policy-bundle';
 import { samplerOptionsAt } from '../rl/policy-setup';
-import { bitsOf, freshBundle, tinyConfig } from '../rl/test-support';
-import type { TrainerProgress } from '../rl/trainer';
+import { bitsOf, freshBundle, tinyConfig } from '../rl/fixtures/test-support';
+import type { RunProgress } from './checkpoint-types';
 import { encodeFlowtune } from './flowtune-file';
 import { bundleContents, configFromCheckpoint, loadBundle, loadBundleFromTfjs, type LoadedBundle } from './policy-checkpoint';
 import { exportTfjs } from './tfjs-format';
@@ -36,7 +37,7 @@ afterEach(() => {
 });
 
 /** Adam moments for two parameters, as a trainer would save them. */
-function sampleProgress(): TrainerProgress {
+function sampleProgress(): RunProgress {
   const rng = createRng(12);
   const slot = (name: string) => {
     const size = bundle.policy.namedVariables().get(name)!.size;
@@ -72,7 +73,7 @@ async function expectSameBehaviour(loaded: LoadedBundle): Promise<void> {
   }
 }
 
-function expectSameProgress(actual: TrainerProgress | undefined, expected: TrainerProgress): void {
+function expectSameProgress(actual: RunProgress | undefined, expected: RunProgress): void {
   expect(actual).toBeDefined();
   expect(actual!.iteration).toBe(expected.iteration);
   expect(actual!.envSteps).toBe(expected.envSteps);
@@ -188,7 +189,7 @@ describe('policy checkpoints: bad files', () => {
 
   it('optimizer state that does not fit the architecture: an unknown parameter, a slot of the wrong size', async () => {
     const progress = sampleProgress();
-    const unknown: TrainerProgress = { ...progress, actor: { step: 7, slots: new Map([...progress.actor.slots, ['velocity.extra.kernel', { m: new Float32Array(4), v: new Float32Array(4) }]]) } };
+    const unknown: RunProgress = { ...progress, actor: { step: 7, slots: new Map([...progress.actor.slots, ['velocity.extra.kernel', { m: new Float32Array(4), v: new Float32Array(4) }]]) } };
     const unknownBytes = encodeFlowtune(await bundleContents({ bundle, task: 'reach', stage: 'ppo', config, progress: unknown }));
     expectRejected(() => loadBundle(unknownBytes), /^checkpoint optimizer state 'actor' has moments for 'velocity\.extra\.kernel', which this policy architecture does not have$/);
     // The writer takes slot shapes from the policy, so a wrong-size slot is written by hand.

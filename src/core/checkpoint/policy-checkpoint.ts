@@ -4,10 +4,8 @@ import { FlowPolicy } from '../policy/flow-policy';
 import { MinMaxNormalizer, type MinMaxStats } from '../policy/normalizer';
 import { resolveFlowPolicyOptions, type FlowPolicyOptions } from '../policy/options';
 import { expectedParameterShapes } from '../policy/param-shapes';
-import type { AdamState } from '../rl/adam';
-import type { PolicyBundle } from '../rl/policy-bundle';
-import type { TrainerProgress } from '../rl/trainer';
-import type { JsonObject, OptimizerState, TensorData } from './checkpoint-types';
+import type { PolicyBundle } from '../policy/policy-bundle';
+import type { AdamMoments, JsonObject, OptimizerState, RunProgress, TensorData } from './checkpoint-types';
 import type { FlowtuneContents } from './checkpoint-writer';
 import { decodeFlowtune, inspectFlowtune } from './flowtune-file';
 import { FLOWTUNE_FORMAT_VERSION, type CheckpointStage, type FlowtuneMetadata } from './metadata';
@@ -19,13 +17,15 @@ export interface BundleSnapshot {
   task: string;
   stage: CheckpointStage;
   config: RunConfig;
-  progress?: TrainerProgress;
+  progress?: RunProgress;
   /** Optimizer steps; BC checkpoints count their pretraining steps. */
   step?: number;
   evalSummary?: Record<string, number>;
+  /** The run layer's resume state (env and RNG states, history), stored as metadata `resume`. */
+  resume?: JsonObject;
 }
 
-function adamToTensors(prefix: string, state: AdamState, shapes: ReadonlyMap<string, number[]>, out: Map<string, TensorData>): void {
+function adamToTensors(prefix: string, state: AdamMoments, shapes: ReadonlyMap<string, number[]>, out: Map<string, TensorData>): void {
   for (const [name, slot] of state.slots) {
     const shape = shapes.get(name) ?? [slot.m.length];
     out.set(`${prefix}.${name}.m`, { shape, data: slot.m });
@@ -59,6 +59,7 @@ export async function bundleContents(snapshot: BundleSnapshot): Promise<Flowtune
     eval: snapshot.evalSummary ?? {},
     config: snapshot.config as unknown as JsonObject,
   };
+  if (snapshot.resume) metadata.resume = snapshot.resume;
   return { tensors, metadata, optimizer };
 }
 
@@ -86,7 +87,7 @@ function normalizerOf(metadata: FlowtuneMetadata, key: 'obs' | 'action', dim: nu
 }
 
 /** Adam moments under `prefix`, each checked against the parameter shapes of the architecture. */
-function adamFromTensors(prefix: string, decoded: DecodedFlowtune, paramShapes: ReadonlyMap<string, readonly number[]>): AdamState {
+function adamFromTensors(prefix: string, decoded: DecodedFlowtune, paramShapes: ReadonlyMap<string, readonly number[]>): AdamMoments {
   const entry = decoded.optimizer?.state[prefix] as { step?: number } | undefined;
   const slots = new Map<string, { m: Float32Array; v: Float32Array }>();
   for (const [name, tensor] of decoded.optimizer?.tensors ?? []) {
@@ -109,16 +110,29 @@ function adamFromTensors(prefix: string, decoded: DecodedFlowtune, paramShapes: 
 export interface LoadedBundle {
   bundle: PolicyBundle;
   metadata: FlowtuneMetadata;
-  progress?: TrainerProgress;
+  progress?: RunProgress;
 }
 
-/** Builds a live policy from a validated checkpoint; nothing live is touched until everything checked out. */
-function bundleFromDecoded(decoded: DecodedFlowtune, architecture: FlowPolicyOptions): LoadedBundle {
+/**
+ * A checkpoint read and validated completely, as plain arrays: no tf variable exists yet.
+ * Hosts decode a file once into this and build live policies from it when they need one.
+ */
+export interface PolicyCheckpoint {
+  metadata: FlowtuneMetadata;
+  architecture: FlowPolicyOptions;
+  tensors: Map<string, TensorData>;
+  obsNormalizer: MinMaxNormalizer;
+  actionNormalizer: MinMaxNormalizer;
+  /** Counters and optimizer moments, when the file was written during a run. */
+  progress?: RunProgress;
+}
+
+function checkpointFromDecoded(decoded: DecodedFlowtune, architecture: FlowPolicyOptions): PolicyCheckpoint {
   const obsNormalizer = normalizerOf(decoded.metadata, 'obs', architecture.obsDim);
   const actionNormalizer = normalizerOf(decoded.metadata, 'action', architecture.actionDim);
   // Optimizer moments are checked before any tf variable exists, like the weights.
   const paramShapes = expectedParameterShapes(architecture);
-  const progress: TrainerProgress | undefined = decoded.optimizer !== undefined
+  const progress: RunProgress | undefined = decoded.optimizer !== undefined
     ? {
       iteration: decoded.metadata.training.iteration,
       envSteps: decoded.metadata.training.env_steps,
@@ -126,14 +140,21 @@ function bundleFromDecoded(decoded: DecodedFlowtune, architecture: FlowPolicyOpt
       critic: adamFromTensors('critic', decoded, paramShapes),
     }
     : undefined;
+  return { metadata: decoded.metadata, architecture, tensors: decoded.tensors, obsNormalizer, actionNormalizer, progress };
+}
+
+/** A live policy from a decoded checkpoint; `detachCriticInput` is a training switch that leaves shapes alone. */
+export function bundleFromCheckpoint(checkpoint: PolicyCheckpoint, detachCriticInput?: boolean): LoadedBundle {
+  const architecture = detachCriticInput === undefined ? checkpoint.architecture : { ...checkpoint.architecture, detachCriticInput };
   const policy = new FlowPolicy(architecture);
   try {
-    policy.setWeights(decoded.tensors);
+    policy.setWeights(checkpoint.tensors);
   } catch (error) {
     policy.dispose();
     throw new CheckpointError((error as Error).message);
   }
-  return { bundle: { policy, obsNormalizer, actionNormalizer }, metadata: decoded.metadata, progress };
+  const { obsNormalizer, actionNormalizer, metadata, progress } = checkpoint;
+  return { bundle: { policy, obsNormalizer, actionNormalizer }, metadata, progress };
 }
 
 function checkArchitecture(architecture: FlowPolicyOptions, expected: Partial<FlowPolicyOptions> | undefined): void {
@@ -153,26 +174,32 @@ export interface LoadOptions {
   detachCriticInput?: boolean;
 }
 
-function withTrainingSwitches(architecture: FlowPolicyOptions, options: LoadOptions): FlowPolicyOptions {
-  return options.detachCriticInput === undefined ? architecture : { ...architecture, detachCriticInput: options.detachCriticInput };
-}
-
-/** Reads a .flowtune file for a run on `expectedTask` whose env has the given obs/action dims. */
-export function loadBundle(bytes: Uint8Array, options: LoadOptions = {}): LoadedBundle {
+/** Reads and validates a .flowtune file for a run on `expectedTask` whose env has the given obs/action dims. */
+export function decodePolicyCheckpoint(bytes: Uint8Array, options: LoadOptions = {}): PolicyCheckpoint {
   const summary = inspectFlowtune(bytes, { expectedTask: options.expectedTask });
-  const architecture = withTrainingSwitches(architectureOf(summary.metadata), options);
+  const architecture = architectureOf(summary.metadata);
   checkArchitecture(architecture, options.expected);
   const decoded = decodeFlowtune(bytes, { expectedShapes: expectedParameterShapes(architecture), expectedTask: options.expectedTask });
-  return bundleFromDecoded(decoded, architecture);
+  return checkpointFromDecoded(decoded, architecture);
 }
 
-/** Reads a tfjs model.json with its weights (the metadata rides in userDefinedMetadata). */
-export function loadBundleFromTfjs(modelJson: string, weights: Uint8Array, options: LoadOptions = {}): LoadedBundle {
+/** Reads and validates a tfjs model.json with its weights (the metadata rides in userDefinedMetadata). */
+export function decodeTfjsPolicyCheckpoint(modelJson: string, weights: Uint8Array, options: LoadOptions = {}): PolicyCheckpoint {
   const firstPass = importTfjs(modelJson, weights, { expectedShapes: null, expectedTask: options.expectedTask });
-  const architecture = withTrainingSwitches(architectureOf(firstPass.metadata), options);
+  const architecture = architectureOf(firstPass.metadata);
   checkArchitecture(architecture, options.expected);
   const decoded = importTfjs(modelJson, weights, { expectedShapes: expectedParameterShapes(architecture), expectedTask: options.expectedTask });
-  return bundleFromDecoded(decoded, architecture);
+  return checkpointFromDecoded(decoded, architecture);
+}
+
+/** Reads a .flowtune file straight into a live policy. */
+export function loadBundle(bytes: Uint8Array, options: LoadOptions = {}): LoadedBundle {
+  return bundleFromCheckpoint(decodePolicyCheckpoint(bytes, options), options.detachCriticInput);
+}
+
+/** Reads a tfjs model.json with its weights straight into a live policy. */
+export function loadBundleFromTfjs(modelJson: string, weights: Uint8Array, options: LoadOptions = {}): LoadedBundle {
+  return bundleFromCheckpoint(decodeTfjsPolicyCheckpoint(modelJson, weights, options), options.detachCriticInput);
 }
 
 /**

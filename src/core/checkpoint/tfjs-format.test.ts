@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useNodeBackend } from '../../cli/node-backend';
 import { decodeFlowtune, encodeFlowtune } from './flowtune-file';
 import { exportTfjs, importTfjs } from './tfjs-format';
-import { bitsOf, float32Bytes, sampleContents, sampleMetadata, shapesOf, uint16Bytes, checkpointError } from './test-fixtures';
+import { bitsOf, float32Bytes, sampleContents, sampleMetadata, shapesOf, uint16Bytes, checkpointError } from './fixtures/test-fixtures';
 
 beforeAll(async () => {
   await useNodeBackend('wasm');

@@ -5,6 +5,7 @@
  * noise σ in [0.08, 0.16] (004), γ 0.99, λ 0.95, clip 0.2, lr 3e-5 / 1e-4 and
  * critic warm-up (ReinFlow, reference 003).
  */
+import { TASK_NAMES } from '../envs/task-types';
 import type { ConfigGroup, ConfigKey, ConfigValue } from './run-config';
 
 interface FieldBase {
@@ -64,7 +65,7 @@ const intList = (doc: string, defaultValue: readonly number[], min: number, max:
 
 /** Every config field; the mapped type makes the table complete and type-consistent with RunConfig. */
 export const CONFIG_FIELDS: { readonly [K in ConfigKey]: SpecFor<ConfigValue<K>> } = {
-  task: choice('Task to train on (DESIGN.md §5).', ['reach', 'lift', 'pick-cube'], 'pick-cube'),
+  task: choice('Task to train on (DESIGN.md §5).', TASK_NAMES, 'pick-cube'),
   seed: int('Base seed for sampling, env resets and minibatch shuffles.', 0, 0, MAX_INT),
   num_envs: int('Parallel environments per rollout (ReinFlow 003 uses 16).', 16, 1, 4096),
   iterations: int('PPO iterations (rollout + update); 0 = set by total_env_steps. With both set, the smaller budget wins.', 0, 0, 10_000_000),
@@ -131,7 +132,7 @@ export const CONFIG_FIELDS: { readonly [K in ConfigKey]: SpecFor<ConfigValue<K>>
   'env.obs_type': choice('Observation: state vector, or point cloud plus proprioception.', ['state', 'pointcloud'], 'state'),
   'env.reward': choice('Reward: dense (shaped) or sparse (success only).', ['dense', 'sparse'], 'dense'),
   'env.num_points': int('Points per point-cloud observation.', 512, 16, 65_536),
-  'env.workers': int('Env worker threads; 0 = one per available core.', 0, 0, 256),
+  'env.workers': int('Env worker threads, at most num_envs; 0 = one per available core (in the studio one fewer, for its trainer worker).', 0, 0, 256),
   'env.steps_per_iteration': int('Decisions (chunks) per env per rollout (128 in ReinFlow 003).', 32, 1, 100_000),
   'env.max_episode_steps': int('Episode length cap in env steps; 0 = the task default.', 0, 0, 1_000_000),
   'env.auto_reset': bool('Reset an env as soon as it is done; off masks the rest of its rollout.', true),

@@ -11,3 +11,7 @@ export * from './url-hash';
 export * from './json';
 export * from './presets';
 export * from './help';
+export * from './run-overrides';
+export * from './warnings';
+export * from './env-workers';
+export * from './checkpoint-conflicts';

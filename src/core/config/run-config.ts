@@ -5,7 +5,10 @@
  * like `total_env_steps`; `eval.every` and `checkpoint_every` are in iterations.
  */
 
-export type TaskName = 'reach' | 'lift' | 'pick-cube';
+import type { TaskName } from '../envs/task-types';
+
+/** Task names come from the task registry's one list. */
+export type { TaskName };
 export type NoiseMethod = 'ode' | 'sde' | 'cps' | 'noise';
 
 export interface PolicyConfig {
@@ -127,7 +130,7 @@ export interface EnvConfig {
   reward: 'dense' | 'sparse';
   /** Points per point-cloud observation. */
   num_points: number;
-  /** Env worker threads; 0 = automatic. */
+  /** Env worker threads; 0 = one per available core (resolveEnvWorkers). */
   workers: number;
   /** Decisions per env per rollout. */
   steps_per_iteration: number;

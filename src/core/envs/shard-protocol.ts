@@ -3,7 +3,8 @@
  * Numbers cross threads as Float32Arrays: transferred, or written into
  * SharedArrayBuffers when both sides can share memory (DESIGN.md §2, §5).
  */
-import type { VectorEnvConfig } from './vector-env';
+import type { VectorEnvSnapshot } from './vector-env';
+import type { VectorEnvConfig } from './vector-env-config';
 
 /** A message channel to one worker: worker_threads in Node, a Web Worker in the browser. */
 export interface ShardPort {
@@ -39,6 +40,8 @@ export type ShardRequest =
   | { type: 'step'; id: number; nSteps: number; gamma: number; actions: Float32Array | null }
   | { type: 'drain'; id: number }
   | { type: 'metrics'; id: number }
+  | { type: 'snapshot'; id: number }
+  | { type: 'restore'; id: number; snapshot: VectorEnvSnapshot }
   | { type: 'dispose'; id: number };
 
 export interface ShardStepPayload {

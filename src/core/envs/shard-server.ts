@@ -80,6 +80,11 @@ export function serveEnvShard(mujoco: Mujoco | Promise<Mujoco>, port: ShardPort)
       }
       case 'metrics':
         return { result: env.metrics(), transfer: [] };
+      case 'snapshot':
+        return { result: env.snapshot(), transfer: [] };
+      case 'restore':
+        env.restore(request.snapshot);
+        return { result: null, transfer: [] };
       case 'dispose':
         env.dispose();
         env = null;

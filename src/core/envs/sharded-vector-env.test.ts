@@ -96,10 +96,10 @@ describe('ShardedVectorEnv', () => {
   }, 60_000);
 });
 
-describe('LocalAsyncVectorEnv', () => {
+describe('InThreadBatchEnv', () => {
   it('wraps the in-thread env with the async interface and identical results', async () => {
-    const { LocalAsyncVectorEnv } = await import('./local-async-vector-env');
-    const wrapped = new LocalAsyncVectorEnv(mj, { task: 'lift', numEnvs: 2 });
+    const { InThreadBatchEnv } = await import('./in-thread-batch-env');
+    const wrapped = new InThreadBatchEnv(mj, { task: 'lift', numEnvs: 2 });
     const plain = new VectorEnv(mj, { task: 'lift', numEnvs: 2 });
     try {
       expect(wrapped.actionDim).toBe(4);

@@ -7,24 +7,10 @@
  */
 import { ConfigError, EnvError, ShapeError } from '../errors';
 import type { EpisodeRecord } from './task-env';
-import { resolveMaxEpisodeSteps, type ResolvedVectorEnvConfig, type VectorChunkResult, type VectorEnvConfig, type VectorEnvMetrics, type VectorStepResult } from './vector-env';
-import { observationSpec } from './observation';
-import { getTask } from './registry';
-import { actionDim as actionDimOf } from './controller';
+import type { VectorChunkResult, VectorEnvMetrics, VectorEnvSnapshot, VectorStepResult } from './vector-env';
+import { checkChunkActions, checkSeeds, resolveVectorEnvConfig, type ResolvedVectorEnvConfig, type VectorEnvConfig } from './vector-env-config';
+import type { BatchEnv } from './batch-env';
 import type { ShardErrorPayload, ShardPort, ShardReply, ShardRequest, ShardSharedBuffers, ShardStepPayload } from './shard-protocol';
-
-/** The async env interface shared by the sharded and the in-thread implementations. */
-export interface AsyncVectorEnv {
-  readonly numEnvs: number;
-  readonly obsDim: number;
-  readonly actionDim: number;
-  reset(seeds: ArrayLike<number>): Promise<Float32Array>;
-  step(actions: Float32Array): Promise<VectorStepResult>;
-  stepChunk(actions: Float32Array, nSteps: number, gamma: number): Promise<VectorChunkResult>;
-  drainEpisodes(): Promise<EpisodeRecord[]>;
-  metrics(): Promise<VectorEnvMetrics>;
-  dispose(): Promise<void>;
-}
 
 export interface ShardedVectorEnvOptions {
   /** Workers to use; default: hardware concurrency minus one, at least 1, at most numEnvs. */
@@ -48,6 +34,10 @@ function rebuildError(payload: ShardErrorPayload, envOffset: number): Error {
   return error;
 }
 
+function addMetrics(sum: VectorEnvMetrics, part: VectorEnvMetrics): VectorEnvMetrics {
+  return { clippedActions: sum.clippedActions + part.clippedActions, unstableResets: sum.unstableResets + part.unstableResets, envSteps: sum.envSteps + part.envSteps };
+}
+
 export function defaultWorkerCount(numEnvs: number, hardwareConcurrency: number): number {
   return Math.max(1, Math.min(numEnvs, hardwareConcurrency - 1));
 }
@@ -61,7 +51,7 @@ interface Shard {
   failed?: Error;
 }
 
-export class ShardedVectorEnv implements AsyncVectorEnv {
+export class ShardedVectorEnv implements BatchEnv {
   readonly config: ResolvedVectorEnvConfig;
   readonly numWorkers: number;
   readonly sharedMemory: boolean;
@@ -70,18 +60,7 @@ export class ShardedVectorEnv implements AsyncVectorEnv {
   private maxChunkSteps: number;
 
   private constructor(config: VectorEnvConfig, options: ShardedVectorEnvOptions) {
-    const task = getTask(config.task);
-    if (!Number.isInteger(config.numEnvs) || config.numEnvs < 1) {
-      throw new ConfigError('num_envs', `num_envs must be a positive integer, got ${config.numEnvs}`);
-    }
-    const obsMode = config.obsMode ?? 'state';
-    const controlMode = config.controlMode ?? 'ee_delta_pos';
-    const numPoints = config.numPoints ?? 256;
-    this.config = {
-      task: task.name, numEnvs: config.numEnvs, obsMode, controlMode, rewardMode: config.rewardMode ?? 'dense', numPoints,
-      recordEpisodes: config.recordEpisodes ?? true, obsSpec: observationSpec(task, obsMode, numPoints),
-      actionDim: actionDimOf(controlMode), maxEpisodeSteps: resolveMaxEpisodeSteps(config.maxEpisodeSteps, task.maxEpisodeSteps),
-    };
+    this.config = resolveVectorEnvConfig(config);
     const requested = options.numWorkers ?? defaultWorkerCount(config.numEnvs, options.hardwareConcurrency ?? 2);
     if (!Number.isInteger(requested) || requested < 1) throw new ConfigError('env_workers', `env_workers must be a positive integer, got ${requested}`);
     this.numWorkers = Math.min(requested, config.numEnvs);
@@ -186,10 +165,7 @@ export class ShardedVectorEnv implements AsyncVectorEnv {
   }
 
   async reset(seeds: ArrayLike<number>): Promise<Float32Array> {
-    if (seeds.length !== this.numEnvs) throw new ShapeError('seeds', `seeds has length ${seeds.length}; expected num_envs = ${this.numEnvs}`);
-    for (let envIndex = 0; envIndex < this.numEnvs; envIndex++) {
-      if (!Number.isInteger(seeds[envIndex])) throw new EnvError(`seed for env ${envIndex} must be an integer, got ${seeds[envIndex]}`, envIndex);
-    }
+    checkSeeds(seeds, this.numEnvs);
     const obs = new Float32Array(this.numEnvs * this.obsDim);
     await Promise.all(this.shards.map(async (shard) => {
       const shardSeeds = Array.from({ length: shard.numEnvs }, (_, local) => seeds[shard.envOffset + local]);
@@ -210,17 +186,8 @@ export class ShardedVectorEnv implements AsyncVectorEnv {
 
   async stepChunk(actions: Float32Array, nSteps: number, gamma: number): Promise<VectorChunkResult> {
     const dim = this.actionDim;
-    if (!Number.isInteger(nSteps) || nSteps < 1) throw new ConfigError('n_action_steps', `n_action_steps must be a positive integer, got ${nSteps}`);
-    if (actions.length !== this.numEnvs * nSteps * dim) {
-      throw new ShapeError('actions', `actions has length ${actions.length}; expected num_envs × n_action_steps × action_dim = ${this.numEnvs} × ${nSteps} × ${dim}`);
-    }
     // Reject bad input before any shard steps, so no env moves on a failed call.
-    for (let element = 0; element < actions.length; element++) {
-      if (!Number.isFinite(actions[element])) {
-        const envIndex = Math.floor(element / (nSteps * dim));
-        throw new EnvError(`action for env ${envIndex} (step ${Math.floor(element / dim) % nSteps}, dim ${element % dim}) is ${actions[element]}; actions must be finite numbers in [-1, 1]`, envIndex);
-      }
-    }
+    checkChunkActions(actions, this.numEnvs, nSteps, dim);
     const n = this.numEnvs;
     const result: VectorChunkResult = {
       obs: new Float32Array(n * this.obsDim), finalObs: new Float32Array(n * this.obsDim), reward: new Float32Array(n),
@@ -270,11 +237,38 @@ export class ShardedVectorEnv implements AsyncVectorEnv {
     return perShard.flat();
   }
 
+  async snapshot(): Promise<VectorEnvSnapshot> {
+    const parts = (await Promise.all(this.shards.map((shard) => this.request(shard, { type: 'snapshot', id: 0 })))) as VectorEnvSnapshot[];
+    const obs = new Float32Array(this.numEnvs * this.obsDim);
+    parts.forEach((part, shardIndex) => obs.set(part.obs, this.shards[shardIndex].envOffset * this.obsDim));
+    return {
+      envs: parts.flatMap((part) => part.envs),
+      seedStreams: parts.flatMap((part) => part.seedStreams),
+      metrics: parts.reduce((sum, part) => addMetrics(sum, part.metrics), { clippedActions: 0, unstableResets: 0, envSteps: 0 }),
+      obs,
+    };
+  }
+
+  /** Splits a whole-batch snapshot over the shards; the counters go to the first shard, since only their sum is read. */
+  async restore(snapshot: VectorEnvSnapshot): Promise<void> {
+    if (snapshot.envs.length !== this.numEnvs || snapshot.obs.length !== this.numEnvs * this.obsDim) {
+      throw new EnvError(`saved env state is for ${snapshot.envs.length} envs; this batch has ${this.numEnvs} envs of obs size ${this.obsDim}`);
+    }
+    await Promise.all(this.shards.map((shard, shardIndex) => {
+      const end = shard.envOffset + shard.numEnvs;
+      const part: VectorEnvSnapshot = {
+        envs: snapshot.envs.slice(shard.envOffset, end),
+        seedStreams: snapshot.seedStreams.slice(shard.envOffset, end),
+        metrics: shardIndex === 0 ? snapshot.metrics : { clippedActions: 0, unstableResets: 0, envSteps: 0 },
+        obs: snapshot.obs.slice(shard.envOffset * this.obsDim, end * this.obsDim),
+      };
+      return this.request(shard, { type: 'restore', id: 0, snapshot: part });
+    }));
+  }
+
   async metrics(): Promise<VectorEnvMetrics> {
     const all = (await Promise.all(this.shards.map((shard) => this.request(shard, { type: 'metrics', id: 0 })))) as VectorEnvMetrics[];
-    return all.reduce((sum, m) => ({
-      clippedActions: sum.clippedActions + m.clippedActions, unstableResets: sum.unstableResets + m.unstableResets, envSteps: sum.envSteps + m.envSteps,
-    }), { clippedActions: 0, unstableResets: 0, envSteps: 0 });
+    return all.reduce(addMetrics, { clippedActions: 0, unstableResets: 0, envSteps: 0 });
   }
 
   async dispose(): Promise<void> {

@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Mujoco } from './mujoco-types';
 import { loadMujocoNode } from '../../cli/mujoco-node';
-import { VectorEnv, type VectorEnvConfig } from './vector-env';
-import { withVectorEnv } from './with-vector-env';
+import { VectorEnv } from './vector-env';
+import type { VectorEnvConfig } from './vector-env-config';
+import { withVectorEnv } from './fixtures/with-vector-env';
 import { createRng } from '../random';
 
 let mj: Mujoco;

@@ -3,6 +3,7 @@
  * physics substeps (DESIGN.md §5). The vector env owns a batch of these.
  */
 import { createRng, type Rng } from '../random';
+import { EnvError } from '../errors';
 import type { MjData } from './mujoco-types';
 import { ARM_DOF, type SceneModel } from './scene-model';
 import { ArmController, type ControlMode } from './controller';
@@ -10,6 +11,7 @@ import { CONTROL_SUBSTEPS, PHYSICS_TIMESTEP } from './robot-mjcf';
 import type { RewardMode, TaskDefinition, TaskEpisodeState, TaskView } from './task-types';
 import type { ObservationWriter } from './observation';
 import { DataArrays } from './data-arrays';
+import { capturePhysics, restorePhysics } from './physics-state';
 
 /** Joint noise at reset, uniform ± this many rad on each arm joint. */
 export const RESET_JOINT_NOISE = 0.02;
@@ -41,6 +43,22 @@ export interface EpisodeRecord {
    * records that no TaskEnv wrote (synthetic envs).
    */
   obs?: Float32Array;
+}
+
+/** One env mid-episode, exactly (DESIGN.md §6 "Resume state"). */
+export interface TaskEnvSnapshot {
+  /** capturePhysics(): integration state and derived fields, float64. */
+  physics: Float64Array;
+  goal: number[];
+  objectRestZ: number;
+  elapsedSteps: number;
+  episodeReturn: number;
+  episodeSeed: number;
+  everSucceeded: boolean;
+  /** [elapsedSteps + 1, nq] recorded so far; empty when recording is off. */
+  qpos: Float32Array;
+  /** [elapsedSteps + 1, obsDim] recorded so far; empty when recording is off. */
+  obs: Float32Array;
 }
 
 export class TaskEnv implements TaskView {
@@ -128,6 +146,43 @@ export class TaskEnv implements TaskView {
     const terminated = evaluation.success;
     const truncated = !terminated && (unstable || this.elapsedSteps >= this.maxEpisodeSteps);
     return { reward, terminated, truncated, success: evaluation.success, unstable };
+  }
+
+  snapshot(): TaskEnvSnapshot {
+    const frames = this.recordQpos ? this.elapsedSteps + 1 : 0;
+    return {
+      physics: capturePhysics(this.scene, this.arrays),
+      goal: [...this.episode.goal],
+      objectRestZ: this.episode.objectRestZ,
+      elapsedSteps: this.elapsedSteps,
+      episodeReturn: this.episodeReturn,
+      episodeSeed: this.episodeSeed,
+      everSucceeded: this.everSucceeded,
+      qpos: this.trajectory.slice(0, frames * this.scene.nq),
+      obs: this.obsTrajectory.slice(0, frames * this.writer.spec.dim),
+    };
+  }
+
+  /** Continues the episode a snapshot() of this scene captured. */
+  restore(snapshot: TaskEnvSnapshot): void {
+    if (!Number.isInteger(snapshot.elapsedSteps) || snapshot.elapsedSteps < 0 || snapshot.elapsedSteps > this.maxEpisodeSteps) {
+      throw new EnvError(`saved env state is ${snapshot.elapsedSteps} steps into its episode, outside this env's 0..${this.maxEpisodeSteps}`);
+    }
+    if (snapshot.goal.length !== 3) throw new EnvError(`saved env state has a goal of ${snapshot.goal.length} values; expected 3`);
+    restorePhysics(this.scene, this.arrays, snapshot.physics);
+    this.episode.goal.set(snapshot.goal);
+    this.episode.objectRestZ = snapshot.objectRestZ;
+    this.elapsedSteps = snapshot.elapsedSteps;
+    this.episodeReturn = snapshot.episodeReturn;
+    this.episodeSeed = snapshot.episodeSeed;
+    this.everSucceeded = snapshot.everSucceeded;
+    if (this.recordQpos) {
+      // A snapshot from an env that did not record leaves the earlier frames zero.
+      this.trajectory.fill(0);
+      this.obsTrajectory.fill(0);
+      this.trajectory.set(snapshot.qpos.subarray(0, Math.min(snapshot.qpos.length, this.trajectory.length)));
+      this.obsTrajectory.set(snapshot.obs.subarray(0, Math.min(snapshot.obs.length, this.obsTrajectory.length)));
+    }
   }
 
   /** The finished episode's record (call when a step reports done, before reset). */

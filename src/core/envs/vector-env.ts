@@ -5,38 +5,14 @@
  * The next episode's seed comes from a per-env stream started by reset(seeds),
  * so a batch is reproducible however it is sharded.
  */
-import { createRng, type Rng } from '../random';
-import { ConfigError, EnvError, ShapeError } from '../errors';
+import { createRng, restoreRng, type Rng, type RngState } from '../random';
+import { EnvError } from '../errors';
 import type { Mujoco } from './mujoco-types';
 import { SceneModel } from './scene-model';
-import { actionDim, CONTROL_MODES, type ControlMode } from './controller';
 import { getTask } from './registry';
 import { ObservationWriter } from './observation';
-import { TaskEnv, type EpisodeRecord } from './task-env';
-import { OBS_MODES, REWARD_MODES, type ObsMode, type ObsSpec, type RewardMode, type TaskName } from './task-types';
-import { DEFAULT_NUM_POINTS } from './pointcloud';
-
-export interface VectorEnvConfig {
-  task: TaskName;
-  numEnvs: number;
-  obsMode?: ObsMode;
-  controlMode?: ControlMode;
-  rewardMode?: RewardMode;
-  numPoints?: number;
-  /** Keep each episode's qpos trajectory (for replay and video). */
-  recordEpisodes?: boolean;
-  /** Episode length cap in env steps; 0 or absent = the task's own limit (config env.max_episode_steps). */
-  maxEpisodeSteps?: number;
-}
-
-/** The episode cap in force: the task's limit unless the config sets a positive one. */
-export function resolveMaxEpisodeSteps(requested: number | undefined, taskLimit: number): number {
-  if (requested === undefined || requested === 0) return taskLimit;
-  if (!Number.isInteger(requested) || requested < 1) {
-    throw new ConfigError('env.max_episode_steps', `env.max_episode_steps must be a positive integer or 0 (the task default), got ${requested}`);
-  }
-  return requested;
-}
+import { TaskEnv, type EpisodeRecord, type TaskEnvSnapshot } from './task-env';
+import { checkChunkActions, checkSeeds, resolveVectorEnvConfig, type ResolvedVectorEnvConfig, type VectorEnvConfig } from './vector-env-config';
 
 /** Per-env results of step(); arrays are owned by the caller after return. */
 export interface VectorStepResult {
@@ -65,21 +41,19 @@ export interface VectorEnvMetrics {
   envSteps: number;
 }
 
-/** Validated, resolved config; every sharded worker builds from the same one. */
-export interface ResolvedVectorEnvConfig extends Required<VectorEnvConfig> {
-  obsSpec: ObsSpec;
-  actionDim: number;
-  maxEpisodeSteps: number;
-}
-
-function checkOneOf<T extends string>(field: string, value: string, allowed: readonly T[]): T {
-  if (!(allowed as readonly string[]).includes(value)) {
-    throw new ConfigError(field, `${field} '${value}' is unknown; allowed values: ${allowed.join(', ')}`);
-  }
-  return value as T;
-}
-
 const SEED_STREAM_SALT = 0x5bd1e995;
+
+/**
+ * A whole batch mid-run, exactly (DESIGN.md §6 "Resume state"): each env's episode,
+ * the per-env seed streams of later episodes, the counters and the current observation.
+ */
+export interface VectorEnvSnapshot {
+  envs: TaskEnvSnapshot[];
+  seedStreams: RngState[];
+  metrics: VectorEnvMetrics;
+  /** [numEnvs × obsDim] */
+  obs: Float32Array;
+}
 
 export class VectorEnv {
   readonly config: ResolvedVectorEnvConfig;
@@ -92,27 +66,16 @@ export class VectorEnv {
   private hasReset = false;
 
   constructor(mj: Mujoco, config: VectorEnvConfig) {
-    const task = getTask(config.task);
-    if (!Number.isInteger(config.numEnvs) || config.numEnvs < 1) {
-      throw new ConfigError('num_envs', `num_envs must be a positive integer, got ${config.numEnvs}`);
-    }
-    const obsMode = checkOneOf('obs_mode', config.obsMode ?? 'state', OBS_MODES);
-    const controlMode = checkOneOf('control_mode', config.controlMode ?? 'ee_delta_pos', CONTROL_MODES);
-    const rewardMode = checkOneOf('reward_mode', config.rewardMode ?? 'dense', REWARD_MODES);
+    this.config = resolveVectorEnvConfig(config);
+    const task = getTask(this.config.task);
     this.scene = new SceneModel(mj, task.mjcf());
     try {
-      const writer = new ObservationWriter(task, this, obsMode, config.numPoints ?? DEFAULT_NUM_POINTS);
-      this.config = {
-        task: task.name, numEnvs: config.numEnvs, obsMode, controlMode, rewardMode,
-        numPoints: config.numPoints ?? DEFAULT_NUM_POINTS, recordEpisodes: config.recordEpisodes ?? true,
-        obsSpec: writer.spec, actionDim: actionDim(controlMode),
-        maxEpisodeSteps: resolveMaxEpisodeSteps(config.maxEpisodeSteps, task.maxEpisodeSteps),
-      };
-      for (let envIndex = 0; envIndex < config.numEnvs; envIndex++) {
-        this.envs.push(new TaskEnv(this.scene, task, writer, controlMode, rewardMode, this.config.recordEpisodes, this.config.maxEpisodeSteps));
+      const writer = new ObservationWriter(task, this, this.config.obsMode, this.config.numPoints);
+      for (let envIndex = 0; envIndex < this.config.numEnvs; envIndex++) {
+        this.envs.push(new TaskEnv(this.scene, task, writer, this.config.controlMode, this.config.rewardMode, this.config.recordEpisodes, this.config.maxEpisodeSteps));
         this.seedStreams.push(createRng(envIndex));
       }
-      this.currentObs = new Float32Array(config.numEnvs * writer.spec.dim);
+      this.currentObs = new Float32Array(this.config.numEnvs * writer.spec.dim);
     } catch (error) {
       this.dispose();
       throw error;
@@ -134,10 +97,9 @@ export class VectorEnv {
 
   /** Resets every env with its seed; returns [numEnvs × obsDim]. */
   reset(seeds: ArrayLike<number>): Float32Array {
-    if (seeds.length !== this.numEnvs) throw new ShapeError('seeds', `seeds has length ${seeds.length}; expected num_envs = ${this.numEnvs}`);
+    checkSeeds(seeds, this.numEnvs);
     for (let envIndex = 0; envIndex < this.numEnvs; envIndex++) {
       const seed = seeds[envIndex];
-      if (!Number.isInteger(seed)) throw new EnvError(`seed for env ${envIndex} must be an integer, got ${seed}`, envIndex);
       this.seedStreams[envIndex] = createRng((seed ^ SEED_STREAM_SALT) >>> 0);
       this.envs[envIndex].reset(seed, this.currentObs, envIndex * this.obsDim);
     }
@@ -159,11 +121,8 @@ export class VectorEnv {
   stepChunk(actions: Float32Array, nSteps: number, gamma: number): VectorChunkResult {
     if (!this.hasReset) throw new EnvError('reset(seeds) must be called before step');
     const dim = this.config.actionDim;
-    if (!Number.isInteger(nSteps) || nSteps < 1) throw new ConfigError('n_action_steps', `n_action_steps must be a positive integer, got ${nSteps}`);
-    if (actions.length !== this.numEnvs * nSteps * dim) {
-      throw new ShapeError('actions', `actions has length ${actions.length}; expected num_envs × n_action_steps × action_dim = ${this.numEnvs} × ${nSteps} × ${dim}`);
-    }
-    const clipped = this.validateAndClip(actions, nSteps, dim);
+    checkChunkActions(actions, this.numEnvs, nSteps, dim);
+    const clipped = this.clip(actions);
     const n = this.numEnvs;
     const obsDim = this.obsDim;
     const result: VectorChunkResult = {
@@ -201,19 +160,43 @@ export class VectorEnv {
     return result;
   }
 
-  /** Rejects non-finite actions (naming env and dim) and clips the rest to [-1, 1]. */
-  private validateAndClip(actions: Float32Array, nSteps: number, dim: number): Float32Array {
+  /** Clips checked actions to [-1, 1], counting the clipped elements. */
+  private clip(actions: Float32Array): Float32Array {
     const out = new Float32Array(actions.length);
     for (let element = 0; element < actions.length; element++) {
       const value = actions[element];
-      if (!Number.isFinite(value)) {
-        const envIndex = Math.floor(element / (nSteps * dim));
-        throw new EnvError(`action for env ${envIndex} (step ${Math.floor(element / dim) % nSteps}, dim ${element % dim}) is ${value}; actions must be finite numbers in [-1, 1]`, envIndex);
-      }
       if (value > 1 || value < -1) this.metricsState.clippedActions++;
       out[element] = Math.min(1, Math.max(-1, value));
     }
     return out;
+  }
+
+  /** The batch as it is now; finished episodes must have been drained first, since they are not part of it. */
+  snapshot(): VectorEnvSnapshot {
+    if (!this.hasReset) throw new EnvError('an env batch can be snapshotted only after reset(seeds)');
+    if (this.episodes.length > 0) throw new EnvError(`an env batch holds ${this.episodes.length} undrained episodes; drain them before a snapshot`);
+    return {
+      envs: this.envs.map((env) => env.snapshot()),
+      seedStreams: this.seedStreams.map((stream) => stream.state()),
+      metrics: { ...this.metricsState },
+      obs: this.currentObs.slice(),
+    };
+  }
+
+  /** Continues exactly where snapshot() was taken, on a batch built from the same config. */
+  restore(snapshot: VectorEnvSnapshot): void {
+    const n = this.numEnvs;
+    if (snapshot.envs.length !== n || snapshot.seedStreams.length !== n || snapshot.obs.length !== n * this.obsDim) {
+      throw new EnvError(`saved env state is for ${snapshot.envs.length} envs of obs size ${snapshot.obs.length / Math.max(1, snapshot.envs.length)}; this batch has ${n} envs of obs size ${this.obsDim}`);
+    }
+    for (let envIndex = 0; envIndex < n; envIndex++) {
+      this.envs[envIndex].restore(snapshot.envs[envIndex]);
+      this.seedStreams[envIndex] = restoreRng(snapshot.seedStreams[envIndex]);
+    }
+    Object.assign(this.metricsState, snapshot.metrics);
+    this.currentObs.set(snapshot.obs);
+    this.episodes.length = 0;
+    this.hasReset = true;
   }
 
   /** Finished episodes since the last call, oldest first. */

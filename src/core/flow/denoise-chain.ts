@@ -28,6 +28,19 @@ export interface ChainPass {
 }
 
 /**
+ * DESIGN.md §3 "Step": μ = w0·x0̂ + w1·x1̂ with x0̂ = x − t·v and x1̂ = x + (1 − t)·v.
+ * x, v [B, H, A]; w1 a number or a tensor that broadcasts ([B, 1, 1]). Shared so the value-only
+ * pass follows the chain bit for bit.
+ */
+export function stepMean(x: tf.Tensor, v: tf.Tensor, t: number, w0: number, w1: tf.Tensor | number): tf.Tensor {
+  return tf.tidy(() => {
+    const x0Hat = tf.sub(x, tf.mul(v, t));
+    const x1Hat = tf.add(x, tf.mul(v, 1 - t));
+    return tf.add(tf.mul(x0Hat, w0), tf.mul(x1Hat, w1));
+  });
+}
+
+/**
  * The single code path shared by sampling and log-prob recompute (DESIGN.md §3 "Time", "Step").
  * For step i with t = t_i: v = velocity(x_i, t, d = δ), x0̂ = x_i − t·v, x1̂ = x_i + (1 − t)·v,
  * μ_i = w0·x0̂ + w1·x1̂, with the method's weights on stochastic steps and ODE weights elsewhere. Call inside tf.tidy (or tf.variableGrads); x0 [B, H, A], mask [B, K].
@@ -59,13 +72,11 @@ export function runDenoiseChain(
     const { velocity, hidden } = policy.velocity(x, timeColumn, stepSize, features);
     hiddenSum = hiddenSum ? tf.add(hiddenSum, hidden) : hidden;
     const v = tf.reshape(velocity, [batch, horizon, actionDim]);
-    const x0Hat = tf.sub(x, tf.mul(v, t));
-    const x1Hat = tf.add(x, tf.mul(v, 1 - t));
     const stepMask = tf.reshape(tf.slice(mask, [0, stepIndex], [batch, 1]), [batch, 1, 1]);
     // Non-stochastic steps are ODE steps: w1 = t − δ (w0 is the same for every method).
     const odeW1 = t - grid.delta;
     const w1 = tf.add(tf.mul(stepMask, coefficients.w1[stepIndex] - odeW1), odeW1);
-    const mean = tf.add(tf.mul(x0Hat, coefficients.w0[stepIndex]), tf.mul(x1Hat, w1));
+    const mean = stepMean(x, v, t, coefficients.w0[stepIndex], w1);
     const std = options.method === 'noise'
       ? policy.noiseStd(features, timeColumn, options.bounds!)
       : tf.mul(ones, coefficients.std[stepIndex]);

@@ -4,6 +4,7 @@ import type { FlowPolicy } from '../policy/flow-policy';
 import type { PolicyObs } from '../policy/obs-encoder';
 import type { Rng } from '../random';
 import { runDenoiseChain } from './denoise-chain';
+import { reduceLogProb, validateLogProbSlice, type LogProbSlice } from './logprob-reduce';
 import { buildDenoiseMask, validateSamplerOptions, type SamplerOptions } from './sampling-options';
 
 /** One sampled batch of chains; all arrays are row-major float32. */
@@ -18,8 +19,13 @@ export interface SampleResult {
   chains: Float32Array;
   /** [B, K]: 0/1 mask, 1 where step k of chain b was stochastic (see buildDenoiseMask). */
   denoiseInds: Float32Array;
-  /** [B, H, A]: per-element log-prob of the chain (joint: averaged over its terms); 0 for all-ODE chains. */
+  /**
+   * Log-prob of the chain (joint: averaged over its terms); 0 for all-ODE chains. Per element
+   * [B, H, A], or reduced by the slice given to the sampler: [B, Ta, Ae] token, [B, Ta] action, [B] chunk.
+   */
   logProbs: Float32Array;
+  /** Shape of `logProbs`. */
+  logProbShape: number[];
   /** [B] */
   values: Float32Array;
   /** Std applied at each step, 0 on ODE steps: [B, K] for ode/sde/cps, [B, K, H, A] for the learned-noise method. */
@@ -31,11 +37,14 @@ export interface SampleResult {
 /**
  * Samples action chunks (DESIGN.md §3). x_0 and every ε come from `rng` (never tf.random),
  * so a seed reproduces the same chains on every backend. Stochastic step: x_{i+1} = μ_i + std_i·ε.
+ * With `slice` the log-prob is sliced and reduced on the device (`reduceLogProb`) and only the
+ * reduced values are downloaded; without it `logProbs` is per element.
  */
-export async function sampleActions(policy: FlowPolicy, obs: PolicyObs, options: SamplerOptions, rng: Rng): Promise<SampleResult> {
+export async function sampleActions(policy: FlowPolicy, obs: PolicyObs, options: SamplerOptions, rng: Rng, slice?: LogProbSlice): Promise<SampleResult> {
   validateSamplerOptions(options);
   const batch = policy.batchSize(obs);
   const { horizon, actionDim } = policy.options;
+  if (slice) validateLogProbSlice(slice, horizon, actionDim);
   const steps = options.steps;
   const elementSize = batch * horizon * actionDim;
   const x0Data = rng.fillNormal(new Float32Array(elementSize));
@@ -55,7 +64,7 @@ export async function sampleActions(policy: FlowPolicy, obs: PolicyObs, options:
     const stdPerStep = learned
       ? tf.stack(pass.stds, 1)
       : tf.stack(pass.stds.map((std) => tf.reshape(tf.slice(std, [0, 0, 0], [batch, 1, 1]), [batch])), 1);
-    return [tf.stack(pass.elements, 1), pass.logProb, pass.values, stdPerStep];
+    return [tf.stack(pass.elements, 1), slice ? reduceLogProb(pass.logProb, slice) : pass.logProb, pass.values, stdPerStep];
   });
   try {
     const chainData = (await chains.data()) as Float32Array;
@@ -68,6 +77,7 @@ export async function sampleActions(policy: FlowPolicy, obs: PolicyObs, options:
       chains: chainData,
       denoiseInds: maskData,
       logProbs: (await logProbs.data()) as Float32Array,
+      logProbShape: [...logProbs.shape],
       values: (await values.data()) as Float32Array,
       stds: (await stds.data()) as Float32Array,
       stdShape: [...stds.shape],

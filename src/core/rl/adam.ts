@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
+import type { AdamMoments } from '../checkpoint/checkpoint-types';
 import { ConfigError } from '../errors';
 
 /** Adam moments of one parameter, row-major float32. */
@@ -8,10 +9,7 @@ export interface AdamSlot {
 }
 
 /** Serializable optimizer state, keyed by parameter name so a resumed run continues exactly. */
-export interface AdamState {
-  step: number;
-  slots: Map<string, AdamSlot>;
-}
+export type AdamState = AdamMoments;
 
 export interface AdamOptions {
   beta1: number;

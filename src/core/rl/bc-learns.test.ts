@@ -9,7 +9,7 @@ import { buildBcDataset } from './bc-dataset';
 import { evaluatePolicy } from './evaluate';
 import { policyOptionsFromConfig } from './policy-setup';
 import { pretrainPolicy } from './pretrain';
-import { openChunkEnv, tinyConfig } from './test-support';
+import { openChunkEnv, tinyConfig } from './fixtures/test-support';
 
 let mj: Mujoco;
 

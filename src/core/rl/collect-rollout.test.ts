@@ -5,12 +5,13 @@ import type { RunConfig } from '../config';
 import type { EpisodeRecord } from '../envs/task-env';
 import type { VectorChunkResult } from '../envs/vector-env';
 import { createRng } from '../random';
-import type { ChunkEnv } from './chunk-env';
+import type { BatchEnv } from '../envs/batch-env';
 import { collectRollout, logProbUnits } from './collect-rollout';
 import { ObsHistory } from './obs-history';
-import { normalizeStacked, sampleForObs, type PolicyBundle } from './policy-bundle';
+import { normalizeStacked, sampleForObs } from './policy-bundle';
+import type { PolicyBundle } from '../policy/policy-bundle';
 import { logProbSliceFromConfig, samplerOptionsAt } from './policy-setup';
-import { freshBundle, tinyConfig } from './test-support';
+import { freshBundle, tinyConfig } from './fixtures/test-support';
 
 beforeAll(async () => {
   await useNodeBackend('wasm');
@@ -28,7 +29,7 @@ const BOTH = 3;
  * runs 1 env step, others all of theirs. Observations encode (call, env, slot) so every one
  * differs: obs after call c is 0.1·c + 0.01·e + 0.001·slot; final_obs adds 0.5.
  */
-function scriptedEnv(ends: number[][]): ChunkEnv & { actionsSeen: Float32Array[] } {
+function scriptedEnv(ends: number[][]): BatchEnv & { actionsSeen: Float32Array[] } {
   const numEnvs = 2;
   let call = 0;
   let episodes: EpisodeRecord[] = [];
@@ -61,12 +62,16 @@ function scriptedEnv(ends: number[][]): ChunkEnv & { actionsSeen: Float32Array[]
       return out;
     },
     metrics: async () => ({ clippedActions: 0, unstableResets: 0, envSteps: 0 }),
-    dispose: () => undefined,
+    snapshot: async () => {
+      throw new Error('a scripted env has no physics to snapshot');
+    },
+    restore: async () => undefined,
+    dispose: async () => undefined,
   };
   return env;
 }
 
-async function collect(config: RunConfig, bundle: PolicyBundle, env: ChunkEnv) {
+async function collect(config: RunConfig, bundle: PolicyBundle, env: BatchEnv) {
   const history = new ObsHistory(env.numEnvs, env.obsDim, config.policy.n_obs_steps);
   history.reset(await env.reset([0, 1]));
   const sampler = samplerOptionsAt(config, 0, 'train');

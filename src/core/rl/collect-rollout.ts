@@ -1,13 +1,14 @@
-import * as tf from '@tensorflow/tfjs';
 import type { RunConfig } from '../config/run-config';
 import type { EpisodeRecord } from '../envs/task-env';
-import { reduceLogProb, type LogProbSlice } from '../flow/logprob-reduce';
+import type { LogProbSlice } from '../flow/logprob-reduce';
 import type { SamplerOptions } from '../flow/sampling-options';
 import type { Rng } from '../random';
-import type { ChunkEnv } from './chunk-env';
+import type { BatchEnv } from '../envs/batch-env';
 import type { ObsHistory } from './obs-history';
-import { executedActions, normalizeStacked, sampleForObs, type PolicyBundle } from './policy-bundle';
+import { executedActions, normalizeStacked } from './policy-bundle';
+import type { PolicyBundle } from '../policy/policy-bundle';
 import { RolloutBuffer } from './rollout-buffer';
+import { sampleDecision, valuesForObs } from './rollout-policy';
 
 /** Env-side state carried from one rollout to the next. */
 export interface RolloutCursor {
@@ -35,15 +36,6 @@ export function logProbUnits(slice: LogProbSlice): number {
   return logProbUnitShape(slice).reduce((product, size) => product * size, 1);
 }
 
-async function reducedLogProbs(perElement: Float32Array, batch: number, horizon: number, actionDim: number, slice: LogProbSlice): Promise<Float32Array> {
-  const reduced = tf.tidy(() => reduceLogProb(tf.tensor3d(perElement, [batch, horizon, actionDim]), slice));
-  try {
-    return (await reduced.data()) as Float32Array;
-  } finally {
-    reduced.dispose();
-  }
-}
-
 function meanOfNonZero(values: Float32Array): { sum: number; count: number } {
   let sum = 0;
   let count = 0;
@@ -63,7 +55,7 @@ function meanOfNonZero(values: Float32Array): { sum: number; count: number } {
  */
 export async function collectRollout(
   bundle: PolicyBundle,
-  env: ChunkEnv,
+  env: BatchEnv,
   cursor: RolloutCursor,
   config: RunConfig,
   sampler: SamplerOptions,
@@ -93,8 +85,8 @@ export async function collectRollout(
   let noiseCount = 0;
   for (let step = 0; step < numSteps; step++) {
     const obs = normalizeStacked(bundle, cursor.history.stacked());
-    const sample = await sampleForObs(bundle, obs, sampler, rng);
-    const oldLogProbs = await reducedLogProbs(sample.logProbs, numEnvs, horizon, actionDim, slice);
+    const sample = await sampleDecision(bundle, obs, sampler, slice, rng);
+    const oldLogProbs = sample.logProbs;
     buffer.writeDecision(step, { obs, chains: sample.chains, denoiseInds: sample.denoiseInds, oldLogProbs, values: sample.values });
     const noise = meanOfNonZero(sample.stds);
     noiseSum += noise.sum;
@@ -116,17 +108,16 @@ export async function collectRollout(
     }
     if (anyTruncated) {
       const finalObs = normalizeStacked(bundle, cursor.history.peekWith(result.finalObs));
-      const finalSample = await sampleForObs(bundle, finalObs, valueSampler, rng);
+      const finalValues = await valuesForObs(bundle, finalObs, valueSampler, rng);
       for (let envIndex = 0; envIndex < numEnvs; envIndex++) {
         const entry = step * numEnvs + envIndex;
-        if (buffer.truncated[entry]) buffer.finalValues[entry] = finalSample.values[envIndex];
+        if (buffer.truncated[entry]) buffer.finalValues[entry] = finalValues[envIndex];
       }
     }
     cursor.history.push(result.obs, done);
     if (!config.env.auto_reset) for (let envIndex = 0; envIndex < numEnvs; envIndex++) if (done[envIndex]) alive[envIndex] = 0;
   }
-  const lastSample = await sampleForObs(bundle, normalizeStacked(bundle, cursor.history.stacked()), valueSampler, rng);
-  buffer.bootstrapValues.set(lastSample.values);
+  buffer.bootstrapValues.set(await valuesForObs(bundle, normalizeStacked(bundle, cursor.history.stacked()), valueSampler, rng));
   return {
     buffer,
     stats: {

@@ -6,9 +6,9 @@ import type { EpisodeRecord } from '../envs/task-env';
 import type { VectorChunkResult } from '../envs/vector-env';
 import type { Mujoco } from '../envs/mujoco-types';
 import { createRng } from '../random';
-import type { ChunkEnv } from './chunk-env';
+import type { BatchEnv } from '../envs/batch-env';
 import { evalSeeds, evaluatePolicy } from './evaluate';
-import { freshBundle, openChunkEnv, tinyConfig } from './test-support';
+import { freshBundle, openChunkEnv, tinyConfig } from './fixtures/test-support';
 
 let mj: Mujoco;
 beforeAll(async () => {
@@ -20,7 +20,7 @@ beforeAll(async () => {
  * A scripted batch: env e finishes an episode every `lengths[e]` chunks; episode n of env e
  * has return 10·e + n and succeeds when n is even. Every chunk runs all its steps.
  */
-function scriptedEnv(lengths: number[], obsDim = 10, actionDim = 4): ChunkEnv & { chunkCalls: number } {
+function scriptedEnv(lengths: number[], obsDim = 10, actionDim = 4): BatchEnv & { chunkCalls: number } {
   const numEnvs = lengths.length;
   const chunksRun = new Array<number>(numEnvs).fill(0);
   const episodesDone = new Array<number>(numEnvs).fill(0);
@@ -58,7 +58,11 @@ function scriptedEnv(lengths: number[], obsDim = 10, actionDim = 4): ChunkEnv & 
       return out;
     },
     metrics: async () => ({ clippedActions: 0, unstableResets: 0, envSteps: 0 }),
-    dispose: () => undefined,
+    snapshot: async () => {
+      throw new Error('a scripted env has no physics to snapshot');
+    },
+    restore: async () => undefined,
+    dispose: async () => undefined,
   };
   return env;
 }
@@ -96,7 +100,7 @@ describe('evaluatePolicy', () => {
   });
 
   describe('on real reach envs', () => {
-    let env: ChunkEnv;
+    let env: BatchEnv;
     beforeAll(() => {
       env = openChunkEnv(mj, tinyConfig(), 3);
     });

@@ -1,9 +1,10 @@
 import type { RunConfig } from '../config/run-config';
 import type { EpisodeRecord } from '../envs/task-env';
 import type { Rng } from '../random';
-import type { ChunkEnv } from './chunk-env';
+import type { BatchEnv } from '../envs/batch-env';
 import { ObsHistory } from './obs-history';
-import { executedActions, normalizeStacked, sampleForObs, type PolicyBundle } from './policy-bundle';
+import { executedActions, normalizeStacked, sampleForObs } from './policy-bundle';
+import type { PolicyBundle } from '../policy/policy-bundle';
 import { samplerOptionsAt } from './policy-setup';
 
 export interface EvalSummary {
@@ -24,7 +25,7 @@ export function evalSeeds(config: RunConfig, count: number): number[] {
  * Deterministic evaluation (DESIGN.md §4): all-ODE chains with the current weights, one
  * episode per seed. `env` must have exactly one env per seed; each env's first episode counts.
  */
-export async function evaluatePolicy(bundle: PolicyBundle, env: ChunkEnv, config: RunConfig, seeds: readonly number[], rng: Rng): Promise<EvalSummary> {
+export async function evaluatePolicy(bundle: PolicyBundle, env: BatchEnv, config: RunConfig, seeds: readonly number[], rng: Rng): Promise<EvalSummary> {
   const numEnvs = env.numEnvs;
   if (seeds.length !== numEnvs) throw new RangeError(`evaluation needs one env per seed: ${seeds.length} seeds for ${numEnvs} envs`);
   const sampler = samplerOptionsAt(config, 0, 'eval');

@@ -42,6 +42,18 @@ export class ObsHistory {
     return this.frames.slice();
   }
 
+  /** Every env's frames, for a resumed run. */
+  snapshot(): Float32Array {
+    return this.frames.slice();
+  }
+
+  restore(frames: Float32Array): void {
+    if (frames.length !== this.frames.length) {
+      throw new ShapeError('obs_history', `saved observation history has ${frames.length} values; expected num_envs × n_obs_steps × obs_dim = ${this.numEnvs} × ${this.nObsSteps} × ${this.obsDim}`);
+    }
+    this.frames.set(frames);
+  }
+
   /** The stack each env would have after appending obs [numEnvs × obsDim], without changing the history. */
   peekWith(obs: Float32Array): Float32Array {
     this.checkObs(obs);

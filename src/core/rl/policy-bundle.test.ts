@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { SampleResult } from '../flow/sampler';
 import { MinMaxNormalizer } from '../policy/normalizer';
 import type { FlowPolicy } from '../policy/flow-policy';
-import { executedActions, normalizeStacked, type PolicyBundle } from './policy-bundle';
+import { executedActions, normalizeStacked } from './policy-bundle';
+import type { PolicyBundle } from '../policy/policy-bundle';
 
 /** Obs feature 0 in [0, 4], feature 1 in [-1, 1]; action dim 0 in [-2, 2], dim 1 in [0, 1]. */
 const bundle: PolicyBundle = {

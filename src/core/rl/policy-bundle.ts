@@ -1,18 +1,8 @@
 import * as tf from '@tensorflow/tfjs';
 import { sampleActions, type SampleResult } from '../flow/sampler';
 import type { SamplerOptions } from '../flow/sampling-options';
-import type { FlowPolicy } from '../policy/flow-policy';
-import type { MinMaxNormalizer } from '../policy/normalizer';
+import type { PolicyBundle } from '../policy/policy-bundle';
 import type { Rng } from '../random';
-
-/** A policy with the normalizers that map env units to its [-1, 1] space (DESIGN.md §3 "Shapes"). */
-export interface PolicyBundle {
-  policy: FlowPolicy;
-  /** Per-frame observation stats (obs_dim). */
-  obsNormalizer: MinMaxNormalizer;
-  /** Per-step action stats (action_dim). */
-  actionNormalizer: MinMaxNormalizer;
-}
 
 /** Normalizes every frame of stacked raw observations [B, nObs·obsDim]. */
 export function normalizeStacked(bundle: PolicyBundle, stacked: Float32Array): Float32Array {

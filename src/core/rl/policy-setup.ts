@@ -1,6 +1,6 @@
 import type { RunConfig } from '../config/run-config';
+import { noiseAt } from '../config/noise-at';
 import { ConfigError } from '../errors';
-import { scheduleValue, type ScheduleSpec } from '../flow/noise-schedule';
 import type { SampleMode, SamplerOptions } from '../flow/sampling-options';
 import type { LogProbSlice } from '../flow/logprob-reduce';
 import type { FlowPolicyOptions } from '../policy/options';
@@ -30,20 +30,6 @@ export function policyOptionsFromConfig(config: RunConfig, obsDim: number, actio
     noiseHead: true,
     noiseHidden: [...config.policy.noise_head_hidden],
   };
-}
-
-function decaySchedule(config: RunConfig, start: number, end: number): ScheduleSpec {
-  const { decay, decay_steps: steps, hold_steps: holdSteps } = config.noise;
-  if (decay === 'constant' || steps < 1) return { type: 'constant', start };
-  if (decay === 'cosine') return { type: 'cosine', start, end, steps, holdSteps };
-  return { type: decay, start, end, steps };
-}
-
-/** Noise level a and σ bounds in force after `envSteps` env steps (DESIGN.md §3 noise schedules). */
-export function noiseAt(config: RunConfig, envSteps: number): { level: number; stdMin: number; stdMax: number } {
-  const level = scheduleValue(decaySchedule(config, config.noise.level, config.noise.level_min), envSteps);
-  const stdMax = scheduleValue(decaySchedule(config, config.noise.std_max, config.noise.std_min), envSteps);
-  return { level, stdMin: config.noise.std_min, stdMax: Math.max(stdMax, config.noise.std_min) };
 }
 
 /** Sampler options for training rollouts (mode from the config) or evaluation (all ODE). */

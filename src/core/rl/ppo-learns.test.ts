@@ -1,15 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useNodeBackend } from '../../cli/node-backend';
-import { createBanditEnv } from './bandit-env';
-import { tinyConfig, freshBundle } from './test-support';
-import { PpoTrainer } from './trainer';
+import { createBanditEnv } from './fixtures/bandit-env';
+import { tinyConfig, freshBundle } from './fixtures/test-support';
+import { Run } from '../run/run';
 
 beforeAll(async () => {
   await useNodeBackend('wasm');
 });
 
 /** Mean episode return of the last `count` iterations. */
-function recentReturn(trainer: PpoTrainer, count: number): number {
+function recentReturn(trainer: Run, count: number): number {
   const recent = trainer.history.slice(-count);
   return recent.reduce((sum, record) => sum + (record['charts/episode_return'] ?? NaN), 0) / recent.length;
 }
@@ -23,7 +23,7 @@ describe('PPO on a one-step bandit', () => {
       ]);
       const env = createBanditEnv(config.num_envs, 3, 2, 0.6);
       const bundle = freshBundle(config, 3, 2, 5);
-      const trainer = new PpoTrainer({ bundle, env, config });
+      const trainer = new Run({ bundle, env, config });
       try {
         while (!trainer.done) await trainer.step();
         const first = trainer.history[0]['charts/episode_return']!;

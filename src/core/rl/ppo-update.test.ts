@@ -8,19 +8,19 @@ import { createRng } from '../random';
 import { collectExpertDemos } from '../envs/expert-rollout';
 import { NamedAdam } from './adam';
 import { buildBcDataset } from './bc-dataset';
-import type { ChunkEnv } from './chunk-env';
+import type { BatchEnv } from '../envs/batch-env';
 import { collectRollout } from './collect-rollout';
 import { computeAdvantages } from './compute-advantages';
 import { ObsHistory } from './obs-history';
-import type { PolicyBundle } from './policy-bundle';
+import type { PolicyBundle } from '../policy/policy-bundle';
 import { logProbSliceFromConfig, samplerOptionsAt } from './policy-setup';
 import { ppoUpdate, type PpoUpdateResult } from './ppo-update';
 import { pretrainPolicy } from './pretrain';
 import type { RolloutBuffer } from './rollout-buffer';
-import { changedParameters, freshBundle, openChunkEnv, tinyConfig, weightSnapshot } from './test-support';
+import { changedParameters, freshBundle, openChunkEnv, tinyConfig, weightSnapshot } from './fixtures/test-support';
 
 let mj: Mujoco;
-let env: ChunkEnv;
+let env: BatchEnv;
 beforeAll(async () => {
   await useNodeBackend('wasm');
   mj = await loadMujocoNode();

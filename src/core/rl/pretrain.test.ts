@@ -6,7 +6,7 @@ import { MinMaxNormalizer } from '../policy/normalizer';
 import { createRng } from '../random';
 import type { BcDataset } from './bc-dataset';
 import { pretrainPolicy, type PretrainOptions } from './pretrain';
-import { freshBundle, tinyConfig, weightSnapshot } from './test-support';
+import { freshBundle, tinyConfig, weightSnapshot } from './fixtures/test-support';
 
 beforeAll(async () => {
   await useNodeBackend('wasm');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as THREE from 'three';
-import type { EpisodePoses, SceneVisual } from '../../core/render/scene-visual';
+import type { EpisodePoses, SceneVisual } from '../core/render/scene-visual';
 import { buildThreeScene } from './three-scene';
 
 const visual: SceneVisual = {

@@ -5,7 +5,7 @@
  * worker on an OffscreenCanvas; the caller owns the WebGLRenderer.
  */
 import * as THREE from 'three';
-import type { EpisodePoses, GeomVisual, SceneVisual } from '../../core/render/scene-visual';
+import type { EpisodePoses, GeomVisual, SceneVisual } from '../core/render/scene-visual';
 
 export interface ThreeSceneHandle {
   scene: THREE.Scene;

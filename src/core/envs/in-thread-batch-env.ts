@@ -1,13 +1,11 @@
-/**
- * The in-thread VectorEnv behind the AsyncVectorEnv interface, for callers
- * that want one code path with or without env workers (e.g. env_workers = 0).
- */
+/** A VectorEnv in this thread behind the BatchEnv interface (tests, evaluation, env.workers = 1 hosts). */
+import type { BatchEnv } from './batch-env';
 import type { Mujoco } from './mujoco-types';
-import { VectorEnv, type VectorChunkResult, type VectorEnvConfig, type VectorEnvMetrics, type VectorStepResult } from './vector-env';
-import type { AsyncVectorEnv } from './sharded-vector-env';
 import type { EpisodeRecord } from './task-env';
+import { VectorEnv, type VectorChunkResult, type VectorEnvMetrics, type VectorEnvSnapshot } from './vector-env';
+import type { VectorEnvConfig } from './vector-env-config';
 
-export class LocalAsyncVectorEnv implements AsyncVectorEnv {
+export class InThreadBatchEnv implements BatchEnv {
   readonly env: VectorEnv;
 
   constructor(mj: Mujoco, config: VectorEnvConfig) {
@@ -19,9 +17,10 @@ export class LocalAsyncVectorEnv implements AsyncVectorEnv {
   get actionDim(): number { return this.env.config.actionDim; }
 
   async reset(seeds: ArrayLike<number>): Promise<Float32Array> { return this.env.reset(seeds); }
-  async step(actions: Float32Array): Promise<VectorStepResult> { return this.env.step(actions); }
   async stepChunk(actions: Float32Array, nSteps: number, gamma: number): Promise<VectorChunkResult> { return this.env.stepChunk(actions, nSteps, gamma); }
   async drainEpisodes(): Promise<EpisodeRecord[]> { return this.env.drainEpisodes(); }
   async metrics(): Promise<VectorEnvMetrics> { return this.env.metrics(); }
+  async snapshot(): Promise<VectorEnvSnapshot> { return this.env.snapshot(); }
+  async restore(snapshot: VectorEnvSnapshot): Promise<void> { this.env.restore(snapshot); }
   async dispose(): Promise<void> { this.env.dispose(); }
 }

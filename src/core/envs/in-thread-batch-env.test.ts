@@ -1,19 +1,19 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadMujocoNode } from '../../cli/mujoco-node';
-import type { Mujoco } from '../envs/mujoco-types';
-import { VectorEnv } from '../envs/vector-env';
 import { createRng } from '../random';
-import { chunkEnvFromVectorEnv } from './chunk-env';
+import { InThreadBatchEnv } from './in-thread-batch-env';
+import type { Mujoco } from './mujoco-types';
+import { VectorEnv } from './vector-env';
 
 let mj: Mujoco;
 beforeAll(async () => {
   mj = await loadMujocoNode();
 });
 
-describe('chunkEnvFromVectorEnv', () => {
+describe('InThreadBatchEnv', () => {
   it('exposes the sizes and gives the same resets, chunk results, episodes and metrics as the env itself', async () => {
     const direct = new VectorEnv(mj, { task: 'reach', numEnvs: 2, recordEpisodes: false });
-    const wrapped = chunkEnvFromVectorEnv(new VectorEnv(mj, { task: 'reach', numEnvs: 2, recordEpisodes: false }));
+    const wrapped = new InThreadBatchEnv(mj, { task: 'reach', numEnvs: 2, recordEpisodes: false });
     try {
       expect(wrapped.numEnvs).toBe(2);
       expect(wrapped.obsDim).toBe(direct.obsDim);

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { defaultConfig } from './access';
+import { applyOverrides } from './overrides';
+import { CLI_NO_PPO_HOST, CLI_TRAIN_HOST, STUDIO_HOST, configWarnings } from './warnings';
+import type { ConfigKey } from './run-config';
+
+const withOverrides = (...overrides: string[]) => applyOverrides(defaultConfig(), overrides);
+
+describe('configWarnings', () => {
+  it('says nothing for the defaults', () => {
+    expect(configWarnings(defaultConfig(), [], CLI_TRAIN_HOST)).toEqual([]);
+    expect(configWarnings(defaultConfig(), [], STUDIO_HOST)).toEqual([]);
+  });
+
+  it('warns that an entropy bonus does nothing with a fixed-std method, and only where PPO trains', () => {
+    for (const method of ['sde', 'cps'] as const) {
+      const config = withOverrides(`noise.method=${method}`, 'ppo.entropy_coef=0.01');
+      expect(configWarnings(config, [], CLI_TRAIN_HOST)).toEqual([
+        `ppo.entropy_coef=0.01 does nothing with noise.method=${method}, whose std is fixed, so the entropy term has no gradient; only noise.method=noise has a learned std`,
+      ]);
+      expect(configWarnings(config, [], CLI_NO_PPO_HOST)).toEqual([]);
+    }
+    expect(configWarnings(withOverrides('noise.method=noise', 'ppo.entropy_coef=0.01'), [], CLI_TRAIN_HOST)).toEqual([]);
+  });
+
+  it('warns once for every given video key on a host without videos, and not in the studio', () => {
+    const config = withOverrides('video.every=20', 'video.episodes=3');
+    const given: ConfigKey[] = ['video.every', 'video.episodes', 'video.every'];
+    const warnings = configWarnings(config, given, CLI_TRAIN_HOST);
+    expect(warnings).toEqual(['video.every=20, video.episodes=3 do nothing on the command line, which records no videos; only the studio records eval videos']);
+    expect(configWarnings(withOverrides('video.episodes=0'), ['video.episodes'], CLI_NO_PPO_HOST)[0]).toMatch(/^video\.episodes=0 does nothing on the command line/);
+    expect(configWarnings(config, given, STUDIO_HOST)).toEqual([]);
+    // Keys nobody gave are not warned about, even when they differ from the defaults.
+    expect(configWarnings(config, [], CLI_TRAIN_HOST)).toEqual([]);
+  });
+
+  it('warns that env.num_points does nothing with state observations', () => {
+    const config = withOverrides('env.num_points=64');
+    expect(configWarnings(config, ['env.num_points'], STUDIO_HOST))
+      .toEqual(['env.num_points=64 does nothing with env.obs_type=state; it sizes point-cloud observations only (env.obs_type=pointcloud)']);
+    expect(configWarnings(withOverrides('env.num_points=64', 'env.obs_type=pointcloud'), ['env.num_points'], STUDIO_HOST)).toEqual([]);
+  });
+
+  it('gives each warning at most once, in a fixed order', () => {
+    const config = withOverrides('ppo.entropy_coef=0.1', 'video.every=10', 'env.num_points=32');
+    const warnings = configWarnings(config, ['env.num_points', 'video.every', 'env.num_points'], CLI_TRAIN_HOST);
+    expect(warnings).toHaveLength(3);
+    expect(warnings.map((warning) => warning.split(' ')[0])).toEqual(['ppo.entropy_coef=0.1', 'video.every=10', 'env.num_points=32']);
+  });
+});

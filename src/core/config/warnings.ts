@@ -1,0 +1,50 @@
+/**
+ * Keys that are valid but do nothing in the config they sit in. They are warnings,
+ * not errors: the run is sound, the setting is just ignored. Each comes at most once,
+ * as one sentence naming the key, its value and why it has no effect.
+ */
+import { getField } from './access';
+import { formatFieldValue } from './field-values';
+import type { ConfigKey, RunConfig } from './run-config';
+
+/** What the host does with a config, which decides which keys take effect there. */
+export interface WarningHost {
+  /** PPO trains the policy here (train, the studio); pretrain and eval do not read ppo.*. */
+  readonly trainsPpo: boolean;
+  /** Eval videos are recorded here (only the studio does). */
+  readonly recordsVideos: boolean;
+}
+
+/** The command line's `train`. */
+export const CLI_TRAIN_HOST: WarningHost = { trainsPpo: true, recordsVideos: false };
+/** The command line's `pretrain` and `eval`. */
+export const CLI_NO_PPO_HOST: WarningHost = { trainsPpo: false, recordsVideos: false };
+/** The studio's trainer. */
+export const STUDIO_HOST: WarningHost = { trainsPpo: true, recordsVideos: true };
+
+const shown = (config: RunConfig, key: ConfigKey) => `${key}=${formatFieldValue(getField(config, key))}`;
+
+/**
+ * Sentences for the keys in `config` that have no effect on `host`. `givenKeys` are the
+ * keys someone set (typed on the command line, or differing from the defaults in the
+ * studio); a key nobody set is never warned about, except ppo.entropy_coef, whose
+ * default is 0 so any other value was set on purpose.
+ */
+export function configWarnings(config: RunConfig, givenKeys: Iterable<ConfigKey>, host: WarningHost): string[] {
+  const given = new Set(givenKeys);
+  const warnings: string[] = [];
+  const method = config.noise.method;
+  if (host.trainsPpo && config.ppo.entropy_coef !== 0 && (method === 'sde' || method === 'cps')) {
+    // With sde or cps σ is a fixed schedule, so the entropy bonus is a constant with no gradient.
+    warnings.push(`${shown(config, 'ppo.entropy_coef')} does nothing with noise.method=${method}, whose std is fixed, so the entropy term has no gradient; only noise.method=noise has a learned std`);
+  }
+  const videoKeys = [...given].filter((key) => key.startsWith('video.'));
+  if (!host.recordsVideos && videoKeys.length > 0) {
+    const listed = videoKeys.map((key) => shown(config, key)).join(', ');
+    warnings.push(`${listed} ${videoKeys.length === 1 ? 'does' : 'do'} nothing on the command line, which records no videos; only the studio records eval videos`);
+  }
+  if (given.has('env.num_points') && config.env.obs_type === 'state') {
+    warnings.push(`${shown(config, 'env.num_points')} does nothing with env.obs_type=state; it sizes point-cloud observations only (env.obs_type=pointcloud)`);
+  }
+  return warnings;
+}

@@ -1,0 +1,85 @@
+/**
+ * The config of a batch of envs, validated once: the in-thread VectorEnv and every
+ * shard of a sharded one resolve it here, so both accept and refuse the same input.
+ */
+import { ConfigError, EnvError, ShapeError } from '../errors';
+import { actionDim, CONTROL_MODES, type ControlMode } from './controller';
+import { observationSpec } from './observation';
+import { DEFAULT_NUM_POINTS } from './pointcloud';
+import { getTask } from './registry';
+import { OBS_MODES, REWARD_MODES, type ObsMode, type ObsSpec, type RewardMode, type TaskName } from './task-types';
+
+export interface VectorEnvConfig {
+  task: TaskName;
+  numEnvs: number;
+  obsMode?: ObsMode;
+  controlMode?: ControlMode;
+  rewardMode?: RewardMode;
+  numPoints?: number;
+  /** Keep each episode's qpos trajectory (for replay and video). */
+  recordEpisodes?: boolean;
+  /** Episode length cap in env steps; 0 or absent = the task's own limit (config env.max_episode_steps). */
+  maxEpisodeSteps?: number;
+}
+
+/** Validated, resolved config; every sharded worker builds from the same one. */
+export interface ResolvedVectorEnvConfig extends Required<VectorEnvConfig> {
+  obsSpec: ObsSpec;
+  actionDim: number;
+  maxEpisodeSteps: number;
+}
+
+/** The episode cap in force: the task's limit unless the config sets a positive one. */
+export function resolveMaxEpisodeSteps(requested: number | undefined, taskLimit: number): number {
+  if (requested === undefined || requested === 0) return taskLimit;
+  if (!Number.isInteger(requested) || requested < 1) {
+    throw new ConfigError('env.max_episode_steps', `env.max_episode_steps must be a positive integer or 0 (the task default), got ${requested}`);
+  }
+  return requested;
+}
+
+function checkOneOf<T extends string>(field: string, value: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new ConfigError(field, `${field} '${value}' is unknown; allowed values: ${allowed.join(', ')}`);
+  }
+  return value as T;
+}
+
+export function resolveVectorEnvConfig(config: VectorEnvConfig): ResolvedVectorEnvConfig {
+  const task = getTask(config.task);
+  if (!Number.isInteger(config.numEnvs) || config.numEnvs < 1) {
+    throw new ConfigError('num_envs', `num_envs must be a positive integer, got ${config.numEnvs}`);
+  }
+  const obsMode = checkOneOf('obs_mode', config.obsMode ?? 'state', OBS_MODES);
+  const controlMode = checkOneOf('control_mode', config.controlMode ?? 'ee_delta_pos', CONTROL_MODES);
+  const rewardMode = checkOneOf('reward_mode', config.rewardMode ?? 'dense', REWARD_MODES);
+  const numPoints = config.numPoints ?? DEFAULT_NUM_POINTS;
+  return {
+    task: task.name, numEnvs: config.numEnvs, obsMode, controlMode, rewardMode, numPoints,
+    recordEpisodes: config.recordEpisodes ?? true, obsSpec: observationSpec(task, obsMode, numPoints),
+    actionDim: actionDim(controlMode), maxEpisodeSteps: resolveMaxEpisodeSteps(config.maxEpisodeSteps, task.maxEpisodeSteps),
+  };
+}
+
+/** One integer seed per env, checked before any env moves. */
+export function checkSeeds(seeds: ArrayLike<number>, numEnvs: number): void {
+  if (seeds.length !== numEnvs) throw new ShapeError('seeds', `seeds has length ${seeds.length}; expected num_envs = ${numEnvs}`);
+  for (let envIndex = 0; envIndex < numEnvs; envIndex++) {
+    if (!Number.isInteger(seeds[envIndex])) throw new EnvError(`seed for env ${envIndex} must be an integer, got ${seeds[envIndex]}`, envIndex);
+  }
+}
+
+/** Finite actions of the right length; clipping to [-1, 1] happens in the env. */
+export function checkChunkActions(actions: Float32Array, numEnvs: number, nSteps: number, dim: number): void {
+  if (!Number.isInteger(nSteps) || nSteps < 1) throw new ConfigError('n_action_steps', `n_action_steps must be a positive integer, got ${nSteps}`);
+  if (actions.length !== numEnvs * nSteps * dim) {
+    throw new ShapeError('actions', `actions has length ${actions.length}; expected num_envs × n_action_steps × action_dim = ${numEnvs} × ${nSteps} × ${dim}`);
+  }
+  for (let element = 0; element < actions.length; element++) {
+    const value = actions[element];
+    if (!Number.isFinite(value)) {
+      const envIndex = Math.floor(element / (nSteps * dim));
+      throw new EnvError(`action for env ${envIndex} (step ${Math.floor(element / dim) % nSteps}, dim ${element % dim}) is ${value}; actions must be finite numbers in [-1, 1]`, envIndex);
+    }
+  }
+}

@@ -1,0 +1,11 @@
+import type { FlowPolicy } from './flow-policy';
+import type { MinMaxNormalizer } from './normalizer';
+
+/** A policy with the normalizers that map env units to its [-1, 1] space (DESIGN.md §3 "Shapes"). */
+export interface PolicyBundle {
+  policy: FlowPolicy;
+  /** Per-frame observation stats (obs_dim). */
+  obsNormalizer: MinMaxNormalizer;
+  /** Per-step action stats (action_dim). */
+  actionNormalizer: MinMaxNormalizer;
+}

@@ -1,0 +1,37 @@
+import * as tf from '@tensorflow/tfjs';
+import type { LogProbSlice } from '../flow/logprob-reduce';
+import { sampleActions, type SampleResult } from '../flow/sampler';
+import type { SamplerOptions } from '../flow/sampling-options';
+import { policyValues } from '../flow/value-pass';
+import type { PolicyObs } from '../policy/obs-encoder';
+import type { Rng } from '../random';
+import type { PolicyBundle } from '../policy/policy-bundle';
+
+/** Runs `call` on normalized stacked observations [B, nObs·obsDim] uploaded as the state input. */
+async function withStateObs<T>(bundle: PolicyBundle, normalizedObs: Float32Array, call: (obs: PolicyObs) => Promise<T>): Promise<T> {
+  const obsSize = bundle.policy.options.nObsSteps * bundle.policy.options.obsDim;
+  const state = tf.tensor2d(normalizedObs, [normalizedObs.length / obsSize, obsSize]);
+  try {
+    return await call({ state });
+  } finally {
+    state.dispose();
+  }
+}
+
+/**
+ * One rollout decision: chains for normalized stacked observations [B, nObs·obsDim] with the
+ * log-prob sliced and reduced on the device, so `logProbs` is already the PPO old log-prob
+ * ([B, Ta, Ae] token, [B, Ta] action, [B] chunk) and is downloaded once.
+ */
+export async function sampleDecision(bundle: PolicyBundle, normalizedObs: Float32Array, options: SamplerOptions, slice: LogProbSlice, rng: Rng): Promise<SampleResult> {
+  return withStateObs(bundle, normalizedObs, (obs) => sampleActions(bundle.policy, obs, options, rng, slice));
+}
+
+/**
+ * V [B] of normalized stacked observations [B, nObs·obsDim] for bootstraps, without sampling
+ * actions: equal to `sampleForObs(bundle, obs, { ...options, method: 'ode', mode: 'eval' }, rng).values`.
+ * Only `options.steps` matters (value_on expert runs the K-step ODE chain; obs draws no noise).
+ */
+export async function valuesForObs(bundle: PolicyBundle, normalizedObs: Float32Array, options: Pick<SamplerOptions, 'steps'>, rng: Rng): Promise<Float32Array> {
+  return withStateObs(bundle, normalizedObs, (obs) => policyValues(bundle.policy, obs, options.steps, rng));
+}

@@ -1,0 +1,71 @@
+/**
+ * Turns a run config plus, optionally, a decoded checkpoint into a live Run with its envs
+ * (DESIGN.md §2). A checkpoint written during a run resumes it exactly: counters,
+ * optimizer moments, metric history, env and RNG states.
+ */
+import { bundleFromCheckpoint, type PolicyCheckpoint } from '../checkpoint/policy-checkpoint';
+import type { RunConfig } from '../config/run-config';
+import type { BatchEnv } from '../envs/batch-env';
+import type { PolicyBundle } from '../policy/policy-bundle';
+import { trainSeeds } from '../rl/ppo-iteration';
+import { freshBundle } from './fresh-bundle';
+import { gatedEnv } from './gated-env';
+import { decodeResumeState } from './resume-codec';
+import { runEnvConfig } from './run-env-config';
+import type { RunPorts } from './run-ports';
+import { Run } from './run';
+
+export interface OpenedRun {
+  run: Run;
+  /** The evaluation envs, when the config evaluates. */
+  evalEnv?: BatchEnv;
+  /** Sentences a host shows once, e.g. why a resume is not exact. */
+  notes: string[];
+  /** Disposes the run, its policy and its envs. */
+  close(): Promise<void>;
+}
+
+export async function openRun(config: RunConfig, checkpoint: PolicyCheckpoint | undefined, ports: RunPorts): Promise<OpenedRun> {
+  // The resume state is checked before any env worker or tf variable exists.
+  const resume = checkpoint?.metadata.resume ? decodeResumeState(checkpoint.metadata.resume) : undefined;
+  const opened = await ports.openEnv(runEnvConfig(config, 'train', ports.recordEpisodes ?? false), 'train');
+  const gate = ports.pauseGate;
+  const env = gate ? gatedEnv(opened, () => gate('decision')) : opened;
+  let evalEnv: BatchEnv | undefined;
+  let bundle: PolicyBundle | undefined;
+  let run: Run | undefined;
+  try {
+    if (config.eval_episodes > 0 && config.eval.every > 0) {
+      evalEnv = await ports.openEnv(runEnvConfig(config, 'eval', ports.recordEpisodes ?? false), 'eval');
+    }
+    if (checkpoint) {
+      bundle = bundleFromCheckpoint(checkpoint, config.policy.detach_critic_input).bundle;
+    } else {
+      const firstObs = await env.reset(trainSeeds(config, env.numEnvs, 0));
+      bundle = freshBundle(config, firstObs, env.obsDim, env.actionDim);
+    }
+    run = new Run({ bundle, env, evalEnv, config, clock: ports.clock, beforeMinibatch: gate ? () => gate('minibatch') : undefined });
+    const notes: string[] = [];
+    if (checkpoint?.progress) {
+      const note = await run.restore(checkpoint.progress, resume);
+      if (note) notes.push(note);
+    }
+    const openedRun = run;
+    const openedBundle = bundle;
+    return {
+      run: openedRun, evalEnv, notes,
+      close: async () => {
+        openedRun.dispose();
+        openedBundle.policy.dispose();
+        await env.dispose();
+        await evalEnv?.dispose();
+      },
+    };
+  } catch (error) {
+    run?.dispose();
+    bundle?.policy.dispose();
+    await env.dispose();
+    await evalEnv?.dispose();
+    throw error;
+  }
+}

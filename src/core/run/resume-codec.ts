@@ -1,0 +1,144 @@
+/**
+ * RunResumeState ↔ the JSON object stored as a checkpoint's `resume` metadata.
+ * Decoding checks every field and names the first bad one in a CheckpointError,
+ * so a corrupt file never reaches a live run.
+ */
+import type { JsonObject, JsonValue } from '../checkpoint/checkpoint-types';
+import type { TaskEnvSnapshot } from '../envs/task-env';
+import type { VectorEnvMetrics, VectorEnvSnapshot } from '../envs/vector-env';
+import { CheckpointError } from '../errors';
+import { formatMetricsJsonlLine, parseMetricsJsonl } from '../metrics/serialize';
+import type { RngState } from '../random';
+import type { EvalSummaryNumbers, RunResumeState } from './run-state';
+import { base64ToFloat32, base64ToFloat64, float32ToBase64, float64ToBase64 } from './typed-base64';
+
+/** Bumped when the layout below changes; an unknown version is refused. */
+export const RESUME_FORMAT_VERSION = 1;
+
+type Json = Record<string, unknown>;
+
+function fail(field: string, what: string): never {
+  throw new CheckpointError(`checkpoint resume field '${field}' ${what}`);
+}
+
+function object(value: unknown, field: string): Json {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(field, 'must be a JSON object');
+  return value as Json;
+}
+
+function finite(value: unknown, field: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) fail(field, `must be a finite number, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+function count(value: unknown, field: string): number {
+  if (!Number.isSafeInteger(value) || (value as number) < 0) fail(field, `must be a non-negative integer, got ${JSON.stringify(value)}`);
+  return value as number;
+}
+
+function list(value: unknown, field: string): unknown[] {
+  if (!Array.isArray(value)) fail(field, 'must be a list');
+  return value;
+}
+
+function encodeEnv(env: TaskEnvSnapshot): JsonObject {
+  return {
+    physics: float64ToBase64(env.physics), goal: [...env.goal], object_rest_z: env.objectRestZ, elapsed_steps: env.elapsedSteps,
+    episode_return: env.episodeReturn, episode_seed: env.episodeSeed, ever_succeeded: env.everSucceeded,
+    qpos: float32ToBase64(env.qpos), obs: float32ToBase64(env.obs),
+  };
+}
+
+function decodeEnv(value: unknown, field: string): TaskEnvSnapshot {
+  const env = object(value, field);
+  const goal = list(env.goal, `${field}.goal`).map((axis, index) => finite(axis, `${field}.goal[${index}]`));
+  if (typeof env.ever_succeeded !== 'boolean') fail(`${field}.ever_succeeded`, 'must be true or false');
+  return {
+    physics: base64ToFloat64(env.physics, `${field}.physics`), goal, objectRestZ: finite(env.object_rest_z, `${field}.object_rest_z`),
+    elapsedSteps: count(env.elapsed_steps, `${field}.elapsed_steps`), episodeReturn: finite(env.episode_return, `${field}.episode_return`),
+    episodeSeed: count(env.episode_seed, `${field}.episode_seed`), everSucceeded: env.ever_succeeded,
+    qpos: base64ToFloat32(env.qpos, `${field}.qpos`), obs: base64ToFloat32(env.obs, `${field}.obs`),
+  };
+}
+
+function decodeRng(value: unknown, field: string): RngState {
+  const state = object(value, field);
+  const words = list(state.words, `${field}.words`);
+  if (words.length !== 4 || !words.every((word) => Number.isInteger(word))) fail(`${field}.words`, 'must hold four 32-bit integers');
+  const spare = state.spare_normal;
+  if (spare !== null) finite(spare, `${field}.spare_normal`);
+  return { words: words as [number, number, number, number], spareNormal: spare as number | null };
+}
+
+function decodeMetrics(value: unknown, field: string): VectorEnvMetrics {
+  const metrics = object(value, field);
+  return {
+    clippedActions: count(metrics.clipped_actions, `${field}.clipped_actions`),
+    unstableResets: count(metrics.unstable_resets, `${field}.unstable_resets`),
+    envSteps: count(metrics.env_steps, `${field}.env_steps`),
+  };
+}
+
+function encodeBatch(snapshot: VectorEnvSnapshot): JsonObject {
+  return {
+    envs: snapshot.envs.map(encodeEnv),
+    seed_streams: snapshot.seedStreams.map((state) => ({ words: [...state.words], spare_normal: state.spareNormal })),
+    metrics: { clipped_actions: snapshot.metrics.clippedActions, unstable_resets: snapshot.metrics.unstableResets, env_steps: snapshot.metrics.envSteps },
+    obs: float32ToBase64(snapshot.obs),
+  };
+}
+
+function decodeBatch(value: unknown, field: string): VectorEnvSnapshot {
+  const batch = object(value, field);
+  const envs = list(batch.envs, `${field}.envs`).map((env, index) => decodeEnv(env, `${field}.envs[${index}]`));
+  const seedStreams = list(batch.seed_streams, `${field}.seed_streams`).map((state, index) => decodeRng(state, `${field}.seed_streams[${index}]`));
+  if (seedStreams.length !== envs.length) fail(`${field}.seed_streams`, `has ${seedStreams.length} entries for ${envs.length} envs`);
+  return { envs, seedStreams, metrics: decodeMetrics(batch.metrics, `${field}.metrics`), obs: base64ToFloat32(batch.obs, `${field}.obs`) };
+}
+
+function decodeEval(value: unknown): EvalSummaryNumbers | undefined {
+  if (value === undefined || value === null) return undefined;
+  const summary = object(value, 'last_eval');
+  return {
+    episodes: count(summary.episodes, 'last_eval.episodes'),
+    success_rate: finite(summary.success_rate, 'last_eval.success_rate'),
+    mean_return: finite(summary.mean_return, 'last_eval.mean_return'),
+    mean_length: finite(summary.mean_length, 'last_eval.mean_length'),
+  };
+}
+
+export function encodeResumeState(state: RunResumeState): JsonObject {
+  const encoded: JsonObject = {
+    format_version: RESUME_FORMAT_VERSION,
+    elapsed_s: state.elapsedSeconds,
+    skip_streak: state.skipStreak,
+    // One JSONL line per record keeps non-finite metrics exact (JSON has no NaN).
+    history: state.history.map(formatMetricsJsonlLine),
+  };
+  if (state.lastEval) encoded.last_eval = { ...state.lastEval } as unknown as JsonValue;
+  if (state.rollout) {
+    encoded.rollout = { env_key: state.rollout.envKey, env: encodeBatch(state.rollout.env), obs_history: float32ToBase64(state.rollout.obsHistory) };
+  }
+  return encoded;
+}
+
+export function decodeResumeState(value: JsonObject): RunResumeState {
+  if (value.format_version !== RESUME_FORMAT_VERSION) {
+    fail('format_version', `is ${JSON.stringify(value.format_version)}, but this build reads ${RESUME_FORMAT_VERSION}`);
+  }
+  const lines = list(value.history, 'history');
+  if (!lines.every((line) => typeof line === 'string')) fail('history', 'must be a list of JSON lines');
+  const state: RunResumeState = {
+    elapsedSeconds: finite(value.elapsed_s, 'elapsed_s'),
+    skipStreak: count(value.skip_streak, 'skip_streak'),
+    history: lines.length === 0 ? [] : [...parseMetricsJsonl((lines as string[]).join('\n'), 'checkpoint resume history').records],
+  };
+  const lastEval = decodeEval(value.last_eval);
+  if (lastEval) state.lastEval = lastEval;
+  if (value.rollout !== undefined) {
+    const rollout = object(value.rollout, 'rollout');
+    if (typeof rollout.env_key !== 'string') fail('rollout.env_key', 'must be a string');
+    state.rollout = { envKey: rollout.env_key, env: decodeBatch(rollout.env, 'rollout.env'), obsHistory: base64ToFloat32(rollout.obs_history, 'rollout.obs_history') };
+  }
+  return state;
+}

@@ -1,0 +1,32 @@
+/** The one RunConfig → env-batch mapping (DESIGN.md §2): every host opens its envs from this. */
+import type { RunConfig } from '../config/run-config';
+import type { VectorEnvConfig } from '../envs/vector-env-config';
+
+export type EnvPurpose = 'train' | 'eval';
+
+/**
+ * Training: num_envs envs. Evaluation: one env per eval episode. Episodes are recorded
+ * (qpos and obs, for replay and video) only when the host shows them.
+ */
+export function runEnvConfig(config: RunConfig, purpose: EnvPurpose, recordEpisodes: boolean): VectorEnvConfig {
+  return {
+    task: config.task,
+    numEnvs: purpose === 'train' ? config.num_envs : config.eval_episodes,
+    obsMode: config.env.obs_type,
+    controlMode: config.env.control_mode,
+    rewardMode: config.env.reward,
+    numPoints: config.env.num_points,
+    maxEpisodeSteps: config.env.max_episode_steps,
+    recordEpisodes,
+  };
+}
+
+/**
+ * The settings a saved rollout state depends on: a resumed run whose key differs
+ * cannot continue those episodes and starts fresh ones.
+ */
+export function rolloutStateKey(config: RunConfig): string {
+  const { task, num_envs: numEnvs } = config;
+  const { obs_type: obsType, control_mode: controlMode, reward, num_points: numPoints, max_episode_steps: maxSteps, auto_reset: autoReset } = config.env;
+  return JSON.stringify({ task, numEnvs, obsType, controlMode, reward, numPoints, maxSteps, autoReset, nObsSteps: config.policy.n_obs_steps });
+}

@@ -1,0 +1,33 @@
+import type { VectorEnvSnapshot } from '../envs/vector-env';
+import type { MetricRecord } from '../metrics/metric-keys';
+
+/** The eval summary a run keeps and a checkpoint stores (DESIGN.md §6 "a summary of eval metrics"). */
+export interface EvalSummaryNumbers {
+  episodes: number;
+  success_rate: number;
+  mean_return: number;
+  mean_length: number;
+}
+
+/** Env-side state at an iteration boundary: where the next rollout starts (absent for GRPO, whose rollouts reset). */
+export interface RolloutResumeState {
+  /** The env settings the snapshot belongs to; a run with others starts fresh episodes. */
+  envKey: string;
+  env: VectorEnvSnapshot;
+  /** [numEnvs × nObsSteps × obsDim] the observation histories. */
+  obsHistory: Float32Array;
+}
+
+/**
+ * What an exact resume needs beyond weights and optimizer moments (DESIGN.md §6
+ * "Resume state"). The iteration RNG streams derive from (seed, iteration), so the
+ * only RNG state to keep is the envs' seed streams, inside `rollout.env`.
+ */
+export interface RunResumeState {
+  elapsedSeconds: number;
+  /** Non-finite updates skipped in a row so far. */
+  skipStreak: number;
+  history: MetricRecord[];
+  lastEval?: EvalSummaryNumbers;
+  rollout?: RolloutResumeState;
+}

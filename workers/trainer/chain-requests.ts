@@ -1,0 +1,42 @@
+/**
+ * Chains of the current policy for the chain view: the run's weights, noise settings in
+ * force and the env's observation in the live rollout; without a run, the selected model
+ * on a seeded reset. With `request.episode`, the observation at that step of a stored
+ * episode instead. Never overlaps a PPO update.
+ */
+import type { ChainSample, ChainSampleRequest } from '../../src/protocol/trainer-api';
+import { resolveChainRequest, sampleChainSet, sampleEpisodeChains } from './chain-sampler';
+import { IdleChainInputs } from './idle-chain-inputs';
+import type { TrainingSession } from './training-session';
+
+const idleInputs = new IdleChainInputs();
+
+/** The selected model's live policy for views without a run (built once per selection). */
+export function idlePolicy(session: TrainingSession) {
+  return idleInputs.bundle(session.config, session.selected?.checkpoint);
+}
+
+export function sampleChains(session: TrainingSession, request: ChainSampleRequest): Promise<ChainSample> {
+  return session.inspections.whenNoUpdate(async () => {
+    const run = session.run;
+    if (run) {
+      const config = run.config;
+      const { envIndex, count, seed } = resolveChainRequest(request, run.env.numEnvs);
+      if (request.episode) {
+        return { ...await sampleEpisodeChains(session.episodes, request.episode, run.bundle, config, run.envSteps, count, seed), model: 'run' };
+      }
+      const live = run.stackedObs(envIndex);
+      const obs = live ?? await idleInputs.observation(config, envIndex);
+      const set = await sampleChainSet(run.bundle, obs, config, run.envSteps, count, seed);
+      return { ...set, envIndex, obsSource: live ? 'rollout' : 'reset', model: 'run' };
+    }
+    const config = session.config;
+    const { envIndex, count, seed } = resolveChainRequest(request, config.num_envs);
+    const bundle = await idlePolicy(session);
+    const model = session.selected ? 'selected' : 'fresh';
+    if (request.episode) return { ...await sampleEpisodeChains(session.episodes, request.episode, bundle, config, 0, count, seed), model };
+    const obs = await idleInputs.observation(config, envIndex);
+    const set = await sampleChainSet(bundle, obs, config, 0, count, seed);
+    return { ...set, envIndex, obsSource: 'reset', model };
+  });
+}
