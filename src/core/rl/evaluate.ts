@@ -59,8 +59,14 @@ export async function evaluatePolicy(bundle: PolicyBundle, env: BatchEnv, config
   };
 }
 
-/** The eval summary as stored in checkpoint metadata (DESIGN.md §6 "a summary of eval metrics"). */
-export function evalSummaryRecord(summary: EvalSummary | undefined): Record<string, number> {
-  if (!summary) return {};
-  return { success_rate: summary.successRate, mean_return: summary.meanReturn, mean_length: summary.meanLength, episodes: summary.episodes };
+/** The eval summary a run keeps and a checkpoint stores (DESIGN.md §6 "a summary of eval metrics"). */
+export interface EvalSummaryNumbers {
+  episodes: number;
+  success_rate: number;
+  mean_return: number;
+  mean_length: number;
+}
+
+export function evalSummaryNumbers(summary: EvalSummary): EvalSummaryNumbers {
+  return { episodes: summary.episodes, success_rate: summary.successRate, mean_return: summary.meanReturn, mean_length: summary.meanLength };
 }

@@ -9,7 +9,8 @@ import type { VectorEnvMetrics, VectorEnvSnapshot } from '../envs/vector-env';
 import { CheckpointError } from '../errors';
 import { formatMetricsJsonlLine, parseMetricsJsonl } from '../metrics/serialize';
 import type { RngState } from '../random';
-import type { EvalSummaryNumbers, RunResumeState } from './run-state';
+import type { EvalSummaryNumbers } from '../rl/evaluate';
+import type { RunResumeState } from './run-state';
 import { base64ToFloat32, base64ToFloat64, float32ToBase64, float64ToBase64 } from './typed-base64';
 
 /** Bumped when the layout below changes; an unknown version is refused. */

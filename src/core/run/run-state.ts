@@ -1,13 +1,6 @@
 import type { VectorEnvSnapshot } from '../envs/vector-env';
 import type { MetricRecord } from '../metrics/metric-keys';
-
-/** The eval summary a run keeps and a checkpoint stores (DESIGN.md §6 "a summary of eval metrics"). */
-export interface EvalSummaryNumbers {
-  episodes: number;
-  success_rate: number;
-  mean_return: number;
-  mean_length: number;
-}
+import type { EvalSummaryNumbers } from '../rl/evaluate';
 
 /** Env-side state at an iteration boundary: where the next rollout starts (absent for GRPO, whose rollouts reset). */
 export interface RolloutResumeState {

@@ -21,12 +21,12 @@ import type { PolicyBundle } from '../policy/policy-bundle';
 import { createRng } from '../random';
 import { NamedAdam } from '../rl/adam';
 import type { RolloutCursor } from '../rl/collect-rollout';
-import { evalSeeds, evaluatePolicy, type EvalSummary } from '../rl/evaluate';
+import { evalSeeds, evalSummaryNumbers, evaluatePolicy, type EvalSummary, type EvalSummaryNumbers } from '../rl/evaluate';
 import { ObsHistory } from '../rl/obs-history';
 import { ppoIteration, trainSeeds } from '../rl/ppo-iteration';
 import { encodeResumeState } from './resume-codec';
 import { rolloutStateKey } from './run-env-config';
-import type { EvalSummaryNumbers, RolloutResumeState, RunResumeState } from './run-state';
+import type { RolloutResumeState, RunResumeState } from './run-state';
 
 export interface RunParts {
   bundle: PolicyBundle;
@@ -48,10 +48,6 @@ function frozen(config: RunConfig): RunConfig {
   };
   freeze(copy);
   return copy;
-}
-
-export function evalSummaryNumbers(summary: EvalSummary): EvalSummaryNumbers {
-  return { episodes: summary.episodes, success_rate: summary.successRate, mean_return: summary.meanReturn, mean_length: summary.meanLength };
 }
 
 export class Run {
