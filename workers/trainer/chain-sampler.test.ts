@@ -27,10 +27,10 @@ function storeWith(records: EpisodeRecord[]): { store: EpisodeStore; ids: string
 }
 
 describe('episodeStepObservation', () => {
-  it('stacks the stored obs n_action_steps apart, as the rollout history did', () => {
+  it('with decision spacing, stacks the stored obs n_action_steps apart, as the rollout history did', () => {
     const records = [episode(2, 9, Math.floor(Math.random() * 2 ** 31)), episode(3, 4, 5)];
     const { store, ids } = storeWith(records);
-    const policy = { n_obs_steps: 2, n_action_steps: 4 };
+    const policy = { n_obs_steps: 2, n_action_steps: 4, history_spacing: 'decision' as const };
     for (const step of [0, 3, 4, 9]) {
       const input = episodeStepObservation(store, { id: ids[0], step }, OBS_DIM, policy);
       expect(input.envIndex).toBe(2);
@@ -42,9 +42,19 @@ describe('episodeStepObservation', () => {
     expect(Array.from(episodeStepObservation(store, { id: ids[0], step: 8 }, OBS_DIM, policy).obs)).toEqual(expected);
   });
 
+  it('with step spacing, stacks consecutive control steps, as BC and a step-spaced rollout do', () => {
+    const records = [episode(2, 9, 17)];
+    const { store, ids } = storeWith(records);
+    const policy = { n_obs_steps: 2, n_action_steps: 4, history_spacing: 'step' as const };
+    // Step 8: frames 7 and 8; step 0: frame 0 twice.
+    const obs = records[0].obs!;
+    expect(Array.from(episodeStepObservation(store, { id: ids[0], step: 8 }, OBS_DIM, policy).obs)).toEqual([...obs.subarray(7 * OBS_DIM, 9 * OBS_DIM)]);
+    expect(Array.from(episodeStepObservation(store, { id: ids[0], step: 0 }, OBS_DIM, policy).obs)).toEqual([...obs.subarray(0, OBS_DIM), ...obs.subarray(0, OBS_DIM)]);
+  });
+
   it('names the id, the step and the valid range on bad requests', () => {
     const { store, ids } = storeWith([episode(0, 5, 1), episode(1, 3, 2, false)]);
-    const policy = { n_obs_steps: 1, n_action_steps: 2 };
+    const policy = { n_obs_steps: 1, n_action_steps: 2, history_spacing: 'decision' as const };
     const call = (id: string, step: number, obsDim = OBS_DIM) => () => episodeStepObservation(store, { id, step }, obsDim, policy);
     expect(call('train-1-9', 0)).toThrow(TrainingError);
     expect(call('train-1-9', 0)).toThrow(`episode 'train-1-9' is not in the store (stored ids run from ${ids[0]} to ${ids[1]})`);

@@ -99,7 +99,7 @@ export function episodeStepObservation(
   store: EpisodeStore,
   episode: EpisodeStep,
   obsDim: number,
-  policy: { n_obs_steps: number; n_action_steps: number },
+  policy: { n_obs_steps: number; n_action_steps: number; history_spacing: 'step' | 'decision' },
 ): { obs: Float32Array; envIndex: number } {
   const stored = store.get(episode.id);
   if (!stored) {
@@ -116,7 +116,9 @@ export function episodeStepObservation(
     const held = record.obs?.length ?? 0;
     throw new TrainingError(`episode '${episode.id}' holds ${held} observation values; the policy needs ${frames} frames × obs_dim ${obsDim}`);
   }
-  return { obs: stackEpisodeObs(record.obs, obsDim, policy.n_obs_steps, episode.step, policy.n_action_steps), envIndex: record.envIndex };
+  // The stack a rollout had at that step: consecutive control steps, or frames a decision apart.
+  const frameStride = policy.history_spacing === 'step' ? 1 : policy.n_action_steps;
+  return { obs: stackEpisodeObs(record.obs, obsDim, policy.n_obs_steps, episode.step, frameStride), envIndex: record.envIndex };
 }
 
 /** Chains conditioned on one step of a stored episode; envIndex is the env that ran it. */
@@ -130,7 +132,7 @@ export async function sampleEpisodeChains(
   seed: number,
 ): Promise<Omit<ChainSample, 'model'>> {
   const { obsDim, nObsSteps } = bundle.policy.options;
-  const input = episodeStepObservation(store, episode, obsDim, { n_obs_steps: nObsSteps, n_action_steps: config.policy.n_action_steps });
+  const input = episodeStepObservation(store, episode, obsDim, { n_obs_steps: nObsSteps, n_action_steps: config.policy.n_action_steps, history_spacing: config.policy.history_spacing });
   const set = await sampleChainSet(bundle, input.obs, config, envSteps, count, seed);
   return { ...set, envIndex: input.envIndex, obsSource: 'episode', episode: { id: episode.id, step: episode.step } };
 }

@@ -126,6 +126,16 @@ describe('policy checkpoints: round trips', () => {
       loaded.bundle.policy.dispose();
     }
   });
+
+  it('configFromCheckpoint takes the history spacing a fine-tuned checkpoint trained with, never a BC file\'s', async () => {
+    const stepConfig = { ...config, policy: { ...config.policy, history_spacing: 'step' as const } };
+    const base = { ...defaultConfig(), policy: { ...defaultConfig().policy, history_spacing: 'decision' as const } };
+    const ppo = await bundleContents({ bundle, task: 'reach', stage: 'ppo', config: stepConfig, progress: sampleProgress() });
+    expect(configFromCheckpoint(base, ppo.metadata).policy.history_spacing).toBe('step');
+    // BC stacks demos step by step whatever its stored config says; the run's own setting stands.
+    const bc = await bundleContents({ bundle, task: 'reach', stage: 'bc', config: stepConfig, step: 40 });
+    expect(configFromCheckpoint(base, bc.metadata).policy.history_spacing).toBe('decision');
+  });
 });
 
 describe('policy checkpoints: bad files', () => {

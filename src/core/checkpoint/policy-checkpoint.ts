@@ -203,8 +203,19 @@ export function loadBundleFromTfjs(modelJson: string, weights: Uint8Array, optio
 }
 
 /**
- * Run-config fields a checkpoint decides (its architecture, K and executed steps), so a loaded model runs as
- * trained. Training switches that leave shapes alone (detach_critic_input) stay the run's.
+ * How a fine-tuned checkpoint's rollouts stacked observation histories, when its stored config says.
+ * BC learns from demos stacked step by step whatever its stored config holds, so it decides nothing here.
+ */
+function storedHistorySpacing(metadata: FlowtuneMetadata): RunConfig['policy']['history_spacing'] | undefined {
+  if (metadata.stage === 'bc') return undefined;
+  const policy = (metadata.config as { policy?: { history_spacing?: unknown } } | undefined)?.policy;
+  const spacing = policy?.history_spacing;
+  return spacing === 'step' || spacing === 'decision' ? spacing : undefined;
+}
+
+/**
+ * Run-config fields a checkpoint decides (its architecture, K, executed steps and history spacing), so a loaded
+ * model runs as trained. Training switches that leave shapes alone (detach_critic_input) stay the run's.
  */
 export function configFromCheckpoint(base: RunConfig, metadata: FlowtuneMetadata): RunConfig {
   const architecture = metadata.architecture as Record<string, unknown>;
@@ -223,6 +234,7 @@ export function configFromCheckpoint(base: RunConfig, metadata: FlowtuneMetadata
       value_on: arch.valueOn,
       denoise_steps: Number(architecture.denoise_steps ?? base.policy.denoise_steps),
       n_action_steps: Number(architecture.n_action_steps ?? base.policy.n_action_steps),
+      history_spacing: storedHistorySpacing(metadata) ?? base.policy.history_spacing,
     },
   };
 }

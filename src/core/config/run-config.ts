@@ -20,6 +20,8 @@ export interface PolicyConfig {
   n_action_steps: number;
   /** Observation history length fed to the policy. */
   n_obs_steps: number;
+  /** Spacing of the stacked observations in rollouts and evaluation: consecutive control steps (as BC stacks them) or one per decision. */
+  history_spacing: 'step' | 'decision';
   /** Velocity net architecture. */
   velocity_net: 'mlp' | 'ditx';
   /** Hidden widths of the MLP velocity net. */

@@ -25,6 +25,8 @@ export interface ShardSharedBuffers {
   /** Float32 [numEnvs × obsDim] */
   obs: SharedArrayBuffer;
   finalObs: SharedArrayBuffer;
+  /** Float32 [numEnvs × maxChunkSteps × obsDim] */
+  stepObs: SharedArrayBuffer;
   /** Float32 [numEnvs] */
   reward: SharedArrayBuffer;
   /** Int32 [numEnvs] */
@@ -47,6 +49,8 @@ export type ShardRequest =
 export interface ShardStepPayload {
   obs: Float32Array;
   finalObs: Float32Array;
+  /** [numEnvs × nSteps × obsDim] */
+  stepObs: Float32Array;
   reward: Float32Array;
   steps: Int32Array;
   /** [numEnvs × 3]: terminated, truncated, success. */

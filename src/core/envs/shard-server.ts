@@ -66,13 +66,14 @@ export function serveEnvShard(mujoco: Mujoco | Promise<Mujoco>, port: ShardPort)
         if (shared) {
           new Float32Array(shared.obs).set(chunk.obs);
           new Float32Array(shared.finalObs).set(chunk.finalObs);
+          new Float32Array(shared.stepObs).set(chunk.stepObs);
           new Float32Array(shared.reward).set(chunk.reward);
           new Int32Array(shared.steps).set(chunk.steps);
           new Uint8Array(shared.flags).set(flags);
           return { result: null, transfer: [] };
         }
-        const payload: ShardStepPayload = { obs: chunk.obs, finalObs: chunk.finalObs, reward: chunk.reward, steps: chunk.steps, flags };
-        return { result: payload, transfer: [chunk.obs.buffer, chunk.finalObs.buffer, chunk.reward.buffer, chunk.steps.buffer, flags.buffer] };
+        const payload: ShardStepPayload = { obs: chunk.obs, finalObs: chunk.finalObs, stepObs: chunk.stepObs, reward: chunk.reward, steps: chunk.steps, flags };
+        return { result: payload, transfer: [chunk.obs.buffer, chunk.finalObs.buffer, chunk.stepObs.buffer, chunk.reward.buffer, chunk.steps.buffer, flags.buffer] };
       }
       case 'drain': {
         const episodes = env.drainEpisodes();

@@ -117,6 +117,7 @@ export class ShardedVectorEnv implements BatchEnv {
       maxChunkSteps: this.maxChunkSteps,
       obs: new SharedArrayBuffer(obsBytes),
       finalObs: new SharedArrayBuffer(obsBytes),
+      stepObs: new SharedArrayBuffer(obsBytes * this.maxChunkSteps),
       reward: new SharedArrayBuffer(numEnvs * 4),
       steps: new SharedArrayBuffer(numEnvs * 4),
       flags: new SharedArrayBuffer(numEnvs * 3),
@@ -192,6 +193,7 @@ export class ShardedVectorEnv implements BatchEnv {
     const result: VectorChunkResult = {
       obs: new Float32Array(n * this.obsDim), finalObs: new Float32Array(n * this.obsDim), reward: new Float32Array(n),
       steps: new Int32Array(n), terminated: new Uint8Array(n), truncated: new Uint8Array(n), success: new Uint8Array(n),
+      stepObs: new Float32Array(n * nSteps * this.obsDim),
     };
     if (this.sharedMemory && nSteps > this.maxChunkSteps) await this.growSharedActions(nSteps);
     await Promise.all(this.shards.map(async (shard) => {
@@ -203,6 +205,7 @@ export class ShardedVectorEnv implements BatchEnv {
         await this.requestShared(shard, { type: 'step', id: 0, nSteps, gamma, actions: null });
         payload = {
           obs: new Float32Array(shard.shared.obs), finalObs: new Float32Array(shard.shared.finalObs), reward: new Float32Array(shard.shared.reward),
+          stepObs: new Float32Array(shard.shared.stepObs, 0, shard.numEnvs * nSteps * this.obsDim),
           steps: new Int32Array(shard.shared.steps), flags: new Uint8Array(shard.shared.flags),
         };
       } else {
@@ -210,6 +213,7 @@ export class ShardedVectorEnv implements BatchEnv {
       }
       result.obs.set(payload.obs, shard.envOffset * this.obsDim);
       result.finalObs.set(payload.finalObs, shard.envOffset * this.obsDim);
+      result.stepObs.set(payload.stepObs, shard.envOffset * nSteps * this.obsDim);
       result.reward.set(payload.reward, shard.envOffset);
       result.steps.set(payload.steps, shard.envOffset);
       for (let local = 0; local < shard.numEnvs; local++) {
@@ -224,7 +228,10 @@ export class ShardedVectorEnv implements BatchEnv {
   private async growSharedActions(nSteps: number): Promise<void> {
     this.maxChunkSteps = nSteps;
     await Promise.all(this.shards.map((shard) => {
-      shard.shared = { ...shard.shared!, actions: new SharedArrayBuffer(shard.numEnvs * nSteps * this.actionDim * 4), maxChunkSteps: nSteps };
+      shard.shared = {
+        ...shard.shared!, actions: new SharedArrayBuffer(shard.numEnvs * nSteps * this.actionDim * 4),
+        stepObs: new SharedArrayBuffer(shard.numEnvs * nSteps * this.obsDim * 4), maxChunkSteps: nSteps,
+      };
       return this.request(shard, { type: 'buffers', id: 0, shared: shard.shared });
     }));
   }

@@ -31,6 +31,12 @@ export interface VectorStepResult {
 export interface VectorChunkResult extends VectorStepResult {
   /** [numEnvs] env steps actually run (τ), stopping at the first done. */
   steps: Int32Array;
+  /**
+   * [numEnvs × nSteps × obsDim] the observation after each step run, before any auto-reset
+   * (row τ−1 of a done env is its finalObs); rows past τ are zeros. Observation histories
+   * stack these when they advance one control step at a time.
+   */
+  stepObs: Float32Array;
 }
 
 export interface VectorEnvMetrics {
@@ -128,6 +134,7 @@ export class VectorEnv {
     const result: VectorChunkResult = {
       obs: this.currentObs, reward: new Float32Array(n), terminated: new Uint8Array(n), truncated: new Uint8Array(n),
       success: new Uint8Array(n), finalObs: new Float32Array(n * obsDim), steps: new Int32Array(n),
+      stepObs: new Float32Array(n * nSteps * obsDim),
     };
     for (let envIndex = 0; envIndex < n; envIndex++) {
       const env = this.envs[envIndex];
@@ -136,6 +143,7 @@ export class VectorEnv {
       let chunkReward = 0;
       for (let stepIndex = 0; stepIndex < nSteps; stepIndex++) {
         const outcome = env.step(clipped, (envIndex * nSteps + stepIndex) * dim, this.currentObs, obsOffset);
+        result.stepObs.set(this.currentObs.subarray(obsOffset, obsOffset + obsDim), (envIndex * nSteps + stepIndex) * obsDim);
         this.metricsState.envSteps++;
         chunkReward += discount * outcome.reward;
         discount *= gamma;

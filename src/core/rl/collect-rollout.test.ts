@@ -11,7 +11,7 @@ import { ObsHistory } from './obs-history';
 import { normalizeStacked, sampleForObs } from './policy-bundle';
 import type { PolicyBundle } from '../policy/policy-bundle';
 import { logProbSliceFromConfig, samplerOptionsAt } from './policy-setup';
-import { freshBundle, tinyConfig } from './fixtures/test-support';
+import { freshBundle, stepObsEndingIn, tinyConfig } from './fixtures/test-support';
 
 beforeAll(async () => {
   await useNodeBackend('wasm');
@@ -54,7 +54,8 @@ function scriptedEnv(ends: number[][]): BatchEnv & { actionsSeen: Float32Array[]
         if (end !== NONE) episodes.push({ envIndex, seed: 0, episodeReturn: call, length: call, success: false, nq: 0, qpos: new Float32Array(0), goal: [0, 0, 0] } as EpisodeRecord);
       });
       const reward = Float32Array.from({ length: numEnvs }, (_, envIndex) => call + 0.25 * envIndex);
-      return { obs: obsAt(0), finalObs: obsAt(0.5), reward, terminated, truncated, success: new Uint8Array(numEnvs), steps };
+      const finalObs = obsAt(0.5);
+      return { obs: obsAt(0), finalObs, reward, terminated, truncated, success: new Uint8Array(numEnvs), steps, stepObs: stepObsEndingIn(finalObs, steps, nSteps) };
     },
     drainEpisodes: async () => {
       const out = episodes;

@@ -106,15 +106,15 @@ export async function collectRollout(
       done[envIndex] = result.terminated[envIndex] || result.truncated[envIndex] ? 1 : 0;
       if (buffer.truncated[entry] && alive[envIndex]) anyTruncated = true;
     }
+    const finalStacks = cursor.history.advance(result, nActionSteps, config.policy.history_spacing);
     if (anyTruncated) {
-      const finalObs = normalizeStacked(bundle, cursor.history.peekWith(result.finalObs));
+      const finalObs = normalizeStacked(bundle, finalStacks);
       const finalValues = await valuesForObs(bundle, finalObs, valueSampler, rng);
       for (let envIndex = 0; envIndex < numEnvs; envIndex++) {
         const entry = step * numEnvs + envIndex;
         if (buffer.truncated[entry]) buffer.finalValues[entry] = finalValues[envIndex];
       }
     }
-    cursor.history.push(result.obs, done);
     if (!config.env.auto_reset) for (let envIndex = 0; envIndex < numEnvs; envIndex++) if (done[envIndex]) alive[envIndex] = 0;
   }
   buffer.bootstrapValues.set(await valuesForObs(bundle, normalizeStacked(bundle, cursor.history.stacked()), valueSampler, rng));

@@ -8,7 +8,7 @@ import type { Mujoco } from '../envs/mujoco-types';
 import { createRng } from '../random';
 import type { BatchEnv } from '../envs/batch-env';
 import { evalSeeds, evaluatePolicy } from './evaluate';
-import { freshBundle, openChunkEnv, tinyConfig } from './fixtures/test-support';
+import { freshBundle, openChunkEnv, stepObsEndingIn, tinyConfig } from './fixtures/test-support';
 
 let mj: Mujoco;
 beforeAll(async () => {
@@ -50,7 +50,8 @@ function scriptedEnv(lengths: number[], obsDim = 10, actionDim = 4): BatchEnv & 
         pending.push(record as EpisodeRecord);
       }
       const next = obs();
-      return { obs: next, finalObs: next, reward: new Float32Array(numEnvs), terminated: new Uint8Array(numEnvs), truncated, success: new Uint8Array(numEnvs), steps: new Int32Array(numEnvs).fill(nSteps) };
+      const steps = new Int32Array(numEnvs).fill(nSteps);
+      return { obs: next, finalObs: next, reward: new Float32Array(numEnvs), terminated: new Uint8Array(numEnvs), truncated, success: new Uint8Array(numEnvs), steps, stepObs: stepObsEndingIn(next, steps, nSteps) };
     },
     drainEpisodes: async () => {
       const out = pending;

@@ -38,9 +38,7 @@ export async function evaluatePolicy(bundle: PolicyBundle, env: BatchEnv, config
   while (remaining > 0) {
     const sample = await sampleForObs(bundle, normalizeStacked(bundle, history.stacked()), sampler, rng);
     const result = await env.stepChunk(executedActions(bundle, sample, nActionSteps), nActionSteps, config.advantages.gamma);
-    const done = new Uint8Array(numEnvs);
-    for (let envIndex = 0; envIndex < numEnvs; envIndex++) done[envIndex] = result.terminated[envIndex] || result.truncated[envIndex] ? 1 : 0;
-    history.push(result.obs, done);
+    history.advance(result, nActionSteps, config.policy.history_spacing);
     for (const episode of await env.drainEpisodes()) {
       if (firstEpisodes[episode.envIndex] === undefined) {
         firstEpisodes[episode.envIndex] = episode;

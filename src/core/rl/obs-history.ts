@@ -1,4 +1,8 @@
+import type { VectorChunkResult } from '../envs/vector-env';
 import { ShapeError } from '../errors';
+
+/** How a history advances over a chunk: one frame per control step, or one per decision. */
+export type HistorySpacing = 'step' | 'decision';
 
 /**
  * The last `nObsSteps` observations of each env, oldest first, as the policy's
@@ -40,6 +44,39 @@ export class ObsHistory {
   /** [numEnvs, nObsSteps·obsDim] copy. */
   stacked(): Float32Array {
     return this.frames.slice();
+  }
+
+  /**
+   * Moves every env past one chunk of `nSteps` actions and returns each env's stack before any
+   * restart [numEnvs, nObsSteps·obsDim], the input of V(final_obs). 'step' appends the chunk's
+   * per-step observations, so the stack holds the last n_obs_steps control steps as BC stacks
+   * demos; 'decision' appends only the chunk's last observation. Done envs then start over
+   * from their reset observation.
+   */
+  advance(result: VectorChunkResult, nSteps: number, spacing: HistorySpacing): Float32Array {
+    const done = new Uint8Array(this.numEnvs);
+    for (let envIndex = 0; envIndex < this.numEnvs; envIndex++) done[envIndex] = result.terminated[envIndex] || result.truncated[envIndex] ? 1 : 0;
+    if (spacing === 'decision') {
+      const finalStacks = this.peekWith(result.finalObs);
+      this.push(result.obs, done);
+      return finalStacks;
+    }
+    if (result.stepObs.length !== this.numEnvs * nSteps * this.obsDim) {
+      throw new ShapeError('stepObs', `stepObs has length ${result.stepObs.length}; expected num_envs × n_steps × obs_dim = ${this.numEnvs} × ${nSteps} × ${this.obsDim}`);
+    }
+    for (let envIndex = 0; envIndex < this.numEnvs; envIndex++) {
+      for (let step = 0; step < result.steps[envIndex]; step++) this.shiftIn(envIndex, result.stepObs, (envIndex * nSteps + step) * this.obsDim);
+    }
+    const finalStacks = this.frames.slice();
+    for (let envIndex = 0; envIndex < this.numEnvs; envIndex++) if (done[envIndex]) this.fill(envIndex, result.obs);
+    return finalStacks;
+  }
+
+  /** Appends the frame at source[offset] to env `envIndex`'s history, dropping its oldest. */
+  private shiftIn(envIndex: number, source: Float32Array, offset: number): void {
+    const base = envIndex * this.stackedDim;
+    this.frames.copyWithin(base, base + this.obsDim, base + this.stackedDim);
+    this.frames.set(source.subarray(offset, offset + this.obsDim), base + this.stackedDim - this.obsDim);
   }
 
   /** Every env's frames, for a resumed run. */

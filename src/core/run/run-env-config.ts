@@ -23,10 +23,10 @@ export function runEnvConfig(config: RunConfig, purpose: EnvPurpose, recordEpiso
 
 /**
  * The settings a saved rollout state depends on: a resumed run whose key differs
- * cannot continue those episodes and starts fresh ones.
+ * cannot continue those episodes and starts fresh ones (a saved history of another spacing would be a different input).
  */
 export function rolloutStateKey(config: RunConfig): string {
   const { task, num_envs: numEnvs } = config;
   const { obs_type: obsType, control_mode: controlMode, reward, num_points: numPoints, max_episode_steps: maxSteps, auto_reset: autoReset } = config.env;
-  return JSON.stringify({ task, numEnvs, obsType, controlMode, reward, numPoints, maxSteps, autoReset, nObsSteps: config.policy.n_obs_steps });
+  return JSON.stringify({ task, numEnvs, obsType, controlMode, reward, numPoints, maxSteps, autoReset, nObsSteps: config.policy.n_obs_steps, spacing: config.policy.history_spacing });
 }

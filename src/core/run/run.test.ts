@@ -86,6 +86,10 @@ describe('Run: exact resume', () => {
     }
   }
 
+  it('gae × sde with step-spaced observation histories resumes exactly too', async () => {
+    await expectExactResume(['advantages.type=gae', 'noise.method=sde', 'policy.n_obs_steps=2', 'policy.history_spacing=step']);
+  }, 120_000);
+
   it('a save made mid-rollout (a pause) resumes from the start of that iteration, exactly', async () => {
     const config = tinyConfig(['actor_lr=1e-3', 'critic_lr=1e-3', 'env.max_episode_steps=3', 'env.steps_per_iteration=3']);
     const start = await initialCheckpoint(config);
