@@ -44,7 +44,7 @@ export async function openRun(config: RunConfig, checkpoint: PolicyCheckpoint | 
       const firstObs = await env.reset(trainSeeds(config, env.numEnvs, 0));
       bundle = freshBundle(config, firstObs, env.obsDim, env.actionDim);
     }
-    run = new Run({ bundle, env, evalEnv, config, clock: ports.clock, beforeMinibatch: gate ? () => gate('minibatch') : undefined });
+    run = new Run({ bundle, env, evalEnv, config, clock: ports.clock, beforeMinibatch: gate ? () => gate('minibatch') : undefined, savesMidIteration: gate !== undefined });
     const notes: string[] = [];
     if (checkpoint?.progress) {
       const note = await run.restore(checkpoint.progress, resume);

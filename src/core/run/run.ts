@@ -15,7 +15,7 @@ import { validateConfig } from '../config/validate';
 import type { BatchEnv } from '../envs/batch-env';
 import type { EpisodeRecord } from '../envs/task-env';
 import type { VectorEnvMetrics } from '../envs/vector-env';
-import { ConfigError } from '../errors';
+import { ConfigError, TrainingError } from '../errors';
 import type { MetricRecord } from '../metrics/metric-keys';
 import type { PolicyBundle } from '../policy/policy-bundle';
 import { createRng } from '../random';
@@ -38,6 +38,11 @@ export interface RunParts {
   clock?: () => number;
   /** Awaited before each PPO minibatch: a host's pause point inside an update. */
   beforeMinibatch?: () => Promise<void>;
+  /**
+   * The host may save while an iteration runs (a pause): keep the env state where each
+   * iteration starts. Hosts that save only between iterations skip that copy.
+   */
+  savesMidIteration?: boolean;
 }
 
 function frozen(config: RunConfig): RunConfig {
@@ -67,6 +72,8 @@ export class Run {
   private envMetrics?: VectorEnvMetrics;
   /** Env-side state where the current iteration started, for a save made during it. */
   private boundary?: RolloutResumeState;
+  /** An iteration is under way: its rollout has moved the envs past the saved counters. */
+  private midIteration = false;
   private restoredEval?: EvalSummaryNumbers;
   private startedAt?: number;
   private elapsedBefore = 0;
@@ -137,12 +144,18 @@ export class Run {
     const config = this.config;
     this.startedAt ??= this.clock();
     const cursor = await this.ensureStarted();
-    this.boundary = await this.captureBoundary();
-    const result = await ppoIteration({
-      bundle: this.parts.bundle, env: this.parts.env, config, sizes: this.sizes, cursor, iteration: this.iteration,
-      envStepsBefore: this.envSteps, envMetricsBefore: this.envMetrics!, actorOptimizer: this.actorOptimizer,
-      criticOptimizer: this.criticOptimizer, skipStreak: this.skipStreak, clock: this.clock, beforeMinibatch: this.parts.beforeMinibatch,
-    });
+    if (this.parts.savesMidIteration) this.boundary = await this.captureBoundary();
+    this.midIteration = true;
+    let result;
+    try {
+      result = await ppoIteration({
+        bundle: this.parts.bundle, env: this.parts.env, config, sizes: this.sizes, cursor, iteration: this.iteration,
+        envStepsBefore: this.envSteps, envMetricsBefore: this.envMetrics!, actorOptimizer: this.actorOptimizer,
+        criticOptimizer: this.criticOptimizer, skipStreak: this.skipStreak, clock: this.clock, beforeMinibatch: this.parts.beforeMinibatch,
+      });
+    } finally {
+      this.midIteration = false;
+    }
     this.iteration++;
     this.envSteps += result.envSteps;
     this.lastEpisodes = result.episodes;
@@ -201,6 +214,9 @@ export class Run {
    * matches the weights and counters, since those change only when the iteration ends.
    */
   async resumeState(): Promise<RunResumeState> {
+    if (this.midIteration && !this.boundary && this.cursor && this.config.advantages.type !== 'grpo') {
+      throw new TrainingError('this run was opened without savesMidIteration, so it can be saved only between iterations');
+    }
     const rollout = this.boundary ?? (await this.captureBoundary());
     const state: RunResumeState = { elapsedSeconds: this.elapsedSeconds(), skipStreak: this.skipStreak.current, history: [...this.history] };
     const lastEval = this.evalSummary();
