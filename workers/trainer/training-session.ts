@@ -16,8 +16,8 @@ import { openRun, type OpenedRun } from '../../src/core/run/open-run';
 import type { Run } from '../../src/core/run/run';
 import type { PausePoint } from '../../src/core/run/run-ports';
 import type { CheckpointFiles, CheckpointInfo, ModelExport, ModelSource, RunPhase, RunStatus, SavedRunSummary, TrainerEvent } from '../../src/protocol/trainer-api';
-import { readSavedRun, writeSavedRun } from './autosave-store';
 import { DecisionGate } from './decision-gate';
+import { autosaveRun, readAutosave } from './run-autosave';
 import { EpisodeStore } from './episode-store';
 import type { FaultInjection } from './fault-injection';
 import { InspectionJobs } from './inspection-jobs';
@@ -311,10 +311,7 @@ export class TrainingSession {
     const run = this.run;
     if (!run || run.iteration === 0) return;
     try {
-      const checkpoint = encodeFlowtune(await run.contents());
-      const summary: SavedRunSummary = { task: run.config.task, iteration: run.iteration, envSteps: run.envSteps, savedAt: Date.now(), records: run.history.length };
-      await writeSavedRun({ summary, config: cloneConfig(run.config), checkpoint, history: [...run.history] });
-      this.savedIteration = summary.iteration;
+      this.savedIteration = (await autosaveRun(run)).iteration;
     } catch (error) {
       this.emit({ type: 'error', name: 'AutosaveError', message: `autosave failed: ${(error as Error).message}` });
     }
@@ -322,11 +319,10 @@ export class TrainingSession {
 
   /** Reopens the autosaved run exactly where it was saved. */
   async resumeSaved(): Promise<SavedRunSummary> {
-    const saved = await readSavedRun();
-    if (!saved) throw new TrainingError('there is no autosaved run to resume');
+    const saved = await readAutosave();
     await this.reset();
-    this.config = validateConfig(saved.config);
-    const files: CheckpointFiles = { kind: 'flowtune', name: `autosave (iteration ${saved.summary.iteration})`, bytes: saved.checkpoint };
+    this.config = saved.config;
+    const { files } = saved;
     const checkpoint = decodeFiles(files, this.config.task, this.config);
     this.selected = { files, info: checkpointInfo(files, checkpoint), checkpoint };
     this.setPhase('starting', 'restoring the autosaved run…');
