@@ -15,6 +15,7 @@ import { assertConfigFitsCheckpoint } from '../../src/core/run/checkpoint-run-co
 import { openRun, type OpenedRun } from '../../src/core/run/open-run';
 import type { Run } from '../../src/core/run/run';
 import type { PausePoint } from '../../src/core/run/run-ports';
+import type { VectorEnvConfig } from '../../src/core/envs/vector-env-config';
 import type { CheckpointFiles, CheckpointInfo, ModelExport, ModelSource, RunPhase, RunStatus, SavedRunSummary, TrainerEvent } from '../../src/protocol/trainer-api';
 import { DecisionGate } from './decision-gate';
 import { autosaveRun, readAutosave } from './run-autosave';
@@ -148,7 +149,7 @@ export class TrainingSession {
     return model;
   }
 
-  private async openEnv(config: Parameters<typeof RestartableEnv.create>[0], purpose: 'train' | 'eval'): Promise<RestartableEnv> {
+  private async openEnv(config: VectorEnvConfig, purpose: 'train' | 'eval'): Promise<RestartableEnv> {
     const workers = purpose === 'train' && this.config.env.workers > 0 ? this.config.env.workers : purpose === 'eval' ? 1 : undefined;
     const env = await RestartableEnv.create(config, workers, this.faults?.shardPortOpener(purpose));
     this.envs.push(env);
