@@ -80,8 +80,8 @@ export const CONFIG_FIELDS: { readonly [K in ConfigKey]: SpecFor<ConfigValue<K>>
   'policy.n_action_steps': int('Actions executed per chunk (≤ horizon); one chunk is one PPO decision.', 4, 1, 128),
   'policy.n_obs_steps': int('Observation history length (2 in ManiFlow 000).', 2, 1, 16),
   'policy.history_spacing': choice(
-    'Observation history in rollouts and eval: step = the last n_obs_steps control steps (as BC stacks demos), decision = one frame per decision (the shipped PPO checkpoints were fine-tuned so).',
-    ['step', 'decision'], 'decision'),
+    'Observation history in rollouts and eval: step = the last n_obs_steps control steps, as BC stacks demos; decision = one frame per decision (n_action_steps apart).',
+    ['step', 'decision'], 'step'),
   'policy.velocity_net': choice('Velocity net: residual MLP, or a small DiT-X transformer.', ['mlp', 'ditx'], 'mlp'),
   'policy.hidden': intList('Hidden widths of the MLP velocity net.', [256, 256, 256], 1, 8192),
   'policy.encoder_hidden': intList('Hidden widths of the observation encoder (state MLP or per-point MLP).', [256, 256], 1, 8192),

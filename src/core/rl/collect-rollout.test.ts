@@ -87,9 +87,11 @@ async function valuesOf(bundle: PolicyBundle, config: RunConfig, stacked: Float3
   return sample.values;
 }
 
+// The scripted env's observations are per decision (its obs and finalObs differ even without a done),
+// so these layout tests run with decision spacing; history-spacing.test.ts checks step spacing on real envs.
 describe('collectRollout', () => {
   it('records rewards, τ, ends, V(final_obs) on truncation and the bootstrap value; auto-reset keeps every entry', async () => {
-    const config = tinyConfig(['num_envs=2', 'ppo.minibatch_size=2', 'env.steps_per_iteration=3', 'policy.n_obs_steps=1']);
+    const config = tinyConfig(['num_envs=2', 'ppo.minibatch_size=2', 'env.steps_per_iteration=3', 'policy.n_obs_steps=1', 'policy.history_spacing=decision']);
     const bundle = freshBundle(config, OBS_DIM, ACTION_DIM);
     try {
       const env = scriptedEnv([[NONE, TRUNC], [BOTH, NONE], [NONE, TERM]]);
@@ -139,7 +141,7 @@ describe('collectRollout', () => {
   });
 
   it('starts a done env over from its reset observation in the history', async () => {
-    const config = tinyConfig(['num_envs=2', 'ppo.minibatch_size=2', 'env.steps_per_iteration=2', 'policy.n_obs_steps=2']);
+    const config = tinyConfig(['num_envs=2', 'ppo.minibatch_size=2', 'env.steps_per_iteration=2', 'policy.n_obs_steps=2', 'policy.history_spacing=decision']);
     const bundle = freshBundle(config, OBS_DIM, ACTION_DIM);
     try {
       const { buffer } = await collect(config, bundle, scriptedEnv([[NONE, TRUNC], [NONE, NONE]]));
