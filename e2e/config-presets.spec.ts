@@ -18,6 +18,8 @@ test.describe('config presets and warnings', () => {
     await page.getByText('Policy', { exact: true }).click();
     await expect(page.getByTestId('config-policy-denoise_steps')).toHaveValue('16');
     await expect(page.getByTestId('config-task')).toHaveValue('lift');
+    // The loaded lift checkpoint fixes the architecture: the preset keeps it rather than the defaults' 256s.
+    await expect(page.getByTestId('config-policy-hidden')).toHaveValue('128,128,128');
     await expect(warnings).toHaveCount(0);
 
     // The preset's entropy bonus needs the learned std of noise.method=noise.

@@ -95,8 +95,9 @@ describe('sampleEpisodeChains', () => {
     const x0Size = atFour.horizon * atFour.actionDim;
     expect(Array.from(atSix.chains.subarray(0, x0Size))).toEqual(Array.from(atFour.chains.subarray(0, x0Size)));
     expect(atSix.chains.length).toBe(3 * chainSize);
-    // The same as sampling the stacked obs directly (n_action_steps 2: frames 2 and 4).
-    const direct = await sampleChainSet(bundle, stackEpisodeObs(records[0].obs!, OBS_DIM, 2, 4, config.policy.n_action_steps), config, 0, 3, 9);
+    // The same as sampling the stacked obs directly (step spacing, the default: frames 3 and 4).
+    expect(config.policy.history_spacing).toBe('step');
+    const direct = await sampleChainSet(bundle, stackEpisodeObs(records[0].obs!, OBS_DIM, 2, 4, 1), config, 0, 3, 9);
     expect(Array.from(direct.chains)).toEqual(Array.from(atFour.chains));
   });
 });

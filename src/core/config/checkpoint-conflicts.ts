@@ -27,6 +27,11 @@ function shapesCheckpoint(key: ConfigKey, checkpoint: RunConfig): boolean {
   return true;
 }
 
+/** The keys a checkpoint of this config fixes: its shape keys that apply to it. */
+export function checkpointFixedKeys(checkpoint: RunConfig): ConfigKey[] {
+  return CHECKPOINT_SHAPE_KEYS.filter((key) => shapesCheckpoint(key, checkpoint));
+}
+
 export interface CheckpointConflict {
   readonly key: ConfigKey;
   /** The override as given, e.g. 'policy.hidden=64,64'. */
