@@ -30,7 +30,7 @@ function metrics(out: string): Record<string, number>[] {
   const { records } = parseMetricsJsonl(readFileSync(path.join(out, 'metrics.jsonl'), 'utf8'));
   return records.map((record) => {
     const copy: Record<string, number> = { ...record } as Record<string, number>;
-    for (const key of ['progress/wall_s', 'perf/env_steps_per_s', 'perf/rollout_s', 'perf/update_s']) delete copy[key];
+    for (const key of Object.keys(copy)) if (key === 'progress/wall_s' || key.startsWith('perf/')) delete copy[key];
     return copy;
   });
 }

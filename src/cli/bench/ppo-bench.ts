@@ -1,13 +1,14 @@
 /**
- * `npm run bench -- ppo`: PPO update throughput and the rollout/update split of an
- * iteration on lift (in-process envs, wasm), with the shipped checkpoints' network sizes,
- * plus where the rollout goes: env chunks, value bootstraps and one decision's policy call.
+ * `npm run bench -- ppo`: where one default PPO iteration on pick-cube goes (in-process envs,
+ * wasm, the shipped checkpoints' network sizes): env stepping, policy inference, value
+ * bootstraps, the update's forward, backward, optimizer and data moves, plus the update's
+ * throughput and the two rollout policy calls timed on their own.
  */
 import { applyOverrides, defaultConfig, validateConfig, type RunConfig } from '../../core/config';
-import type { BatchEnv } from '../../core/envs/batch-env';
 import { FlowPolicy } from '../../core/policy/flow-policy';
 import { MinMaxNormalizer } from '../../core/policy/normalizer';
 import type { PolicyBundle } from '../../core/policy/policy-bundle';
+import type { MetricRecord } from '../../core/metrics/metric-keys';
 import { InThreadBatchEnv } from '../../core/envs/in-thread-batch-env';
 import { createRng } from '../../core/random';
 import { logProbSliceFromConfig, policyOptionsFromConfig, samplerOptionsAt } from '../../core/rl/policy-setup';
@@ -23,37 +24,6 @@ export const SHIPPED_ARCH = ['policy.hidden=128,128,128', 'policy.encoder_hidden
 const MEASURED_ITERATIONS = 3;
 /** Repetitions of each timed policy call (after as many warm-up calls). */
 const CALL_REPEATS = 30;
-
-/** Time spent in env chunks, and how many chunks ended in a truncation. */
-interface EnvTiming {
-  seconds: number;
-  truncatedChunks: number;
-}
-
-/**
- * Delegates to `env`, timing stepChunk. A chunk in which some env truncates without
- * terminating costs collect-rollout one V(final_obs) call (auto-reset keeps every env alive).
- */
-function timedEnv(env: BatchEnv, timing: EnvTiming): BatchEnv {
-  return {
-    numEnvs: env.numEnvs,
-    obsDim: env.obsDim,
-    actionDim: env.actionDim,
-    reset: (seeds) => env.reset(seeds),
-    stepChunk: async (actions, nSteps, gamma) => {
-      const started = performance.now();
-      const result = await env.stepChunk(actions, nSteps, gamma);
-      timing.seconds += (performance.now() - started) / 1000;
-      if (result.truncated.some((flag, envIndex) => flag && !result.terminated[envIndex])) timing.truncatedChunks++;
-      return result;
-    },
-    drainEpisodes: () => env.drainEpisodes(),
-    metrics: () => env.metrics(),
-    snapshot: () => env.snapshot(),
-    restore: (snapshot) => env.restore(snapshot),
-    dispose: () => env.dispose(),
-  };
-}
 
 /** Median milliseconds of `call` over CALL_REPEATS runs, after as many warm-up runs. */
 async function medianCallMs(call: () => Promise<unknown>): Promise<number> {
@@ -81,14 +51,26 @@ async function policyCallMs(bundle: PolicyBundle, config: RunConfig, actionDim: 
   return { decisionMs, valueMs };
 }
 
+/** Split rows: the perf/ metric summed per phase, in iteration order. */
+const SPLIT: readonly { phase: string; key: keyof MetricRecord; part: 'rollout' | 'update' }[] = [
+  { phase: 'env stepping', key: 'perf/env_s', part: 'rollout' },
+  { phase: 'policy inference', key: 'perf/policy_s', part: 'rollout' },
+  { phase: 'value bootstraps', key: 'perf/value_s', part: 'rollout' },
+  { phase: 'update forward', key: 'perf/forward_s', part: 'update' },
+  { phase: 'update backward', key: 'perf/backward_s', part: 'update' },
+  { phase: 'optimizer (clip + Adam)', key: 'perf/optimizer_s', part: 'update' },
+  { phase: 'data moves', key: 'perf/data_s', part: 'update' },
+];
+
 export async function runBench(): Promise<BenchRow[]> {
   const backend = await useNodeBackend('wasm');
   const mj = await loadMujocoNode();
+  const task = 'pick-cube';
   const config = validateConfig(applyOverrides(defaultConfig(), [
-    'task=lift', 'num_envs=16', 'env.steps_per_iteration=16', 'ppo.minibatch_size=64', 'ppo.epochs=4',
-    'ppo.critic_warmup_steps=0', `iterations=${MEASURED_ITERATIONS + 1}`, 'eval_episodes=0', 'eval.every=0', 'eval.record_episodes=0', ...SHIPPED_ARCH,
+    `task=${task}`, 'ppo.critic_warmup_steps=0', `iterations=${MEASURED_ITERATIONS + 1}`, 'eval_episodes=0', 'eval.every=0',
+    'eval.record_episodes=0', ...SHIPPED_ARCH,
   ]));
-  const vectorEnv = new InThreadBatchEnv(mj, { task: 'lift', numEnvs: config.num_envs, recordEpisodes: false });
+  const vectorEnv = new InThreadBatchEnv(mj, { task, numEnvs: config.num_envs, recordEpisodes: false });
   const { obsDim } = vectorEnv;
   const actionDim = vectorEnv.actionDim;
   const policy = new FlowPolicy(policyOptionsFromConfig(config, obsDim, actionDim), 0);
@@ -97,39 +79,45 @@ export async function runBench(): Promise<BenchRow[]> {
     obsNormalizer: new MinMaxNormalizer({ min: new Array(obsDim).fill(-1), max: new Array(obsDim).fill(1) }),
     actionNormalizer: new MinMaxNormalizer({ min: new Array(actionDim).fill(-1), max: new Array(actionDim).fill(1) }),
   };
-  const envTiming: EnvTiming = { seconds: 0, truncatedChunks: 0 };
-  const trainer = new Run({ bundle, env: timedEnv(vectorEnv, envTiming), config });
-  let rolloutSeconds = 0;
-  let updateSeconds = 0;
-  let envSteps = 0;
+  const run = new Run({ bundle, env: vectorEnv, config });
+  const sums = new Map<keyof MetricRecord, number>();
   let calls: { decisionMs: number; valueMs: number };
   try {
-    await trainer.step(); // warm-up: kernels compile, optimizer moments appear
-    Object.assign(envTiming, { seconds: 0, truncatedChunks: 0 });
+    await run.step(); // warm-up: kernels compile, optimizer moments appear
     for (let iteration = 0; iteration < MEASURED_ITERATIONS; iteration++) {
-      const record = await trainer.step();
-      rolloutSeconds += record['perf/rollout_s'] ?? 0;
-      updateSeconds += record['perf/update_s'] ?? 0;
-      envSteps += record['perf/env_steps_per_s']! * record['perf/rollout_s']!;
+      const record = await run.step();
+      for (const [key, value] of Object.entries(record)) if (key.startsWith('perf/')) sums.set(key as keyof MetricRecord, (sums.get(key as keyof MetricRecord) ?? 0) + value);
     }
     calls = await policyCallMs(bundle, config, actionDim);
   } finally {
-    trainer.dispose();
+    run.dispose();
     policy.dispose();
     vectorEnv.dispose();
   }
+  const perIteration = (key: keyof MetricRecord) => (sums.get(key) ?? 0) / MEASURED_ITERATIONS;
+  const rollout = perIteration('perf/rollout_s');
+  const update = perIteration('perf/update_s');
+  const total = rollout + update;
   const decisions = config.num_envs * config.env.steps_per_iteration;
-  const note = `obs_dim=${obsDim} horizon=${config.policy.horizon} action_dim=${actionDim} hidden=[${config.policy.hidden}] K=${config.policy.denoise_steps} batch=${decisions} decisions (minibatch ${config.ppo.minibatch_size} x ${config.ppo.epochs} epochs), ${MEASURED_ITERATIONS} iterations`;
-  // One bootstrap per rollout plus one per chunk with a truncation; their share is estimated from the timed call.
-  const valueCalls = MEASURED_ITERATIONS + envTiming.truncatedChunks;
-  const callNote = `${note}; ${config.num_envs} envs per call, value_on=${config.policy.value_on}, median of ${CALL_REPEATS}`;
-  return [
-    { group: 'ppo', metric: 'update_samples_per_s', value: (decisions * config.ppo.epochs * MEASURED_ITERATIONS) / updateSeconds, unit: 'samples/s', task: 'lift', backend, note },
-    { group: 'ppo', metric: 'rollout_fraction', value: rolloutSeconds / (rolloutSeconds + updateSeconds), unit: 'fraction', task: 'lift', backend, note: `${note}; rollout ${rolloutSeconds.toFixed(2)} s, update ${updateSeconds.toFixed(2)} s, ${Math.round(envSteps)} env steps` },
-    { group: 'ppo', metric: 'rollout_s_per_iteration', value: rolloutSeconds / MEASURED_ITERATIONS, unit: 's', task: 'lift', backend, note: `${note}; ${config.env.steps_per_iteration} decisions per iteration` },
-    { group: 'ppo', metric: 'rollout_env_fraction', value: envTiming.seconds / rolloutSeconds, unit: 'fraction', task: 'lift', backend, note: `${note}; time in env chunks ${envTiming.seconds.toFixed(2)} s` },
-    { group: 'ppo', metric: 'rollout_value_fraction', value: (valueCalls * calls.valueMs) / 1000 / rolloutSeconds, unit: 'fraction', task: 'lift', backend, note: `${note}; ${valueCalls} value bootstraps x value_call_ms` },
-    { group: 'ppo', metric: 'decision_call_ms', value: calls.decisionMs, unit: 'ms', task: 'lift', backend, note: `${callNote}; chains and reduced log-prob` },
-    { group: 'ppo', metric: 'value_call_ms', value: calls.valueMs, unit: 'ms', task: 'lift', backend, note: `${callNote}; V for a bootstrap` },
-  ];
+  const note = `obs_dim=${obsDim} horizon=${config.policy.horizon} action_dim=${actionDim} hidden=[${config.policy.hidden}] K=${config.policy.denoise_steps} ${config.noise.method} ${config.noise.mode}, ${config.num_envs} envs x ${config.env.steps_per_iteration} decisions, minibatch ${config.ppo.minibatch_size} x ${config.ppo.epochs} epochs; mean of ${MEASURED_ITERATIONS} iterations`;
+  const row = (metric: string, value: number, unit: string, extra = ''): BenchRow => ({ group: 'ppo', metric, value, unit, task, backend, note: extra ? `${extra}; ${note}` : note });
+  const rows: BenchRow[] = [row('iteration_s', total, 's', `rollout ${rollout.toFixed(3)} s + update ${update.toFixed(3)} s`)];
+  for (const part of ['rollout', 'update'] as const) {
+    const partSeconds = part === 'rollout' ? rollout : update;
+    let accounted = 0;
+    for (const entry of SPLIT.filter((candidate) => candidate.part === part)) {
+      const seconds = perIteration(entry.key);
+      accounted += seconds;
+      rows.push(row(`split: ${entry.phase}`, seconds, 's', `${((100 * seconds) / total).toFixed(1)}% of the iteration`));
+    }
+    const rest = Math.max(0, partSeconds - accounted);
+    rows.push(row(`split: ${part} other`, rest, 's', `${((100 * rest) / total).toFixed(1)}% of the iteration (${part === 'rollout' ? 'observation stacking, buffer writes' : 'advantages, shuffles, bookkeeping'})`));
+  }
+  rows.push(
+    row('update_samples_per_s', (decisions * config.ppo.epochs) / update, 'samples/s', 'chains through recompute + backward + Adam, per second of update'),
+    row('env_steps_per_s', perIteration('perf/env_steps_per_s'), 'steps/s', 'rollout env steps over rollout time'),
+    row('decision_call_ms', calls.decisionMs, 'ms', `one rollout decision for ${config.num_envs} envs: chains and reduced log-prob, median of ${CALL_REPEATS}`),
+    row('value_call_ms', calls.valueMs, 'ms', `one value bootstrap for ${config.num_envs} envs (value_on=${config.policy.value_on}), median of ${CALL_REPEATS}`),
+  );
+  return rows;
 }

@@ -26,7 +26,10 @@ describe('metric keys', () => {
       expect(key.split('/')[0], key).toBe(info.group);
       expect(METRIC_GROUPS, key).toContain(info.group);
     }
-    expect(metricsInGroup('perf')).toEqual(['perf/env_steps_per_s', 'perf/rollout_s', 'perf/update_s']);
+    expect(metricsInGroup('perf')).toEqual([
+      'perf/env_steps_per_s', 'perf/rollout_s', 'perf/update_s',
+      'perf/env_s', 'perf/policy_s', 'perf/value_s', 'perf/forward_s', 'perf/backward_s', 'perf/optimizer_s', 'perf/data_s',
+    ]);
     expect(METRIC_GROUPS.flatMap((group) => metricsInGroup(group)).sort()).toEqual([...METRIC_KEYS].sort());
   });
 });

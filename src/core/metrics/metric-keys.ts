@@ -46,6 +46,13 @@ export const METRICS = {
   'perf/env_steps_per_s': metric('perf', 'Env steps per second in the rollout phase.', 'steps/s'),
   'perf/rollout_s': metric('perf', 'Wall-clock time of the rollout phase.', 's'),
   'perf/update_s': metric('perf', 'Wall-clock time of the PPO update phase.', 's'),
+  'perf/env_s': metric('perf', 'Rollout time spent stepping env chunks.', 's'),
+  'perf/policy_s': metric('perf', 'Rollout time spent sampling denoising chains (policy inference).', 's'),
+  'perf/value_s': metric('perf', 'Rollout time spent on value bootstraps (truncations and the last observation).', 's'),
+  'perf/forward_s': metric('perf', 'Update time in the forward pass (log-prob recompute, values, losses).', 's'),
+  'perf/backward_s': metric('perf', 'Update time in the backward pass.', 's'),
+  'perf/optimizer_s': metric('perf', 'Update time in gradient clipping and Adam.', 's'),
+  'perf/data_s': metric('perf', 'Update time moving minibatches in and losses out.', 's'),
 } as const satisfies Record<string, MetricInfo>;
 
 /** A metric name, e.g. 'losses/approx_kl'. */

@@ -6,6 +6,7 @@ import type { EpisodeRecord } from '../envs/task-env';
 import type { VectorChunkResult } from '../envs/vector-env';
 import { createRng } from '../random';
 import type { BatchEnv } from '../envs/batch-env';
+import { PhaseTimes } from './phase-times';
 import { collectRollout, logProbUnits } from './collect-rollout';
 import { ObsHistory } from './obs-history';
 import { normalizeStacked, sampleForObs } from './policy-bundle';
@@ -77,7 +78,7 @@ async function collect(config: RunConfig, bundle: PolicyBundle, env: BatchEnv) {
   history.reset(await env.reset([0, 1]));
   const sampler = samplerOptionsAt(config, 0, 'train');
   const slice = logProbSliceFromConfig(config, env.actionDim);
-  const result = await collectRollout(bundle, env, { history }, config, sampler, slice, createRng(9), () => 0);
+  const result = await collectRollout(bundle, env, { history }, config, sampler, slice, createRng(9), new PhaseTimes(() => 0));
   return { ...result, history, sampler, slice };
 }
 

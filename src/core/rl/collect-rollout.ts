@@ -7,6 +7,7 @@ import type { BatchEnv } from '../envs/batch-env';
 import type { ObsHistory } from './obs-history';
 import { executedActions, normalizeStacked } from './policy-bundle';
 import type { PolicyBundle } from '../policy/policy-bundle';
+import type { PhaseTimes } from './phase-times';
 import { RolloutBuffer } from './rollout-buffer';
 import { sampleDecision, valuesForObs } from './rollout-policy';
 
@@ -61,8 +62,9 @@ export async function collectRollout(
   sampler: SamplerOptions,
   slice: LogProbSlice,
   rng: Rng,
-  clock: () => number,
+  phases: PhaseTimes,
 ): Promise<{ buffer: RolloutBuffer; stats: RolloutStats }> {
+  const { clock } = phases;
   const started = clock();
   const { policy } = bundle;
   const { horizon, actionDim } = policy.options;
@@ -85,14 +87,15 @@ export async function collectRollout(
   let noiseCount = 0;
   for (let step = 0; step < numSteps; step++) {
     const obs = normalizeStacked(bundle, cursor.history.stacked());
-    const sample = await sampleDecision(bundle, obs, sampler, slice, rng);
+    const sample = await phases.time('policy', () => sampleDecision(bundle, obs, sampler, slice, rng));
     const oldLogProbs = sample.logProbs;
     buffer.writeDecision(step, { obs, chains: sample.chains, denoiseInds: sample.denoiseInds, oldLogProbs, values: sample.values });
     const noise = meanOfNonZero(sample.stds);
     noiseSum += noise.sum;
     noiseCount += noise.count;
 
-    const result = await env.stepChunk(executedActions(bundle, sample, nActionSteps), nActionSteps, gamma);
+    const actions = executedActions(bundle, sample, nActionSteps);
+    const result = await phases.time('env', () => env.stepChunk(actions, nActionSteps, gamma));
     const done = new Uint8Array(numEnvs);
     let anyTruncated = false;
     for (let envIndex = 0; envIndex < numEnvs; envIndex++) {
@@ -109,7 +112,7 @@ export async function collectRollout(
     const finalStacks = cursor.history.advance(result, nActionSteps, config.policy.history_spacing);
     if (anyTruncated) {
       const finalObs = normalizeStacked(bundle, finalStacks);
-      const finalValues = await valuesForObs(bundle, finalObs, valueSampler, rng);
+      const finalValues = await phases.time('value', () => valuesForObs(bundle, finalObs, valueSampler, rng));
       for (let envIndex = 0; envIndex < numEnvs; envIndex++) {
         const entry = step * numEnvs + envIndex;
         if (buffer.truncated[entry]) buffer.finalValues[entry] = finalValues[envIndex];
@@ -117,7 +120,8 @@ export async function collectRollout(
     }
     if (!config.env.auto_reset) for (let envIndex = 0; envIndex < numEnvs; envIndex++) if (done[envIndex]) alive[envIndex] = 0;
   }
-  buffer.bootstrapValues.set(await valuesForObs(bundle, normalizeStacked(bundle, cursor.history.stacked()), valueSampler, rng));
+  const lastObs = normalizeStacked(bundle, cursor.history.stacked());
+  buffer.bootstrapValues.set(await phases.time('value', () => valuesForObs(bundle, lastObs, valueSampler, rng)));
   return {
     buffer,
     stats: {

@@ -17,6 +17,7 @@ import { collectRollout, type RolloutCursor } from './collect-rollout';
 import { computeAdvantages } from './compute-advantages';
 import { explainedVariance } from './explained-variance';
 import { learningRateAt, type LrSchedule } from './lr-schedule';
+import { PhaseTimes } from './phase-times';
 import { logProbSliceFromConfig, samplerOptionsAt } from './policy-setup';
 import { ppoUpdate } from './ppo-update';
 
@@ -77,7 +78,8 @@ export async function ppoIteration(inputs: PpoIterationInputs): Promise<PpoItera
   const { bundle, env, config, cursor, envStepsBefore, clock } = inputs;
   const sampler = samplerOptionsAt(config, envStepsBefore, 'train');
   const slice = logProbSliceFromConfig(config, env.actionDim);
-  const { buffer, stats } = await collectRollout(bundle, env, cursor, config, sampler, slice, iterationRng(config, inputs.iteration, 1), clock);
+  const phases = new PhaseTimes(clock);
+  const { buffer, stats } = await collectRollout(bundle, env, cursor, config, sampler, slice, iterationRng(config, inputs.iteration, 1), phases);
   const { advantages, returns } = computeAdvantages(buffer, config.advantages);
   const actorLr = learningRateAt(lrSchedule(config, config.actor_lr, inputs.sizes.totalEnvSteps), envStepsBefore);
   const criticLr = learningRateAt(lrSchedule(config, config.critic_lr, inputs.sizes.totalEnvSteps), envStepsBefore);
@@ -87,7 +89,7 @@ export async function ppoIteration(inputs: PpoIterationInputs): Promise<PpoItera
     policy: bundle.policy, buffer, advantages, returns, sampler, slice, config,
     actorOptimizer: inputs.actorOptimizer, criticOptimizer: inputs.criticOptimizer,
     actorLr: criticOnly ? 0 : actorLr, criticLr, criticOnly, rng: iterationRng(config, inputs.iteration, 2),
-    skipStreak: inputs.skipStreak, beforeMinibatch: inputs.beforeMinibatch,
+    skipStreak: inputs.skipStreak, beforeMinibatch: inputs.beforeMinibatch, phases,
   });
   const updateSeconds = (clock() - updateStarted) / 1000;
   const envMetricsAfter = await env.metrics();
@@ -106,6 +108,7 @@ export async function ppoIteration(inputs: PpoIterationInputs): Promise<PpoItera
     'perf/env_steps_per_s': stats.envSteps / Math.max(stats.rolloutSeconds, 1e-9),
     'perf/rollout_s': stats.rolloutSeconds,
     'perf/update_s': updateSeconds,
+    ...phases.metrics(),
   };
   return { metrics, envSteps: stats.envSteps, episodes: stats.episodes, envMetricsAfter };
 }

@@ -9,6 +9,7 @@ import { collectExpertDemos } from '../envs/expert-rollout';
 import { NamedAdam } from './adam';
 import { buildBcDataset } from './bc-dataset';
 import type { BatchEnv } from '../envs/batch-env';
+import { PhaseTimes } from './phase-times';
 import { collectRollout } from './collect-rollout';
 import { computeAdvantages } from './compute-advantages';
 import { ObsHistory } from './obs-history';
@@ -37,7 +38,7 @@ async function rollout(config: RunConfig, bundle: PolicyBundle): Promise<{ buffe
   await env.drainEpisodes();
   const sampler = samplerOptionsAt(config, 0, 'train');
   const slice = logProbSliceFromConfig(config, env.actionDim);
-  const { buffer } = await collectRollout(bundle, env, { history }, config, sampler, slice, createRng(config.seed), () => 0);
+  const { buffer } = await collectRollout(bundle, env, { history }, config, sampler, slice, createRng(config.seed), new PhaseTimes(() => 0));
   return { buffer, ...computeAdvantages(buffer, config.advantages) };
 }
 
