@@ -2,9 +2,11 @@ import * as tf from '@tensorflow/tfjs';
 import { ShapeError } from '../errors';
 import type { FlowPolicy } from '../policy/flow-policy';
 import type { PolicyObs } from '../policy/obs-encoder';
-import { runDenoiseChain } from './denoise-chain';
+import { odeW1, runDenoiseChain, stepMean } from './denoise-chain';
+import { gaussianEntropy, gaussianLogProb } from './gaussian';
 import { reduceLogProb, validateLogProbSlice, type LogProbSlice } from './logprob-reduce';
 import { validateSamplerOptions, type SamplerOptions } from './sampling-options';
+import { stepCoefficients, timeGrid } from './time-grid';
 
 /** The sampling options of the stored chains plus the PPO slice/reduction. */
 export type ChainLogProbOptions = SamplerOptions & LogProbSlice;
@@ -20,18 +22,15 @@ export type ChainLogProbResult = {
 };
 
 /**
- * Recomputes log-probs of stored chains with the current weights, through the same
- * `runDenoiseChain` and time grid as sampling (DESIGN.md §3 "Log-prob"), so unchanged weights
- * reproduce the stored values. Synchronous: usable inside tf.variableGrads.
- * chains [B, K+1, H, A], denoiseInds [B, K] (0/1).
+ * True when one velocity evaluation per chain gives the whole recompute (DESIGN.md §3 "Cost"):
+ * hybrid chains carry a density on one step only, and a value head on the observation features
+ * needs nothing from the other steps. Joint chains and `value_on: expert` need all K.
  */
-export function chainLogProb(
-  policy: FlowPolicy,
-  obs: PolicyObs,
-  chains: tf.Tensor,
-  denoiseInds: tf.Tensor,
-  options: ChainLogProbOptions,
-): ChainLogProbResult {
+export function recomputesOneStep(policy: FlowPolicy, options: SamplerOptions): boolean {
+  return options.mode === 'hybrid' && options.method !== 'ode' && policy.options.valueOn === 'obs';
+}
+
+function validateChains(policy: FlowPolicy, obs: PolicyObs, chains: tf.Tensor, denoiseInds: tf.Tensor, options: ChainLogProbOptions): number {
   validateSamplerOptions(options);
   const { horizon, actionDim } = policy.options;
   validateLogProbSlice(options, horizon, actionDim);
@@ -44,17 +43,84 @@ export function chainLogProb(
   if (denoiseInds.rank !== 2 || denoiseInds.shape[0] !== batch || denoiseInds.shape[1] !== steps) {
     throw new ShapeError('denoiseInds', `denoiseInds must be [B, K] = [${batch}, ${steps}], got [${denoiseInds.shape.join(', ')}]`);
   }
+  return batch;
+}
+
+/** Mean of 0.5·log(2πe·σ²) over the executed [Ta, Ae] elements of the stochastic steps: [B]. */
+function meanEntropy(entropySum: tf.Tensor, stochasticCount: tf.Tensor, options: ChainLogProbOptions): tf.Tensor1D {
+  const batch = entropySum.shape[0];
+  const sliced = tf.slice(entropySum, [0, 0, 0], [batch, options.nActionSteps, options.envActionDim]);
+  const elementsPerStep = options.nActionSteps * options.envActionDim;
+  return tf.div(tf.sum(sliced, [1, 2]), tf.mul(tf.maximum(stochasticCount, 1), elementsPerStep)) as tf.Tensor1D;
+}
+
+/**
+ * Recomputes log-probs of stored chains with the current weights (DESIGN.md §3 "Log-prob"),
+ * so unchanged weights reproduce the stored values. Hybrid chains with `value_on: obs` take one
+ * velocity evaluation per chain, at its stochastic step's stored x_k and t_k; everything else
+ * runs the K steps of `runDenoiseChain`. Synchronous: usable inside tf.variableGrads.
+ * chains [B, K+1, H, A], denoiseInds [B, K] (0/1).
+ */
+export function chainLogProb(
+  policy: FlowPolicy,
+  obs: PolicyObs,
+  chains: tf.Tensor,
+  denoiseInds: tf.Tensor,
+  options: ChainLogProbOptions,
+): ChainLogProbResult {
+  if (!recomputesOneStep(policy, options)) return chainLogProbAllSteps(policy, obs, chains, denoiseInds, options);
+  const batch = validateChains(policy, obs, chains, denoiseInds, options);
+  const { horizon, actionDim } = policy.options;
+  const steps = options.steps;
+  return tf.tidy(() => {
+    const grid = timeGrid(steps);
+    const coefficients = stepCoefficients(options.method, steps, options.level);
+    const mask = denoiseInds as tf.Tensor2D;
+    // One-hot mask · per-step column picks each chain's own constant exactly (all other terms are 0).
+    const pick = (perStep: number[]): tf.Tensor => tf.reshape(tf.matMul(mask, tf.tensor2d(perStep, [steps, 1])), [batch, 1, 1]);
+    const times = grid.times.slice(0, steps);
+    const t = pick(times);
+    const oneMinusT = pick(times.map((time) => 1 - time));
+    const w0 = pick(coefficients.w0);
+    // The chain forms a stochastic step's w1 as (w1 − ode) + ode in float32; so does this.
+    const w1 = pick(coefficients.w1.map((weight, stepIndex) => {
+      const ode = Math.fround(odeW1(times[stepIndex], grid.delta));
+      return Math.fround(Math.fround(weight - ode) + ode);
+    }));
+    const stepMask = tf.reshape(mask, [batch, steps, 1, 1]);
+    const atStep = (first: number): tf.Tensor =>
+      tf.sum(tf.mul(tf.slice(chains, [0, first, 0, 0], [batch, steps, horizon, actionDim]), stepMask), 1);
+    const x = atStep(0);
+    const xNext = atStep(1);
+    const features = policy.encode(obs);
+    const timeColumn = tf.reshape(t, [batch]) as tf.Tensor1D;
+    const stepSize = tf.fill([batch], grid.delta) as tf.Tensor1D;
+    const { velocity } = policy.velocity(x, timeColumn, stepSize, features);
+    const mean = stepMean(x, tf.reshape(velocity, [batch, horizon, actionDim]), t, w0, w1, oneMinusT);
+    const std = options.method === 'noise'
+      ? policy.noiseStd(features, timeColumn, options.bounds!)
+      : tf.broadcastTo(pick(coefficients.std), [batch, horizon, actionDim]);
+    const logProb = reduceLogProb(gaussianLogProb(xNext, mean, std), options);
+    const entropy = meanEntropy(gaussianEntropy(std), tf.ones([batch]), options);
+    return { logProb, entropy, values: policy.value(features) };
+  });
+}
+
+/** The recompute through all K steps of `runDenoiseChain`, whatever the mode. */
+export function chainLogProbAllSteps(
+  policy: FlowPolicy,
+  obs: PolicyObs,
+  chains: tf.Tensor,
+  denoiseInds: tf.Tensor,
+  options: ChainLogProbOptions,
+): ChainLogProbResult {
+  const batch = validateChains(policy, obs, chains, denoiseInds, options);
+  const { horizon, actionDim } = policy.options;
   return tf.tidy(() => {
     const element = (stepIndex: number): tf.Tensor =>
       tf.reshape(tf.slice(chains, [0, stepIndex, 0, 0], [batch, 1, horizon, actionDim]), [batch, horizon, actionDim]);
     const pass = runDenoiseChain(policy, obs, element(0), denoiseInds as tf.Tensor2D, options, (stepIndex) => element(stepIndex + 1));
     const logProb = reduceLogProb(pass.logProb, options);
-    const slicedEntropy = tf.slice(pass.entropySum, [0, 0, 0], [batch, options.nActionSteps, options.envActionDim]);
-    const elementsPerStep = options.nActionSteps * options.envActionDim;
-    const entropy = tf.div(
-      tf.sum(slicedEntropy, [1, 2]),
-      tf.mul(tf.maximum(pass.stochasticCount, 1), elementsPerStep),
-    ) as tf.Tensor1D;
-    return { logProb, entropy, values: pass.values };
+    return { logProb, entropy: meanEntropy(pass.entropySum, pass.stochasticCount, options), values: pass.values };
   });
 }

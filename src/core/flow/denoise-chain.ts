@@ -29,15 +29,28 @@ export interface ChainPass {
 
 /**
  * DESIGN.md §3 "Step": μ = w0·x0̂ + w1·x1̂ with x0̂ = x − t·v and x1̂ = x + (1 − t)·v.
- * x, v [B, H, A]; w1 a number or a tensor that broadcasts ([B, 1, 1]). Shared so the value-only
- * pass follows the chain bit for bit.
+ * x, v [B, H, A]; t, 1 − t, w0 and w1 numbers or tensors that broadcast ([B, 1, 1]; 1 − t is
+ * passed in so that a per-chain t rounds as the number does). Shared so the value-only pass and
+ * the one-step recompute follow the chain bit for bit.
  */
-export function stepMean(x: tf.Tensor, v: tf.Tensor, t: number, w0: number, w1: tf.Tensor | number): tf.Tensor {
+export function stepMean(
+  x: tf.Tensor,
+  v: tf.Tensor,
+  t: tf.Tensor | number,
+  w0: tf.Tensor | number,
+  w1: tf.Tensor | number,
+  oneMinusT: tf.Tensor | number = typeof t === 'number' ? 1 - t : tf.sub(1, t),
+): tf.Tensor {
   return tf.tidy(() => {
     const x0Hat = tf.sub(x, tf.mul(v, t));
-    const x1Hat = tf.add(x, tf.mul(v, 1 - t));
+    const x1Hat = tf.add(x, tf.mul(v, oneMinusT));
     return tf.add(tf.mul(x0Hat, w0), tf.mul(x1Hat, w1));
   });
+}
+
+/** The ODE weight w1 = t − δ that the chain uses on steps that are not stochastic. */
+export function odeW1(t: number, delta: number): number {
+  return t - delta;
 }
 
 /**
@@ -74,8 +87,8 @@ export function runDenoiseChain(
     const v = tf.reshape(velocity, [batch, horizon, actionDim]);
     const stepMask = tf.reshape(tf.slice(mask, [0, stepIndex], [batch, 1]), [batch, 1, 1]);
     // Non-stochastic steps are ODE steps: w1 = t − δ (w0 is the same for every method).
-    const odeW1 = t - grid.delta;
-    const w1 = tf.add(tf.mul(stepMask, coefficients.w1[stepIndex] - odeW1), odeW1);
+    const ode = odeW1(t, grid.delta);
+    const w1 = tf.add(tf.mul(stepMask, coefficients.w1[stepIndex] - ode), ode);
     const mean = stepMean(x, v, t, coefficients.w0[stepIndex], w1);
     const std = options.method === 'noise'
       ? policy.noiseStd(features, timeColumn, options.bounds!)
