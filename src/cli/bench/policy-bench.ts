@@ -1,14 +1,15 @@
 import * as tf from '@tensorflow/tfjs';
-import { chainLogProb, type ChainLogProbOptions } from '../../core/flow/chain-logprob';
+import { chainLogProb, chainLogProbAllSteps, type ChainLogProbOptions } from '../../core/flow/chain-logprob';
 import { sampleActions } from '../../core/flow/sampler';
 import { FlowPolicy } from '../../core/policy/flow-policy';
 import { resolveFlowPolicyOptions, type FlowPolicyOptions } from '../../core/policy/options';
 import { expectedParameterShapes } from '../../core/policy/param-shapes';
 import { createRng } from '../../core/random';
+import { NamedAdam } from '../../core/rl/adam';
 import { useNodeBackend, type NodeBackend } from '../node-backend';
 import type { BenchRow } from './bench-row';
 
-const OBS_DIM = 32;
+const OBS_DIM = 42;
 const SAMPLE_BATCH = 64;
 const GRAD_CHAINS = 1024;
 const STEPS = 4;
@@ -32,9 +33,9 @@ function macsOf(options: FlowPolicyOptions, prefix: string): number {
   return macs;
 }
 
-/** Matmul FLOPs (2 per multiply-add) of one decision: encoder and value head once, velocity net K times. */
-function forwardFlopsPerDecision(options: FlowPolicyOptions): number {
-  return 2 * (macsOf(options, 'encoder.') + macsOf(options, 'value.') + STEPS * macsOf(options, 'velocity.'));
+/** Matmul FLOPs (2 per multiply-add) of one chain: encoder and value head once, the velocity net `velocityCalls` times. */
+function forwardFlops(options: FlowPolicyOptions, velocityCalls: number): number {
+  return 2 * (macsOf(options, 'encoder.') + macsOf(options, 'value.') + velocityCalls * macsOf(options, 'velocity.'));
 }
 
 function note(batch: number, extra: string): string {
@@ -72,8 +73,8 @@ async function benchBackend(backend: NodeBackend): Promise<BenchRow[]> {
   const rng = createRng(0);
   const sampleObs = tf.tensor2d(rng.fillNormal(new Float32Array(SAMPLE_BATCH * OBS_DIM)), [SAMPLE_BATCH, OBS_DIM]);
   const gradObs = tf.tensor2d(rng.fillNormal(new Float32Array(GRAD_CHAINS * OBS_DIM)), [GRAD_CHAINS, OBS_DIM]);
-  const optimizer: tf.Optimizer = tf.train.adam(1e-4);
   const held: tf.Tensor[] = [sampleObs, gradObs];
+  const optimizer = new NamedAdam();
   try {
     const sampleSeconds = await timeIt(repeats.sample, async () => {
       await sampleActions(policy, { state: sampleObs }, chainOptions, rng);
@@ -88,27 +89,35 @@ async function benchBackend(backend: NodeBackend): Promise<BenchRow[]> {
     const advantages = tf.tensor1d(rng.fillNormal(new Float32Array(GRAD_CHAINS)));
     const returns = tf.tensor1d(rng.fillNormal(new Float32Array(GRAD_CHAINS)));
     held.push(chains, mask, oldLogProb, advantages, returns);
-    const variables = [...policy.actorVariables(), ...policy.criticVariables()];
-    const gradSeconds = await timeIt(repeats.grad, async () => {
+    const variables = new Map([...policy.namedVariables()].filter(([name]) => !name.startsWith('noise_head.')));
+    /** One PPO-style step on the stored chains: clipped ratio surrogate + value MSE, backward, Adam. */
+    const gradStep = (recompute: typeof chainLogProb) => async () => {
       const { value, grads } = tf.variableGrads(() => {
-        const out = chainLogProb(policy, { state: gradObs }, chains, mask, chainOptions);
+        const out = recompute(policy, { state: gradObs }, chains, mask, chainOptions);
         const ratio = tf.exp(tf.sub(out.logProb, oldLogProb));
         const surrogate = tf.minimum(tf.mul(ratio, advantages), tf.mul(tf.clipByValue(ratio, 0.8, 1.2), advantages));
         return tf.add(tf.neg(tf.mean(surrogate)), tf.mul(0.5, tf.mean(tf.square(tf.sub(out.values, returns))))) as tf.Scalar;
-      }, variables);
-      optimizer.applyGradients(grads);
+      }, [...variables.values()]);
+      const byName = new Map([...variables].filter(([, variable]) => grads[variable.name]).map(([name, variable]) => [name, grads[variable.name]]));
+      optimizer.apply(variables, byName, 1e-4);
       await value.data();
       tf.dispose([value, ...Object.values(grads)]);
-    });
-    console.error(`  ${backend}: gradient step ${(gradSeconds * 1000).toFixed(0)} ms on ${GRAD_CHAINS} chains`);
+    };
+    const oneStepSeconds = await timeIt(repeats.grad, gradStep(chainLogProb));
+    const allStepsSeconds = await timeIt(repeats.grad, gradStep(chainLogProbAllSteps));
+    console.error(`  ${backend}: gradient step ${(oneStepSeconds * 1000).toFixed(0)} ms (one step per chain), ${(allStepsSeconds * 1000).toFixed(0)} ms (all ${STEPS} steps) on ${GRAD_CHAINS} chains`);
     const peak = await matmulPeak(repeats.matmulSize, repeats.matmul);
-    const flopsPerDecision = forwardFlopsPerDecision(architecture);
+    const flopsPerDecision = forwardFlops(architecture, STEPS);
     // Backward through a dense layer costs two matmuls of the forward's size: ×3 in total.
-    const gradFlops = 3 * flopsPerDecision * GRAD_CHAINS;
+    const gradFlops = (velocityCalls: number) => 3 * forwardFlops(architecture, velocityCalls) * GRAD_CHAINS;
+    const gradRows = (label: string, seconds: number, velocityCalls: number, what: string): BenchRow[] => [
+      { group: 'policy', metric: `grad_samples_per_s_${label}`, value: GRAD_CHAINS / seconds, unit: 'samples/s', backend, note: note(GRAD_CHAINS, `${what}: log-prob recompute + backward + Adam`) },
+      { group: 'policy', metric: `achieved_gflops_grad_${label}`, value: gradFlops(velocityCalls) / seconds / 1e9, unit: 'GFLOP/s', backend, note: note(GRAD_CHAINS, `${(gradFlops(velocityCalls) / 1e9).toFixed(2)} GFLOP of MLP matmuls per step (3x forward, ${velocityCalls} velocity call${velocityCalls > 1 ? 's' : ''} per chain); ${((100 * gradFlops(velocityCalls)) / seconds / 1e9 / peak).toFixed(0)}% of matmul_peak_gflops`) },
+    ];
     return [
       { group: 'policy', metric: 'decisions_per_s', value: SAMPLE_BATCH / sampleSeconds, unit: 'decisions/s', backend, note: note(SAMPLE_BATCH, 'sampling incl. readback') },
-      { group: 'policy', metric: 'grad_samples_per_s', value: GRAD_CHAINS / gradSeconds, unit: 'samples/s', backend, note: note(GRAD_CHAINS, 'log-prob recompute + backward + Adam') },
-      { group: 'policy', metric: 'achieved_gflops', value: gradFlops / gradSeconds / 1e9, unit: 'GFLOP/s', backend, note: note(GRAD_CHAINS, `gradient step; ${(gradFlops / 1e9).toFixed(2)} GFLOP of MLP matmuls (3× forward)`) },
+      ...gradRows('one_step', oneStepSeconds, 1, 'hybrid chains as PPO trains them (DESIGN.md §3 "Cost")'),
+      ...gradRows('all_steps', allStepsSeconds, STEPS, `all ${STEPS} steps recomputed (joint chains, value_on expert)`),
       { group: 'policy', metric: 'achieved_gflops', value: (flopsPerDecision * SAMPLE_BATCH) / sampleSeconds / 1e9, unit: 'GFLOP/s', backend, note: note(SAMPLE_BATCH, `sampling; ${(flopsPerDecision / 1e6).toFixed(2)} MFLOP per decision`) },
       { group: 'policy', metric: 'matmul_peak_gflops', value: peak, unit: 'GFLOP/s', backend, note: `square matmul ${repeats.matmulSize}×${repeats.matmulSize}×${repeats.matmulSize}, float32` },
     ];

@@ -69,4 +69,48 @@ describe('NamedAdam', () => {
     tf.dispose([theta, zero]);
     adam.dispose();
   });
+
+  it('keeps each parameter\'s moments through steps that update different sets of parameters', async () => {
+    // Float64 reference, one Adam per parameter: a parameter without a gradient keeps its moments
+    // and value, while the shared step count t still advances (lr 0.05, β1 0.9, β2 0.999, ε 1e-8).
+    const a = tf.variable(tf.tensor2d([[1, -1], [0.5, 2]]));
+    const b = tf.variable(tf.tensor1d([3, -0.25, 0.75]));
+    const variables = new Map<string, tf.Variable>([['a', a], ['b', b]]);
+    const adam = new NamedAdam({ beta1: 0.9, beta2: 0.999, epsilon: 1e-8, weightDecay: 0 });
+    const reference = { a: [1, -1, 0.5, 2], b: [3, -0.25, 0.75] };
+    const moments = { a: { m: [0, 0, 0, 0], v: [0, 0, 0, 0] }, b: { m: [0, 0, 0], v: [0, 0, 0] } };
+    const schedule: ('a' | 'b')[][] = [['a', 'b'], ['a'], ['b', 'a'], ['a', 'b']];
+    for (const [index, names] of schedule.entries()) {
+      const step = index + 1;
+      const grads = new Map(names.map((name) => [name, tf.mul(variables.get(name)!, 2)] as const)); // g = 2θ
+      if (index === 2) {
+        // Round-trips the state mid-run, as a resumed run would.
+        const state = await adam.getState();
+        adam.setState(state, variables);
+      }
+      adam.apply(variables, grads, 0.05);
+      tf.dispose([...grads.values()]);
+      for (const name of names) {
+        const theta = reference[name];
+        theta.forEach((value, i) => {
+          const g = 2 * value;
+          moments[name].m[i] = 0.9 * moments[name].m[i] + 0.1 * g;
+          moments[name].v[i] = 0.999 * moments[name].v[i] + 0.001 * g * g;
+          theta[i] -= (0.05 * (moments[name].m[i] / (1 - 0.9 ** step))) / (Math.sqrt(moments[name].v[i] / (1 - 0.999 ** step)) + 1e-8);
+        });
+      }
+    }
+    expect(adam.step).toBe(4);
+    Array.from(await a.data()).forEach((value, i) => expect(value).toBeCloseTo(reference.a[i], 5));
+    Array.from(await b.data()).forEach((value, i) => expect(value).toBeCloseTo(reference.b[i], 5));
+    const state = await adam.getState();
+    expect([...state.slots.keys()].sort()).toEqual(['a', 'b']);
+    Array.from(state.slots.get('b')!.m).forEach((value, i) => expect(value).toBeCloseTo(moments.b.m[i], 5));
+    const before = tf.memory().numTensors;
+    const grad = new Map<string, tf.Tensor>([['a', tf.onesLike(a)], ['b', tf.onesLike(b)]]);
+    for (let repeat = 0; repeat < 3; repeat++) adam.apply(variables, grad, 0.01);
+    expect(tf.memory().numTensors).toBe(before + 2);
+    tf.dispose([a, b, ...grad.values()]);
+    adam.dispose();
+  });
 });

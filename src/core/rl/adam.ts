@@ -21,14 +21,32 @@ export interface AdamOptions {
 
 export const DEFAULT_ADAM: AdamOptions = { beta1: 0.9, beta2: 0.999, epsilon: 1e-8, weightDecay: 0 };
 
+/** Moments of one parameter, as tensors shaped like it. */
+interface MomentPair {
+  m: tf.Tensor;
+  v: tf.Tensor;
+}
+
+/** The parameters one flat moment vector covers, in order. */
+interface FlatLayout {
+  names: string[];
+  sizes: number[];
+  shapes: number[][];
+}
+
 /**
- * Adam / AdamW over named variables. The moments live in tf tensors keyed by the
- * policy's dotted parameter names (not tf variable names, which differ per process).
+ * Adam / AdamW over named variables. The moments are keyed by the policy's dotted parameter
+ * names (not tf variable names, which differ per process), and held as one flat vector over the
+ * parameters a step updates, so a step is a few dozen tensor ops rather than a dozen per
+ * parameter (per-op overhead dominates at PPO's minibatch sizes). Per element:
  *   m ← β1·m + (1−β1)·g,  v ← β2·v + (1−β2)·g²
  *   θ ← θ − lr·(m/(1−β1^t)) / (sqrt(v/(1−β2^t)) + ε) − lr·wd·θ
  */
 export class NamedAdam {
-  private readonly moments = new Map<string, { m: tf.Tensor; v: tf.Tensor }>();
+  private layout: FlatLayout | undefined;
+  private flat: { m: tf.Tensor1D; v: tf.Tensor1D } | undefined;
+  /** Moments of parameters outside the current layout (restored state, or a group that changed). */
+  private readonly parked = new Map<string, MomentPair>();
   private stepCount = 0;
 
   constructor(readonly options: AdamOptions = DEFAULT_ADAM) {
@@ -45,31 +63,83 @@ export class NamedAdam {
   /** Applies one step to every variable that has a gradient; `grads` is keyed by parameter name. */
   apply(variables: ReadonlyMap<string, tf.Variable>, grads: ReadonlyMap<string, tf.Tensor>, learningRate: number): void {
     if (grads.size === 0) return;
+    const targets = [...grads.keys()].map((name) => {
+      const variable = variables.get(name);
+      if (!variable) throw new ConfigError('optimizer', `optimizer got a gradient for unknown parameter '${name}'`);
+      return variable;
+    });
+    const layout = this.layoutFor([...grads.keys()], targets);
     this.stepCount++;
     const { beta1, beta2, epsilon, weightDecay } = this.options;
     const correction1 = 1 - beta1 ** this.stepCount;
     const correction2 = 1 - beta2 ** this.stepCount;
-    for (const [name, grad] of grads) {
-      const variable = variables.get(name);
-      if (!variable) throw new ConfigError('optimizer', `optimizer got a gradient for unknown parameter '${name}'`);
-      const previous = this.moments.get(name);
-      const next = tf.tidy(() => {
-        const m = tf.add(tf.mul(previous?.m ?? tf.zerosLike(grad), beta1), tf.mul(grad, 1 - beta1));
-        const v = tf.add(tf.mul(previous?.v ?? tf.zerosLike(grad), beta2), tf.mul(tf.square(grad), 1 - beta2));
-        const update = tf.div(tf.div(m, correction1), tf.add(tf.sqrt(tf.div(v, correction2)), epsilon));
-        let value = tf.sub(variable, tf.mul(update, learningRate));
+    const previous = this.flat!;
+    this.flat = tf.tidy(() => {
+      const grad = tf.concat(layout.names.map((name) => tf.reshape(grads.get(name)!, [-1])));
+      const m = tf.add(tf.mul(previous.m, beta1), tf.mul(grad, 1 - beta1)) as tf.Tensor1D;
+      const v = tf.add(tf.mul(previous.v, beta2), tf.mul(tf.square(grad), 1 - beta2)) as tf.Tensor1D;
+      const update = tf.div(tf.div(m, correction1), tf.add(tf.sqrt(tf.div(v, correction2)), epsilon));
+      const parts = layout.sizes.length > 1 ? tf.split(update, layout.sizes) : [update];
+      targets.forEach((variable, index) => {
+        let value = tf.sub(variable, tf.mul(tf.reshape(parts[index], layout.shapes[index]), learningRate));
         if (weightDecay > 0) value = tf.sub(value, tf.mul(variable, learningRate * weightDecay));
         variable.assign(value);
-        return { m: tf.keep(m), v: tf.keep(v) };
       });
-      if (previous) tf.dispose([previous.m, previous.v]);
-      this.moments.set(name, next);
+      return { m: tf.keep(m), v: tf.keep(v) };
+    });
+    tf.dispose([previous.m, previous.v]);
+  }
+
+  /** The flat layout for these parameters, re-packing the moments when the set of parameters changed. */
+  private layoutFor(names: string[], targets: tf.Variable[]): FlatLayout {
+    const current = this.layout;
+    if (current && current.names.length === names.length && current.names.every((name, index) => name === names[index])) return current;
+    this.parkFlat();
+    const layout: FlatLayout = { names, sizes: targets.map((variable) => variable.size), shapes: targets.map((variable) => [...variable.shape]) };
+    this.flat = tf.tidy(() => {
+      const pick = (key: 'm' | 'v') => tf.concat(names.map((name, index) => {
+        const parked = this.parked.get(name);
+        return parked ? tf.reshape(parked[key], [-1]) : tf.zeros([layout.sizes[index]]);
+      })) as tf.Tensor1D;
+      return { m: pick('m'), v: pick('v') };
+    });
+    for (const name of names) {
+      const parked = this.parked.get(name);
+      if (parked) tf.dispose([parked.m, parked.v]);
+      this.parked.delete(name);
     }
+    this.layout = layout;
+    return layout;
+  }
+
+  /** Moves the flat moments back to per-parameter tensors. */
+  private parkFlat(): void {
+    const { layout, flat } = this;
+    if (!layout || !flat) return;
+    tf.tidy(() => {
+      const split = (vector: tf.Tensor1D) => (layout.sizes.length > 1 ? tf.split(vector, layout.sizes) : [vector]);
+      const [ms, vs] = [split(flat.m), split(flat.v)];
+      layout.names.forEach((name, index) => {
+        this.parked.set(name, { m: tf.keep(tf.reshape(ms[index], layout.shapes[index])), v: tf.keep(tf.reshape(vs[index], layout.shapes[index])) });
+      });
+    });
+    tf.dispose([flat.m, flat.v]);
+    this.layout = undefined;
+    this.flat = undefined;
   }
 
   async getState(): Promise<AdamState> {
     const slots = new Map<string, AdamSlot>();
-    for (const [name, { m, v }] of this.moments) {
+    if (this.layout && this.flat) {
+      const [m, v] = (await Promise.all([this.flat.m.data(), this.flat.v.data()])) as Float32Array[];
+      let offset = 0;
+      this.layout.names.forEach((name, index) => {
+        const size = this.layout!.sizes[index];
+        slots.set(name, { m: m.slice(offset, offset + size), v: v.slice(offset, offset + size) });
+        offset += size;
+      });
+    }
+    for (const [name, { m, v }] of this.parked) {
       slots.set(name, { m: (await m.data()) as Float32Array, v: (await v.data()) as Float32Array });
     }
     return { step: this.stepCount, slots };
@@ -87,13 +157,16 @@ export class NamedAdam {
     this.dispose();
     for (const [name, slot] of state.slots) {
       const shape = variables.get(name)!.shape;
-      this.moments.set(name, { m: tf.tensor(slot.m, shape), v: tf.tensor(slot.v, shape) });
+      this.parked.set(name, { m: tf.tensor(slot.m, shape), v: tf.tensor(slot.v, shape) });
     }
     this.stepCount = state.step;
   }
 
   dispose(): void {
-    for (const { m, v } of this.moments.values()) tf.dispose([m, v]);
-    this.moments.clear();
+    if (this.flat) tf.dispose([this.flat.m, this.flat.v]);
+    this.flat = undefined;
+    this.layout = undefined;
+    for (const { m, v } of this.parked.values()) tf.dispose([m, v]);
+    this.parked.clear();
   }
 }
