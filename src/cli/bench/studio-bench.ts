@@ -3,8 +3,12 @@
  * shipped pick-cube checkpoint, 4 envs): main-thread long tasks while training (DESIGN.md §7:
  * the main thread only renders), and what the live 3D view and rollout videos cost training.
  * Variants alternate over several rounds so drift in machine load falls on both alike.
+ * Last, the default run (16 envs × 32 decisions) in the studio against the CLI, per iteration.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
 import { applyOverrides, defaultConfig, encodeConfigHash } from '../../core/config';
 import { findChromium } from '../../../scripts/find-chromium.mjs';
@@ -121,6 +125,50 @@ async function measureChainResponse(browser: Browser): Promise<number[]> {
   }
 }
 
+/** The default pick-cube run, evaluation off so both hosts time training iterations alone. */
+const DEFAULT_RUN = ['task=pick-cube', 'iterations=8', 'eval.every=0'];
+/** Iterations 1–2 compile kernels and fill caches; the steady state is timed from here on. */
+const STEADY_FROM = 3;
+
+/** Seconds per steady-state iteration from a run's metrics (progress/wall_s at each iteration). */
+function steadySecondsPerIteration(records: Record<string, unknown>[]): number {
+  const walls = records.filter((record) => typeof record['progress/wall_s'] === 'number').map((record) => record['progress/wall_s'] as number);
+  if (walls.length < STEADY_FROM + 1) throw new Error(`expected at least ${STEADY_FROM + 1} iterations of metrics, got ${walls.length}`);
+  return (walls[walls.length - 1] - walls[STEADY_FROM - 1]) / (walls.length - STEADY_FROM);
+}
+
+function parseJsonl(text: string): Record<string, unknown>[] {
+  return text.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** The default run in the studio, Charts tab open; metrics come from its JSONL export. */
+async function studioDefaultRun(browser: Browser): Promise<number> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  try {
+    const config = applyOverrides(defaultConfig(), DEFAULT_RUN);
+    await page.goto(`http://localhost:${PORT}/?backend=wasm#${encodeConfigHash(config)}`);
+    await page.getByTestId('meta-stage').filter({ hasText: 'bc' }).waitFor({ timeout: 120_000 });
+    await page.getByText('Charts', { exact: true }).click();
+    await page.getByTestId('train').click();
+    await page.getByTestId('phase').filter({ hasText: 'done' }).waitFor({ timeout: 600_000 });
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-jsonl').click()]);
+    return steadySecondsPerIteration(parseJsonl(readFileSync((await download.path())!, 'utf8')));
+  } finally {
+    await page.close();
+  }
+}
+
+/** The same run through `npm run train`. */
+async function cliDefaultRun(): Promise<number> {
+  const out = mkdtempSync(path.join(os.tmpdir(), 'flowtune-bench-'));
+  try {
+    await run(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'src/cli/train.ts', ...DEFAULT_RUN, 'ckpt=public/checkpoints/pick-cube-bc.flowtune', `out=${out}`]);
+    return steadySecondsPerIteration(parseJsonl(readFileSync(path.join(out, 'metrics.jsonl'), 'utf8')));
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
 export async function runBench(): Promise<BenchRow[]> {
   const executablePath = findChromium();
   if (!executablePath) throw new Error('the studio bench needs Chromium: set CHROME_PATH or install chromium');
@@ -142,6 +190,13 @@ export async function runBench(): Promise<BenchRow[]> {
         results.get(variant.name)!.push(measured);
       }
     }
+    const studioSeconds: number[] = [];
+    const cliSeconds: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      studioSeconds.push(await studioDefaultRun(browser));
+      cliSeconds.push(await cliDefaultRun());
+      console.error(`round ${round + 1}/${ROUNDS} default run: studio ${studioSeconds.at(-1)!.toFixed(3)} s/iteration, CLI ${cliSeconds.at(-1)!.toFixed(3)} s/iteration`);
+    }
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
     const base = median(results.get('baseline')!.map((entry) => entry.secondsPerIteration));
     const note = `pick-cube shipped checkpoint, ${BASE.join(' ')}; median of ${ROUNDS} alternating rounds`;
@@ -149,6 +204,12 @@ export async function runBench(): Promise<BenchRow[]> {
       group: 'studio', metric: 'chain view redraw after a noise change', value: median(response), unit: 'ms', task: 'pick-cube', backend: 'wasm',
       note: `default config, shipped checkpoint, no run: slider moved to 5 levels, median; slowest ${Math.max(...response).toFixed(0)} ms`,
     }];
+    const defaultNote = `default config, ${DEFAULT_RUN.join(' ')}, shipped BC checkpoint; iterations ${STEADY_FROM}–8 from progress/wall_s; median of ${ROUNDS} alternating rounds`;
+    rows.push(
+      { group: 'studio', metric: 'default run: studio s_per_iteration', value: median(studioSeconds), unit: 's', task: 'pick-cube', backend: 'wasm', note: `${defaultNote}; Charts tab` },
+      { group: 'studio', metric: 'default run: CLI s_per_iteration', value: median(cliSeconds), unit: 's', task: 'pick-cube', backend: 'wasm', note: `${defaultNote}; npm run train` },
+      { group: 'studio', metric: 'default run: studio / CLI', value: median(studioSeconds) / median(cliSeconds), unit: 'ratio', task: 'pick-cube', backend: 'wasm', note: 'target ≤ 1.3' },
+    );
     for (const variant of VARIANTS) {
       const entries = results.get(variant.name)!;
       const perIteration = median(entries.map((entry) => entry.secondsPerIteration));
