@@ -9,6 +9,7 @@ import { encodeFlowtune } from '../../src/core/checkpoint/flowtune-file';
 import { configFromCheckpoint, type PolicyCheckpoint } from '../../src/core/checkpoint/policy-checkpoint';
 import { exportTfjs } from '../../src/core/checkpoint/tfjs-format';
 import { cloneConfig, validateConfig, type NoiseConfig, type RunConfig, type TaskName } from '../../src/core/config';
+import { resolveEnvWorkers } from '../../src/core/config/env-workers';
 import { TrainingError } from '../../src/core/errors';
 import type { MetricRecord } from '../../src/core/metrics/metric-keys';
 import { assertConfigFitsCheckpoint } from '../../src/core/run/checkpoint-run-config';
@@ -150,7 +151,10 @@ export class TrainingSession {
   }
 
   private async openEnv(config: VectorEnvConfig, purpose: 'train' | 'eval'): Promise<RestartableEnv> {
-    const workers = purpose === 'train' && this.config.env.workers > 0 ? this.config.env.workers : purpose === 'eval' ? 1 : undefined;
+    // Training: one env thread per core, as on the command line; this worker waits on every chunk,
+    // and the env threads wait on every update, so the cores take turns.
+    const cores = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 2;
+    const workers = purpose === 'train' ? resolveEnvWorkers(this.config.env.workers, config.numEnvs, cores) : 1;
     const env = await RestartableEnv.create(config, workers, this.faults?.shardPortOpener(purpose));
     this.envs.push(env);
     return env;
