@@ -4,29 +4,31 @@ import * as tf from '@tensorflow/tfjs';
 export type ParamLookup = (name: string) => tf.Tensor;
 
 /**
- * x [N, in] · kernel [in, out] → [N, out]. The built-in gradient uses transposed matmuls, which the
- * wasm backend runs an order of magnitude slower than plain ones; transposing explicitly first
- * gives the same values: dx = dy · kernelᵀ, dkernel = xᵀ · dy.
+ * x [N, in] · kernel [in, out] + bias [out] → [N, out], with its gradient written out. The built-in
+ * gradients use transposed matmuls and, for the bias, a sum over the batch axis, which the wasm
+ * backend runs far slower than plain matmuls; these give the same values:
+ * dx = dy · kernelᵀ, dkernel = xᵀ · dy, dbias = 1ᵀ · dy.
  */
-const matMulWithExplicitTransposeGrad = tf.customGrad(((x: tf.Tensor2D, kernel: tf.Tensor2D, save: (tensors: tf.Tensor[]) => void) => {
+const denseWithExplicitGrads = tf.customGrad(((x: tf.Tensor2D, kernel: tf.Tensor2D, bias: tf.Tensor1D, save: (tensors: tf.Tensor[]) => void) => {
   save([x, kernel]);
   return {
-    value: tf.matMul(x, kernel),
+    value: tf.fused.matMul({ a: x, b: kernel, bias }),
     gradFunc: (dy: tf.Tensor2D, saved: tf.Tensor[]) => [
       tf.matMul(dy, tf.transpose(saved[1] as tf.Tensor2D)),
       tf.matMul(tf.transpose(saved[0] as tf.Tensor2D), dy),
+      tf.reshape(tf.matMul(tf.ones([1, dy.shape[0]]), dy), [dy.shape[1]]),
     ],
   };
-}) as unknown as Parameters<typeof tf.customGrad>[0]) as (x: tf.Tensor2D, kernel: tf.Tensor2D) => tf.Tensor2D;
+}) as unknown as Parameters<typeof tf.customGrad>[0]) as (x: tf.Tensor2D, kernel: tf.Tensor2D, bias: tf.Tensor1D) => tf.Tensor2D;
 
 /** x [..., in] → [..., out] with `${prefix}.kernel` [in, out] and `${prefix}.bias` [out]. */
 export function dense(param: ParamLookup, prefix: string, x: tf.Tensor): tf.Tensor {
   const kernel = param(`${prefix}.kernel`) as tf.Tensor2D;
-  const bias = param(`${prefix}.bias`);
-  if (x.rank === 2) return tf.add(matMulWithExplicitTransposeGrad(x as tf.Tensor2D, kernel), bias);
+  const bias = param(`${prefix}.bias`) as tf.Tensor1D;
+  if (x.rank === 2) return denseWithExplicitGrads(x as tf.Tensor2D, kernel, bias);
   const lead = x.shape.slice(0, -1);
   const flat = tf.reshape(x, [-1, x.shape[x.rank - 1]]) as tf.Tensor2D;
-  return tf.reshape(tf.add(matMulWithExplicitTransposeGrad(flat, kernel), bias), [...lead, kernel.shape[1]]);
+  return tf.reshape(denseWithExplicitGrads(flat, kernel, bias), [...lead, kernel.shape[1]]);
 }
 
 /** SiLU (swish): x·sigmoid(x). */
