@@ -24,9 +24,10 @@ async function trainToEnd(page: Page, iterations: number): Promise<void> {
 test.describe('journey 5: exact resume', () => {
   test('a reload mid-run resumes from the IndexedDB autosave and the next iterations equal an uninterrupted run', async ({ browser }) => {
     test.setTimeout(360_000);
-    // Short episodes end inside every iteration, so env and seed-stream state both matter.
+    // Short episodes end inside every iteration, so env and seed-stream state both matter. Rollouts of
+    // 32 decisions keep the run going well past the reload that follows the first autosave.
     const total = 12;
-    const overrides = [`iterations=${total}`, 'eval.every=0', 'checkpoint_every=2', 'env.max_episode_steps=6', 'seed=11'];
+    const overrides = [`iterations=${total}`, 'eval.every=0', 'checkpoint_every=2', 'env.max_episode_steps=6', 'env.steps_per_iteration=32', 'seed=11'];
 
     const straightContext = await browser.newContext();
     const straight = await straightContext.newPage();
