@@ -82,10 +82,10 @@ export function chainLogProb(
     const t = pick(times);
     const oneMinusT = pick(times.map((time) => 1 - time));
     const w0 = pick(coefficients.w0);
-    // The chain forms a stochastic step's w1 as (w1 − ode) + ode in float32; so does this.
+    // The chain forms a stochastic step's w1 as f32(w1 − ode) + f32(ode) in float32; so does this.
     const w1 = pick(coefficients.w1.map((weight, stepIndex) => {
-      const ode = Math.fround(odeW1(times[stepIndex], grid.delta));
-      return Math.fround(Math.fround(weight - ode) + ode);
+      const ode = odeW1(times[stepIndex], grid.delta);
+      return Math.fround(Math.fround(weight - ode) + Math.fround(ode));
     }));
     const stepMask = tf.reshape(mask, [batch, steps, 1, 1]);
     const atStep = (first: number): tf.Tensor =>
