@@ -40,6 +40,15 @@ const SECTIONS: { name: string; color: string; charts: ChartSpec[] }[] = [
       { metric: 'perf/env_steps_per_s', title: 'env steps / s' },
     ],
   },
+  {
+    name: 'Time per iteration',
+    color: '#7c3aed',
+    charts: [
+      { metric: 'perf/env_s', title: 'env stepping (s)' },
+      { metric: 'perf/policy_s', title: 'policy inference (s)' },
+      { metric: 'perf/update_s', title: 'PPO update (s)' },
+    ],
+  },
 ];
 
 /** The live charts with the smoothing slider and x-axis choice (TensorBoard-style debiased EMA). */
