@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { useNodeBackend } from '../../cli/node-backend';
 import { createRng } from '../random';
-import { dense } from './layers';
+import { dense, transpose2d } from './layers';
 
 beforeAll(async () => {
   await useNodeBackend('wasm');
@@ -53,5 +53,19 @@ describe('dense layer gradients (explicit-transpose matmul gradient)', () => {
     for (let input = 0; input < inSize; input++) first += x[input] * kernel[input * outSize];
     expect(forwardData[0]).toBeCloseTo(first, 5);
     tf.dispose([dx, dKernel, dBias, c, xs, forward, ...params.values()]);
+  });
+});
+
+describe('transpose2d', () => {
+  test('equals the plain transpose exactly for tiled, odd and small shapes', async () => {
+    const rng = createRng(4);
+    // 1024×256 and 512×300 take the tiled path (8×8 and 4×4 tiles); the rest the plain one.
+    for (const [rows, cols] of [[1024, 256], [512, 300], [256, 258], [64, 128], [3, 5]] as const) {
+      const x = tf.tensor2d(Float32Array.from({ length: rows * cols }, () => rng.normal()), [rows, cols]);
+      const [fast, plain] = [transpose2d(x), tf.transpose(x)];
+      expect(fast.shape).toEqual([cols, rows]);
+      expect(Array.from(await fast.data())).toEqual(Array.from(await plain.data()));
+      tf.dispose([x, fast, plain]);
+    }
   });
 });

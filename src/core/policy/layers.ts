@@ -4,6 +4,20 @@ import * as tf from '@tensorflow/tfjs';
 export type ParamLookup = (name: string) => tf.Tensor;
 
 /**
+ * xᵀ for x [R, C]. The wasm backend's rank-2 transpose walks memory without blocking and costs
+ * about as much as a matmul of the same size once both sides reach a few hundred; the same
+ * permutation over 8×8 (or 4×4) tiles, as a rank-4 transpose, runs about 3× faster there. Small
+ * or odd shapes, where it does not pay, keep the plain transpose. Both give the exact same values.
+ */
+export function transpose2d(x: tf.Tensor2D): tf.Tensor2D {
+  const [rows, cols] = x.shape;
+  const tile = rows % 8 === 0 && cols % 8 === 0 ? 8 : rows % 4 === 0 && cols % 4 === 0 ? 4 : 0;
+  if (tile === 0 || rows < 256 || cols < 256) return tf.transpose(x);
+  const tiled = tf.reshape(x, [rows / tile, tile, cols / tile, tile]);
+  return tf.reshape(tf.transpose(tiled, [2, 3, 0, 1]), [cols, rows]);
+}
+
+/**
  * x [N, in] · kernel [in, out] + bias [out] → [N, out], with its gradient written out. The built-in
  * gradients use transposed matmuls and, for the bias, a sum over the batch axis, which the wasm
  * backend runs far slower than plain matmuls; these give the same values:
@@ -14,8 +28,8 @@ const denseWithExplicitGrads = tf.customGrad(((x: tf.Tensor2D, kernel: tf.Tensor
   return {
     value: tf.fused.matMul({ a: x, b: kernel, bias }),
     gradFunc: (dy: tf.Tensor2D, saved: tf.Tensor[]) => [
-      tf.matMul(dy, tf.transpose(saved[1] as tf.Tensor2D)),
-      tf.matMul(tf.transpose(saved[0] as tf.Tensor2D), dy),
+      tf.matMul(dy, transpose2d(saved[1] as tf.Tensor2D)),
+      tf.matMul(transpose2d(saved[0] as tf.Tensor2D), dy),
       tf.reshape(tf.matMul(tf.ones([1, dy.shape[0]]), dy), [dy.shape[1]]),
     ],
   };
