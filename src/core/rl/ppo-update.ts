@@ -11,7 +11,7 @@ import type { Rng } from '../random';
 import type { NamedAdam } from './adam';
 import { logProbUnitShape } from './collect-rollout';
 import { clipGradients } from './grad-clip';
-import type { PhaseTimes } from './phase-times';
+import { PhaseTimes } from './phase-times';
 import { ppoActorLoss } from './ppo-loss-actor';
 import { ppoCriticLoss } from './ppo-loss-critic';
 import { combinePpoLosses } from './ppo-loss-total';
@@ -38,7 +38,7 @@ export interface PpoUpdateInputs {
   skipStreak: { current: number };
   /** Awaited before each minibatch: a pause point, so a pause need not wait for the whole update. */
   beforeMinibatch?: () => Promise<void>;
-  /** Charged with the forward, backward, optimizer and data-move time. */
+  /** Charged with the forward, backward, optimizer and data-move time (a throwaway one when absent). */
   phases?: PhaseTimes;
 }
 
@@ -82,6 +82,7 @@ function trainableVariables(policy: FlowPolicy, criticOnly: boolean, method: Sam
  */
 export async function ppoUpdate(inputs: PpoUpdateInputs): Promise<PpoUpdateResult> {
   const { policy, buffer, config, sampler, slice } = inputs;
+  const phases = inputs.phases ?? new PhaseTimes(() => performance.now());
   const { horizon, actionDim } = policy.options;
   const shape = buffer.shape;
   const variables = trainableVariables(policy, inputs.criticOnly, sampler.method);
@@ -102,9 +103,7 @@ export async function ppoUpdate(inputs: PpoUpdateInputs): Promise<PpoUpdateResul
       await inputs.beforeMinibatch?.();
       const rows = order.subarray(first, Math.min(first + config.ppo.minibatch_size, order.length));
       const m = rows.length;
-      const phases = inputs.phases;
-      const dataStarted = phases?.clock();
-      const batch = tf.tidy(() => ({
+      const batch = phases.timeSync('data', () => tf.tidy(() => ({
         state: tf.tensor2d(RolloutBuffer.gather(buffer.obs, shape.obsSize, rows), [m, shape.obsSize]),
         chains: tf.tensor4d(RolloutBuffer.gather(buffer.chains, shape.chainSize, rows), [m, shape.denoiseSteps + 1, horizon, actionDim]),
         denoise: tf.tensor2d(RolloutBuffer.gather(buffer.denoiseInds, shape.denoiseSteps, rows), [m, shape.denoiseSteps]),
@@ -112,14 +111,13 @@ export async function ppoUpdate(inputs: PpoUpdateInputs): Promise<PpoUpdateResul
         advantages: tf.tensor1d(RolloutBuffer.gather(inputs.advantages, 1, rows)),
         returns: tf.tensor1d(RolloutBuffer.gather(inputs.returns, 1, rows)),
         oldValues: tf.tensor1d(RolloutBuffer.gather(buffer.values, 1, rows)),
-      }));
-      if (phases) phases.add('data', (phases.clock() - dataStarted!) / 1000);
+      })));
       let kept: Partial<Record<TrackedMetric, tf.Scalar>> = {};
       // The forward runs inside variableGrads; its own time is measured there, the rest is backward.
       let forwardSeconds = 0;
-      const gradsStarted = phases?.clock();
+      const gradsStarted = phases.clock();
       const { value: loss, grads } = tf.variableGrads(() => {
-        const forwardStarted = phases?.clock();
+        const forwardStarted = phases.clock();
         const recomputed = chainLogProb(policy, { state: batch.state }, batch.chains, batch.denoise, { ...sampler, ...slice });
         const actor = ppoActorLoss(
           { logProbs: recomputed.logProb, oldLogProbs: batch.oldLogProbs, advantages: batch.advantages },
@@ -136,13 +134,11 @@ export async function ppoUpdate(inputs: PpoUpdateInputs): Promise<PpoUpdateResul
           inputs.criticOnly ? { value: critic.loss } : { policy: actor.loss, value: critic.loss, entropy },
           { valueCoef: config.ppo.value_coef, entropyCoef: config.ppo.entropy_coef },
         );
-        if (phases) forwardSeconds = (phases.clock() - forwardStarted!) / 1000;
+        forwardSeconds = (phases.clock() - forwardStarted) / 1000;
         return total;
       }, [...variables.values()]);
-      if (phases) {
-        phases.add('forward', forwardSeconds);
-        phases.add('backward', (phases.clock() - gradsStarted!) / 1000 - forwardSeconds);
-      }
+      phases.add('forward', forwardSeconds);
+      phases.add('backward', (phases.clock() - gradsStarted) / 1000 - forwardSeconds);
       // Actor and critic are clipped apart: one global norm would let the critic's large value
       // gradients shrink the policy gradient to nothing (they also have their own optimizers).
       const groups = { actor: {} as tf.NamedTensorMap, critic: {} as tf.NamedTensorMap };
@@ -150,15 +146,13 @@ export async function ppoUpdate(inputs: PpoUpdateInputs): Promise<PpoUpdateResul
         const name = paramNameOf.get(tfName);
         if (name) (isCriticParameter(name) ? groups.critic : groups.actor)[name] = grad;
       }
-      const clipStarted = phases?.clock();
-      const actorClip = await clipGradients(groups.actor, maxGradNorm);
-      const criticClip = await clipGradients(groups.critic, maxGradNorm);
-      if (phases) phases.add('optimizer', (phases.clock() - clipStarted!) / 1000);
+      const [actorClip, criticClip] = await phases.time('optimizer', async () =>
+        [await clipGradients(groups.actor, maxGradNorm), await clipGradients(groups.critic, maxGradNorm)] as const);
       try {
-        const readStarted = phases?.clock();
-        const lossValue = (await loss.data())[0];
-        const metricValues = await Promise.all(Object.entries(kept).map(async ([key, scalar]) => [key, (await scalar.data())[0]] as const));
-        if (phases) phases.add('data', (phases.clock() - readStarted!) / 1000);
+        const [lossValue, metricValues] = await phases.time('data', async () => [
+          (await loss.data())[0],
+          await Promise.all(Object.entries(kept).map(async ([key, scalar]) => [key, (await scalar.data())[0]] as const)),
+        ] as const);
         if (!actorClip.finite || !criticClip.finite || !Number.isFinite(lossValue) || metricValues.some(([, value]) => !Number.isFinite(value))) {
           nonfiniteSkips++;
           inputs.skipStreak.current++;
@@ -170,10 +164,10 @@ export async function ppoUpdate(inputs: PpoUpdateInputs): Promise<PpoUpdateResul
           }
           continue;
         }
-        const applyStarted = phases?.clock();
-        inputs.actorOptimizer.apply(variables, new Map(Object.entries(actorClip.grads)), inputs.actorLr);
-        inputs.criticOptimizer.apply(variables, new Map(Object.entries(criticClip.grads)), inputs.criticLr);
-        if (phases) phases.add('optimizer', (phases.clock() - applyStarted!) / 1000);
+        phases.timeSync('optimizer', () => {
+          inputs.actorOptimizer.apply(variables, new Map(Object.entries(actorClip.grads)), inputs.actorLr);
+          inputs.criticOptimizer.apply(variables, new Map(Object.entries(criticClip.grads)), inputs.criticLr);
+        });
         applied++;
         inputs.skipStreak.current = 0;
         for (const [key, value] of metricValues) {
