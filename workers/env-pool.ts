@@ -7,6 +7,16 @@ import type { ShardPort } from '../src/core/envs/shard-protocol';
 import type { VectorEnvConfig } from '../src/core/envs/vector-env-config';
 import { ShardedVectorEnv, type ShardedVectorEnvOptions } from '../src/core/envs/sharded-vector-env';
 
+/** Logical cores the page or worker reports (2 where it reports none). */
+export function hardwareCores(): number {
+  return (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 2;
+}
+
+/** Whether SharedArrayBuffer may be shared with the env workers (COOP/COEP in force). */
+export function isCrossOriginIsolated(): boolean {
+  return (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;
+}
+
 export function openBrowserShardPort(): ShardPort {
   const worker = new Worker(new URL('./env-worker.ts', import.meta.url), { type: 'module', name: 'env-shard' });
   return {
@@ -18,7 +28,5 @@ export function openBrowserShardPort(): ShardPort {
 }
 
 export function createBrowserVectorEnv(config: VectorEnvConfig, options: ShardedVectorEnvOptions = {}): Promise<ShardedVectorEnv> {
-  const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;
-  const cores = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 2;
-  return ShardedVectorEnv.create(config, () => openBrowserShardPort(), { hardwareConcurrency: cores, sharedMemory: isolated, ...options });
+  return ShardedVectorEnv.create(config, () => openBrowserShardPort(), { hardwareConcurrency: hardwareCores(), sharedMemory: isCrossOriginIsolated(), ...options });
 }

@@ -9,7 +9,7 @@ import type { EpisodeRecord } from '../../src/core/envs/task-env';
 import { ShardedVectorEnv } from '../../src/core/envs/sharded-vector-env';
 import type { BatchEnv } from '../../src/core/envs/batch-env';
 import type { ShardPort } from '../../src/core/envs/shard-protocol';
-import { openBrowserShardPort } from '../env-pool';
+import { hardwareCores, isCrossOriginIsolated, openBrowserShardPort } from '../env-pool';
 import { openWatchedPort, type WatchedPort } from './fault-ports';
 
 export class EnvRestartedError extends Error {
@@ -32,13 +32,11 @@ export class RestartableEnv implements BatchEnv {
 
   private static async open(config: VectorEnvConfig, numWorkers: number | undefined, openPort: () => ShardPort): Promise<{ env: ShardedVectorEnv; ports: WatchedPort[] }> {
     const ports: WatchedPort[] = [];
-    const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;
-    const cores = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 2;
     const env = await ShardedVectorEnv.create(config, () => {
       const port = openWatchedPort(openPort());
       ports.push(port);
       return port;
-    }, { numWorkers, hardwareConcurrency: cores, sharedMemory: isolated });
+    }, { numWorkers, hardwareConcurrency: hardwareCores(), sharedMemory: isCrossOriginIsolated() });
     return { env, ports };
   }
 

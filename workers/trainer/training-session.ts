@@ -24,6 +24,7 @@ import { EpisodeStore } from './episode-store';
 import type { FaultInjection } from './fault-injection';
 import { InspectionJobs } from './inspection-jobs';
 import { checkpointInfo, decodeFiles, fetchShipped } from './model-source';
+import { hardwareCores } from '../env-pool';
 import { RestartableEnv } from './restartable-env';
 
 const DEFAULT_AUTOSAVE_EVERY = 5;
@@ -153,8 +154,7 @@ export class TrainingSession {
   private async openEnv(config: VectorEnvConfig, purpose: 'train' | 'eval'): Promise<RestartableEnv> {
     // Training: one env thread per core, as on the command line; this worker waits on every chunk,
     // and the env threads wait on every update, so the cores take turns.
-    const cores = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 2;
-    const workers = purpose === 'train' ? resolveEnvWorkers(this.config.env.workers, config.numEnvs, cores) : 1;
+    const workers = purpose === 'train' ? resolveEnvWorkers(this.config.env.workers, config.numEnvs, hardwareCores()) : 1;
     const env = await RestartableEnv.create(config, workers, this.faults?.shardPortOpener(purpose));
     this.envs.push(env);
     return env;
