@@ -90,6 +90,9 @@ export const CONFIG_FIELDS: { readonly [K in ConfigKey]: SpecFor<ConfigValue<K>>
   'policy.ditx_heads': int('Attention heads in DiT-X (must divide policy.ditx_dim).', 4, 1, 64),
   'policy.value_on': choice('Value head input: obs features (V_vlm, default) or velocity-net features averaged over steps (V_expert), reference 004.', ['obs', 'expert'], 'obs'),
   'policy.detach_critic_input': bool('Stop critic gradients at the shared trunk (reference 004); on by default, since the value loss is far larger than the policy loss and would otherwise reshape the policy\'s features.', true),
+  'policy.freeze_encoder': choice(
+    'Keep the observation encoder fixed during PPO (ReinFlow\'s freeze_visual_encoder); its features are then computed once per decision at rollout time and stored, so minibatches never re-encode point clouds. auto: on for point clouds, off for state.',
+    ['auto', 'true', 'false'], 'auto'),
   'policy.value_hidden': intList('Hidden widths of the value head.', [256, 256], 1, 8192),
   'policy.noise_head_hidden': intList('Hidden widths of the learnable noise head ([128, 64] in reference 004).', [128, 64], 1, 8192),
 

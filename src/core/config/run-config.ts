@@ -26,7 +26,7 @@ export interface PolicyConfig {
   velocity_net: 'mlp' | 'ditx';
   /** Hidden widths of the MLP velocity net. */
   hidden: number[];
-  /** Hidden widths of the state obs encoder. */
+  /** Hidden widths of the obs encoder (state MLP, or PointNet's per-point MLP). */
   encoder_hidden: number[];
   /** Width of the DiT-X token stream. */
   ditx_dim: number;
@@ -38,6 +38,8 @@ export interface PolicyConfig {
   value_on: 'obs' | 'expert';
   /** Stop critic gradients at the shared trunk. */
   detach_critic_input: boolean;
+  /** Keep the observation encoder fixed during PPO and store its features at rollout time (auto: point clouds only). */
+  freeze_encoder: 'auto' | 'true' | 'false';
   /** Hidden widths of the value head. */
   value_hidden: number[];
   /** Hidden widths of the learnable noise head (noise.method=noise). */

@@ -150,19 +150,18 @@ describe('forward passes against float64 references', () => {
   });
 
   test('PointNet: per-point MLP, max-pool, projection, LayerNorm, then proprioception; point order does not matter', async () => {
-    const options = { ...tiny, obsEncoder: 'pointcloud' as const, nObsSteps: 1, encoderHidden: [5, 4], pointFeatureDim: 3 };
+    const pointCount = 7;
+    const options = { ...tiny, obsEncoder: 'pointcloud' as const, numPoints: pointCount, nObsSteps: 1, encoderHidden: [5, 4], pointFeatureDim: 3 };
     const policy = build(options, 2);
     const weights = await policy.getWeights();
     const rng = createRng(6);
-    const pointCount = 7;
     const points = rng.fillNormal(new Float32Array(pointCount * 3));
     const proprio = rng.fillNormal(new Float32Array(3));
     const reversed = new Float32Array(points.length);
     for (let pointIndex = 0; pointIndex < pointCount; pointIndex++) reversed.set(points.subarray(pointIndex * 3, pointIndex * 3 + 3), (pointCount - 1 - pointIndex) * 3);
-    const [features, featuresReversed] = tf.tidy(() => [
-      policy.encode({ points: tf.tensor3d(points, [1, pointCount, 3]), proprio: tf.tensor2d(proprio, [1, 3]) }),
-      policy.encode({ points: tf.tensor3d(reversed, [1, pointCount, 3]), proprio: tf.tensor2d(proprio, [1, 3]) }),
-    ]);
+    // A frame is the env's flat layout: [points N×3 | proprioception].
+    const frame = (cloud: Float32Array) => tf.tensor2d([...cloud, ...proprio], [1, pointCount * 3 + 3]);
+    const [features, featuresReversed] = tf.tidy(() => [policy.encode({ state: frame(points) }), policy.encode({ state: frame(reversed) })]);
     const pooled = new Array<number>(4).fill(-Infinity);
     for (let pointIndex = 0; pointIndex < pointCount; pointIndex++) {
       const hidden = denseRef(weights, 'encoder.points.layers.0', Array.from(points.subarray(pointIndex * 3, pointIndex * 3 + 3))).map(silu);
@@ -180,7 +179,29 @@ describe('forward passes against float64 references', () => {
     data.forEach((value, offset) => expect(value).toBeCloseTo(expected[offset], 4));
     (await featuresReversed.data()).forEach((value, offset) => expect(value).toBeCloseTo(data[offset], 6));
     tf.dispose([features, featuresReversed]);
-    expect(() => policy.encode({ points: tf.zeros([1, pointCount, 2]), proprio: tf.zeros([1, 3]) })).toThrow(expect.objectContaining({ name: 'ShapeError', field: 'obs.points' }));
+    expect(() => policy.encode({ state: tf.zeros([1, pointCount * 3 + 2]) })).toThrow(expect.objectContaining({ name: 'ShapeError', field: 'obs.state' }));
+  });
+
+  test('PointNet with history: each frame is one token, encoded with the same weights', async () => {
+    const pointCount = 5;
+    const options = { ...tiny, obsEncoder: 'pointcloud' as const, numPoints: pointCount, nObsSteps: 2, encoderHidden: [4], pointFeatureDim: 3 };
+    const policy = build(options, 4);
+    const frameSize = pointCount * 3 + 3;
+    const rng = createRng(9);
+    const frames = rng.fillNormal(new Float32Array(2 * frameSize));
+    const [both, first, second] = tf.tidy(() => [
+      policy.encode({ state: tf.tensor2d(frames, [1, 2 * frameSize]) }),
+      policy.encode({ state: tf.tensor2d(frames.subarray(0, frameSize), [1, frameSize]).tile([1, 2]) }),
+      policy.encode({ state: tf.tensor2d(frames.subarray(frameSize), [1, frameSize]).tile([1, 2]) }),
+    ]);
+    // Token width = pointFeatureDim 3 + proprioception 3 = 6; two frames → 12 features.
+    expect(both.shape).toEqual([1, 12]);
+    const [all, a, b] = [await both.data(), await first.data(), await second.data()];
+    for (let unit = 0; unit < 6; unit++) {
+      expect(all[unit]).toBeCloseTo(a[unit], 6);
+      expect(all[6 + unit]).toBeCloseTo(b[6 + unit], 6);
+    }
+    tf.dispose([both, first, second]);
   });
 });
 

@@ -6,6 +6,7 @@ import { resolveFlowPolicyOptions, type FlowPolicyOptions } from './options';
 import { expectedParameterShapes, isCriticParameter, type ParamShapes } from './param-shapes';
 import { noiseHeadStd, type NoiseHeadBounds } from './noise-head';
 import { valueHead } from './value-head';
+import { velocityDitx } from './velocity-ditx';
 import { velocityMlp, type VelocityOutput } from './velocity-mlp';
 
 /** One tensor of a weight map: shape and row-major float32 data. */
@@ -22,7 +23,13 @@ function initialValue(name: string, shape: number[], rng: Rng): Float32Array {
   const size = shape.reduce((product, dim) => product * dim, 1);
   const values = new Float32Array(size);
   if (name.endsWith('.gamma')) return values.fill(1);
-  if (!name.endsWith('.kernel')) return values;
+  // DiT-X position embeddings start small and random so the tokens are told apart from the first step.
+  if (name.endsWith('_pos') || name.endsWith('.pos')) {
+    for (let offset = 0; offset < size; offset++) values[offset] = 0.02 * (2 * rng.uniform() - 1);
+    return values;
+  }
+  // AdaLN-Zero: modulations start at zero, so every DiT-X block starts as the identity.
+  if (!name.endsWith('.kernel') || name.endsWith('.modulation.kernel')) return values;
   // Output layers of the velocity net and noise head start small so that a fresh policy is gentle.
   const gain = name === 'velocity.output.kernel' || name === 'noise_head.output.kernel' ? 0.1 : 1;
   const limit = gain * Math.sqrt(6 / (shape[0] + shape[1]));
@@ -85,6 +92,7 @@ export class FlowPolicy {
 
   /** x [B, H, A], t [B], d [B], features [B, F] → velocity [B, H·A] and hidden [B, h]. */
   velocity(x: tf.Tensor, t: tf.Tensor1D, stepSize: tf.Tensor1D, features: tf.Tensor2D): VelocityOutput {
+    if (this.options.velocityNet === 'ditx') return velocityDitx(this.param, this.options, x, t, stepSize, features);
     return tf.tidy(() => {
       const flat = tf.reshape(x, [x.shape[0], this.options.horizon * this.options.actionDim]) as tf.Tensor2D;
       return velocityMlp(this.param, this.options, flat, t, stepSize, features);

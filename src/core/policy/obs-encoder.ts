@@ -1,51 +1,66 @@
 import * as tf from '@tensorflow/tfjs';
 import { ShapeError } from '../errors';
 import { dense, layerNorm, mlpLayers, type ParamLookup } from './layers';
-import type { FlowPolicyOptions } from './options';
+import { obsFeatureDim, obsFrameSize, obsTokenCount, type FlowPolicyOptions } from './options';
 
 /**
- * Observations for one batch.
- * - state encoder: `state` [B, nObsSteps, obsDim] or [B, nObsSteps·obsDim].
- * - pointcloud encoder: `points` [B, N, 3] and `proprio` [B, nObsSteps, obsDim] or flat.
+ * Observations for one batch, one of:
+ * - `state`: the normalized history [B, nObsSteps, frame] or [B, nObsSteps·frame], where a frame is
+ *   the state vector, or [points N×3 | proprioception] for the pointcloud encoder (the env's layout);
+ * - `features`: encoder output computed earlier [B, obsFeatureDim] (a frozen encoder's stored features).
  */
 export interface PolicyObs {
   state?: tf.Tensor;
-  points?: tf.Tensor;
-  proprio?: tf.Tensor;
+  features?: tf.Tensor;
 }
 
-/** Batch size of the observation, validated against the encoder kind. */
+/** Batch size of the observation, validated against the encoder. */
 export function obsBatchSize(options: FlowPolicyOptions, obs: PolicyObs): number {
-  const flatSize = options.nObsSteps * options.obsDim;
-  const field = options.obsEncoder === 'state' ? 'state' : 'proprio';
+  const field = obs.features ? 'features' : 'state';
   const vector = obs[field];
-  if (!vector) throw new ShapeError(`obs.${field}`, `obs.${field} is required for the ${options.obsEncoder} encoder`);
+  if (!vector) throw new ShapeError('obs.state', `obs.state (or stored obs.features) is required for the ${options.obsEncoder} encoder`);
+  const expected = field === 'features' ? obsFeatureDim(options) : options.nObsSteps * obsFrameSize(options);
   const perRow = vector.shape.slice(1).reduce((product, size) => product * size, 1);
-  if (vector.rank < 2 || perRow !== flatSize) {
-    throw new ShapeError(`obs.${field}`, `obs.${field} must be [B, ${options.nObsSteps}, ${options.obsDim}] or [B, ${flatSize}], got [${vector.shape.join(', ')}]`);
-  }
-  if (options.obsEncoder === 'pointcloud') {
-    const points = obs.points;
-    if (!points || points.rank !== 3 || points.shape[2] !== 3 || points.shape[0] !== vector.shape[0]) {
-      throw new ShapeError('obs.points', `obs.points must be [${vector.shape[0]}, N, 3], got ${points ? `[${points.shape.join(', ')}]` : 'nothing'}`);
-    }
+  if (vector.rank < 2 || perRow !== expected) {
+    const shape = field === 'features' ? `[B, ${expected}]` : `[B, ${options.nObsSteps}, ${obsFrameSize(options)}] or [B, ${expected}]`;
+    throw new ShapeError(`obs.${field}`, `obs.${field} must be ${shape}, got [${vector.shape.join(', ')}]`);
   }
   return vector.shape[0];
 }
 
-/** obs → features [B, F] (F = obsFeatureDim). State: MLP over the flattened history. Pointcloud: per-point MLP, max-pool over N, projection, LayerNorm, then the flat proprioception appended. */
+/**
+ * PointNet over frames [R, frame] (DESIGN.md §3 "Obs encoders"): per-point MLP over the N points,
+ * max-pool, projection and LayerNorm, then the frame's proprioception appended → [R, tokenDim].
+ */
+function pointNetTokens(param: ParamLookup, options: FlowPolicyOptions, frames: tf.Tensor2D): tf.Tensor2D {
+  const rows = frames.shape[0];
+  const pointValues = options.numPoints * 3;
+  const points = tf.reshape(tf.slice(frames, [0, 0], [rows, pointValues]), [rows, options.numPoints, 3]);
+  const proprio = tf.slice(frames, [0, pointValues], [rows, options.obsDim]);
+  const pooled = tf.max(pointFeatures(param, options, points), 1);
+  const projected = layerNorm(param, 'encoder.norm', dense(param, 'encoder.project', pooled));
+  return tf.concat([projected, proprio], 1) as tf.Tensor2D;
+}
+
+/** The per-point MLP output [R, N, C] before the max-pool (what the pool picks from). */
+export function pointFeatures(param: ParamLookup, options: FlowPolicyOptions, points: tf.Tensor): tf.Tensor3D {
+  return mlpLayers(param, 'encoder.points', points, options.encoderHidden.length) as tf.Tensor3D;
+}
+
+/**
+ * obs → features [B, tokens·tokenDim] (see `obsTokenCount`). State feeding the MLP: one MLP over the
+ * flattened history. Otherwise each history frame is encoded alone (shared weights) into one token.
+ */
 export function encodeObs(param: ParamLookup, options: FlowPolicyOptions, obs: PolicyObs): tf.Tensor2D {
   const batch = obsBatchSize(options, obs);
-  const flatSize = options.nObsSteps * options.obsDim;
+  if (obs.features) return tf.reshape(obs.features, [batch, obsFeatureDim(options)]) as tf.Tensor2D;
   return tf.tidy(() => {
-    if (options.obsEncoder === 'state') {
-      const flat = tf.reshape(obs.state as tf.Tensor, [batch, flatSize]);
-      return mlpLayers(param, 'encoder', flat, options.encoderHidden.length) as tf.Tensor2D;
-    }
-    const perPoint = mlpLayers(param, 'encoder.points', obs.points as tf.Tensor, options.encoderHidden.length);
-    const pooled = tf.max(perPoint, 1);
-    const projected = layerNorm(param, 'encoder.norm', dense(param, 'encoder.project', pooled));
-    const proprio = tf.reshape(obs.proprio as tf.Tensor, [batch, flatSize]);
-    return tf.concat([projected, proprio], 1) as tf.Tensor2D;
+    const state = obs.state as tf.Tensor;
+    const tokens = obsTokenCount(options);
+    const frames = tf.reshape(state, [batch * tokens, (options.nObsSteps * obsFrameSize(options)) / tokens]) as tf.Tensor2D;
+    const encoded = options.obsEncoder === 'pointcloud'
+      ? pointNetTokens(param, options, frames)
+      : mlpLayers(param, 'encoder', frames, options.encoderHidden.length);
+    return tf.reshape(encoded, [batch, obsFeatureDim(options)]) as tf.Tensor2D;
   });
 }

@@ -4,6 +4,8 @@ import { ConfigError } from '../errors';
 export type ObsEncoderKind = 'state' | 'pointcloud';
 /** Where the value head reads its input (DESIGN.md §3 "Value head"). */
 export type ValueOn = 'obs' | 'expert';
+/** Velocity net families (DESIGN.md §3 "Velocity nets"). */
+export type VelocityNetKind = 'mlp' | 'ditx';
 
 /** Architecture of a flow policy; everything that decides parameter names and shapes. */
 export interface FlowPolicyOptions {
@@ -11,14 +13,22 @@ export interface FlowPolicyOptions {
   obsEncoder: ObsEncoderKind;
   /** Per-step observation size (state) or per-step proprioception size (pointcloud). */
   obsDim: number;
+  /** Points per frame (pointcloud): each frame is [points N×3 | proprioception obsDim]. Unused for state. */
+  numPoints: number;
   /** Observation history length `n_obs_steps`. */
   nObsSteps: number;
   /** Action chunk length H. */
   horizon: number;
   /** Action dim A. */
   actionDim: number;
-  /** Residual MLP hidden sizes of the velocity net. */
+  /** `mlp`: residual MLP on the flat chunk; `ditx`: DiT-X transformer over action tokens. */
+  velocityNet: VelocityNetKind;
+  /** Residual MLP hidden sizes of the velocity net (mlp). */
   velocityHidden: number[];
+  /** DiT-X token width, blocks and attention heads (ditx; heads divide the width). */
+  ditxDim: number;
+  ditxDepth: number;
+  ditxHeads: number;
   /** State encoder MLP sizes, or PointNet per-point MLP sizes; empty means identity (state only). */
   encoderHidden: number[];
   /** PointNet output size after max-pool (projection + LayerNorm). */
@@ -41,8 +51,13 @@ export interface FlowPolicyOptions {
 
 export const DEFAULT_FLOW_POLICY_OPTIONS: Omit<FlowPolicyOptions, 'obsDim' | 'horizon' | 'actionDim'> = {
   obsEncoder: 'state',
+  numPoints: 0,
   nObsSteps: 1,
+  velocityNet: 'mlp',
   velocityHidden: [256, 256, 256],
+  ditxDim: 128,
+  ditxDepth: 4,
+  ditxHeads: 4,
   encoderHidden: [256, 256],
   pointFeatureDim: 64,
   timeEmbedDim: 32,
@@ -83,7 +98,15 @@ export function resolveFlowPolicyOptions(
   positiveInt('nObsSteps', options.nObsSteps);
   positiveInt('horizon', options.horizon);
   positiveInt('actionDim', options.actionDim);
+  if (options.obsEncoder === 'pointcloud') positiveInt('numPoints', options.numPoints);
+  oneOf('velocityNet', options.velocityNet, ['mlp', 'ditx'] as const);
   sizeList('velocityHidden', options.velocityHidden, false);
+  positiveInt('ditxDim', options.ditxDim);
+  positiveInt('ditxDepth', options.ditxDepth);
+  positiveInt('ditxHeads', options.ditxHeads);
+  if (options.ditxDim % options.ditxHeads !== 0) {
+    throw new ConfigError('ditxHeads', `ditxHeads (${options.ditxHeads}) must divide ditxDim (${options.ditxDim})`);
+  }
   sizeList('encoderHidden', options.encoderHidden, options.obsEncoder === 'state');
   positiveInt('pointFeatureDim', options.pointFeatureDim);
   positiveInt('timeEmbedDim', options.timeEmbedDim);
@@ -101,10 +124,33 @@ export function resolveFlowPolicyOptions(
   return options;
 }
 
-/** Size of the observation features the encoder emits. */
-export function obsFeatureDim(options: FlowPolicyOptions): number {
-  const flatProprio = options.nObsSteps * options.obsDim;
-  if (options.obsEncoder === 'pointcloud') return options.pointFeatureDim + flatProprio;
+/** Values in one observation frame: the state vector, or [points N×3 | proprioception]. */
+export function obsFrameSize(options: FlowPolicyOptions): number {
+  return options.obsEncoder === 'pointcloud' ? options.numPoints * 3 + options.obsDim : options.obsDim;
+}
+
+/**
+ * Observation tokens the encoder emits (DESIGN.md §3 "Velocity nets"): one per history frame,
+ * except a state encoder feeding the MLP, which encodes the flattened history as one token.
+ */
+export function obsTokenCount(options: FlowPolicyOptions): number {
+  return options.obsEncoder === 'state' && options.velocityNet === 'mlp' ? 1 : options.nObsSteps;
+}
+
+/** Width of one observation token. */
+export function obsTokenDim(options: FlowPolicyOptions): number {
+  if (options.obsEncoder === 'pointcloud') return options.pointFeatureDim + options.obsDim;
   const hidden = options.encoderHidden;
-  return hidden.length === 0 ? flatProprio : hidden[hidden.length - 1];
+  if (hidden.length > 0) return hidden[hidden.length - 1];
+  return obsTokenCount(options) === 1 ? options.nObsSteps * options.obsDim : options.obsDim;
+}
+
+/** Size of the flat observation features [B, tokens·tokenDim] the encoder emits. */
+export function obsFeatureDim(options: FlowPolicyOptions): number {
+  return obsTokenCount(options) * obsTokenDim(options);
+}
+
+/** Width of the velocity net's hidden features (the `value_on: expert` input). */
+export function velocityHiddenDim(options: FlowPolicyOptions): number {
+  return options.velocityNet === 'ditx' ? options.ditxDim : options.velocityHidden[options.velocityHidden.length - 1];
 }

@@ -1,4 +1,5 @@
-import { obsFeatureDim, type FlowPolicyOptions } from './options';
+import { DITX_BLOCK_MODULATIONS, DITX_MLP_RATIO } from './velocity-ditx';
+import { obsFeatureDim, obsFrameSize, obsTokenCount, obsTokenDim, velocityHiddenDim, type FlowPolicyOptions } from './options';
 
 /** Parameter name → shape, in a stable order. */
 export type ParamShapes = Map<string, number[]>;
@@ -31,7 +32,41 @@ export function velocityInputDim(options: FlowPolicyOptions): number {
 
 /** Input size of the value head. */
 export function valueInputDim(options: FlowPolicyOptions): number {
-  return options.valueOn === 'obs' ? obsFeatureDim(options) : options.velocityHidden[options.velocityHidden.length - 1];
+  return options.valueOn === 'obs' ? obsFeatureDim(options) : velocityHiddenDim(options);
+}
+
+function addMlpVelocity(shapes: ParamShapes, options: FlowPolicyOptions): void {
+  const hidden = options.velocityHidden;
+  addDense(shapes, 'velocity.input', velocityInputDim(options), hidden[0]);
+  for (let blockIndex = 0; blockIndex + 1 < hidden.length; blockIndex++) {
+    addDense(shapes, `velocity.blocks.${blockIndex}.dense`, hidden[blockIndex], hidden[blockIndex + 1]);
+  }
+  addDense(shapes, 'velocity.output', hidden[hidden.length - 1], options.horizon * options.actionDim);
+}
+
+/** DiT-X (src/core/policy/velocity-ditx.ts): token embeddings, conditioning MLP, blocks, final AdaLN layer. */
+function addDitxVelocity(shapes: ParamShapes, options: FlowPolicyOptions): void {
+  const width = options.ditxDim;
+  const embeds = options.shortcut ? 2 : 1;
+  addDense(shapes, 'velocity.cond.layers.0', embeds * options.timeEmbedDim, width);
+  addDense(shapes, 'velocity.cond.layers.1', width, width);
+  addDense(shapes, 'velocity.input', options.actionDim, width);
+  shapes.set('velocity.pos', [options.horizon, width]);
+  addDense(shapes, 'velocity.obs_input', obsTokenDim(options), width);
+  shapes.set('velocity.obs_pos', [obsTokenCount(options), width]);
+  for (let blockIndex = 0; blockIndex < options.ditxDepth; blockIndex++) {
+    const block = `velocity.blocks.${blockIndex}`;
+    addDense(shapes, `${block}.modulation`, width, DITX_BLOCK_MODULATIONS * width);
+    addDense(shapes, `${block}.self_attn.qkv`, width, 3 * width);
+    addDense(shapes, `${block}.self_attn.out`, width, width);
+    addDense(shapes, `${block}.cross_attn.q`, width, width);
+    addDense(shapes, `${block}.cross_attn.kv`, width, 2 * width);
+    addDense(shapes, `${block}.cross_attn.out`, width, width);
+    addDense(shapes, `${block}.mlp.layers.0`, width, DITX_MLP_RATIO * width);
+    addDense(shapes, `${block}.mlp.output`, DITX_MLP_RATIO * width, width);
+  }
+  addDense(shapes, 'velocity.final.modulation', width, 2 * width);
+  addDense(shapes, 'velocity.output', width, options.actionDim);
 }
 
 /**
@@ -41,21 +76,16 @@ export function valueInputDim(options: FlowPolicyOptions): number {
  */
 export function expectedParameterShapes(options: FlowPolicyOptions): ParamShapes {
   const shapes: ParamShapes = new Map();
-  const flatProprio = options.nObsSteps * options.obsDim;
   if (options.obsEncoder === 'state') {
-    addMlp(shapes, 'encoder', flatProprio, options.encoderHidden);
+    addMlp(shapes, 'encoder', (options.nObsSteps * obsFrameSize(options)) / obsTokenCount(options), options.encoderHidden);
   } else {
     const pointWidth = addMlp(shapes, 'encoder.points', 3, options.encoderHidden);
     addDense(shapes, 'encoder.project', pointWidth, options.pointFeatureDim);
     addLayerNorm(shapes, 'encoder.norm', options.pointFeatureDim);
   }
-  const hidden = options.velocityHidden;
-  addDense(shapes, 'velocity.input', velocityInputDim(options), hidden[0]);
-  for (let blockIndex = 0; blockIndex + 1 < hidden.length; blockIndex++) {
-    addDense(shapes, `velocity.blocks.${blockIndex}.dense`, hidden[blockIndex], hidden[blockIndex + 1]);
-  }
+  if (options.velocityNet === 'ditx') addDitxVelocity(shapes, options);
+  else addMlpVelocity(shapes, options);
   const actionSize = options.horizon * options.actionDim;
-  addDense(shapes, 'velocity.output', hidden[hidden.length - 1], actionSize);
   if (options.noiseHead) {
     const width = addMlp(shapes, 'noise_head', obsFeatureDim(options) + options.timeEmbedDim, options.noiseHidden);
     addDense(shapes, 'noise_head.output', width, actionSize);

@@ -5,21 +5,29 @@ import type { SampleMode, SamplerOptions } from '../flow/sampling-options';
 import type { LogProbSlice } from '../flow/logprob-reduce';
 import type { FlowPolicyOptions } from '../policy/options';
 
-/** The policy architecture a run config asks for, given the env's obs and action sizes. */
-export function policyOptionsFromConfig(config: RunConfig, obsDim: number, actionDim: number): FlowPolicyOptions {
-  if (config.policy.velocity_net !== 'mlp') {
-    throw new ConfigError('policy.velocity_net', `policy.velocity_net '${config.policy.velocity_net}' is not available in this build; allowed values: mlp`);
-  }
-  if (config.env.obs_type !== 'state') {
-    throw new ConfigError('env.obs_type', `env.obs_type '${config.env.obs_type}' is not wired into training yet; allowed values: state`);
+/**
+ * The policy architecture a run config asks for, given the env's per-frame observation size (for
+ * point clouds, N×3 points plus proprioception) and action size.
+ */
+export function policyOptionsFromConfig(config: RunConfig, obsFrameSize: number, actionDim: number): FlowPolicyOptions {
+  const pointcloud = config.env.obs_type === 'pointcloud';
+  const numPoints = pointcloud ? config.env.num_points : 0;
+  const obsDim = obsFrameSize - numPoints * 3;
+  if (obsDim < 1) {
+    throw new ConfigError('env.num_points', `observation frames of ${obsFrameSize} values cannot hold env.num_points=${numPoints} points plus proprioception`);
   }
   return {
-    obsEncoder: 'state',
+    obsEncoder: pointcloud ? 'pointcloud' : 'state',
     obsDim,
+    numPoints,
     nObsSteps: config.policy.n_obs_steps,
     horizon: config.policy.horizon,
     actionDim,
+    velocityNet: config.policy.velocity_net,
     velocityHidden: [...config.policy.hidden],
+    ditxDim: config.policy.ditx_dim,
+    ditxDepth: config.policy.ditx_depth,
+    ditxHeads: config.policy.ditx_heads,
     encoderHidden: [...config.policy.encoder_hidden],
     pointFeatureDim: 64,
     timeEmbedDim: 32,
@@ -30,6 +38,12 @@ export function policyOptionsFromConfig(config: RunConfig, obsDim: number, actio
     noiseHead: true,
     noiseHidden: [...config.policy.noise_head_hidden],
   };
+}
+
+/** Whether PPO keeps the encoder fixed and stores its features at rollout time (`auto`: for point clouds). */
+export function encoderFrozen(config: RunConfig): boolean {
+  const setting = config.policy.freeze_encoder;
+  return setting === 'auto' ? config.env.obs_type === 'pointcloud' : setting === 'true';
 }
 
 /** Sampler options for training rollouts (mode from the config) or evaluation (all ODE). */
