@@ -7,7 +7,8 @@ import { CLI_NO_PPO_HOST } from '../core/config';
 import { printConfigWarnings, runCli, parseRunArgs } from './cli-args';
 import { bundleContents } from '../core/checkpoint/policy-checkpoint';
 import { encodeFlowtune } from '../core/checkpoint/flowtune-file';
-import { readDemoFile } from '../core/envs/demo-format';
+import { readDemoFile, type DemoMetadata } from '../core/envs/demo-format';
+import type { RunConfig } from '../core/config/run-config';
 import { TASK_NAMES } from '../core/envs/task-types';
 import { ConfigError } from '../core/errors';
 import { FlowPolicy } from '../core/policy/flow-policy';
@@ -30,13 +31,15 @@ const SPEC = {
 } as const;
 
 async function main(): Promise<void> {
-  const { args, config, userOverrides } = parseRunArgs(process.argv.slice(2), SPEC, { program: 'npm run pretrain --' });
-  printConfigWarnings(config, userOverrides, CLI_NO_PPO_HOST);
+  const { args, config: parsedConfig, userOverrides } = parseRunArgs(process.argv.slice(2), SPEC, { program: 'npm run pretrain --' });
+  printConfigWarnings(parsedConfig, userOverrides, CLI_NO_PPO_HOST);
   await prepareRuntime();
   const { demos, metadata } = readDemoFile(new Uint8Array(readFileSync(args.demos)));
   if (metadata.task !== args.task) throw new ConfigError('task', `demos file is for task '${metadata.task}' but task is '${args.task}'`);
+  const config = demoRunConfig(parsedConfig, userOverrides, metadata);
   const limited = args.episodes > 0 ? firstEpisodes(demos, args.episodes) : demos;
-  const dataset = buildBcDataset(limited, config.policy.n_obs_steps, config.policy.horizon);
+  const numPoints = config.env.obs_type === 'pointcloud' ? config.env.num_points : undefined;
+  const dataset = buildBcDataset(limited, config.policy.n_obs_steps, config.policy.horizon, { numPoints });
   console.error(`BC on ${dataset.size} samples from ${limited.success.length} episodes`);
   const policy = new FlowPolicy(policyOptionsFromConfig(config, demos.obsDim, demos.actionDim), config.seed);
   const started = performance.now();
@@ -59,6 +62,23 @@ async function main(): Promise<void> {
   } finally {
     policy.dispose();
   }
+}
+
+/**
+ * The run config with the demos' observation mode and point count: BC trains on what the demos
+ * hold, so an override asking for another observation is refused rather than ignored.
+ */
+function demoRunConfig(config: RunConfig, userOverrides: readonly string[], metadata: DemoMetadata): RunConfig {
+  const pointsSlice = metadata.obs_slices.find((slice) => slice.name === 'points');
+  const numPoints = pointsSlice ? pointsSlice.dim / 3 : config.env.num_points;
+  const asked = (key: string) => userOverrides.some((override) => override.startsWith(`${key}=`));
+  if (asked('env.obs_type') && config.env.obs_type !== metadata.obs_mode) {
+    throw new ConfigError('env.obs_type', `env.obs_type=${config.env.obs_type} but the demos hold ${metadata.obs_mode} observations`);
+  }
+  if (pointsSlice && asked('env.num_points') && config.env.num_points !== numPoints) {
+    throw new ConfigError('env.num_points', `env.num_points=${config.env.num_points} but the demos hold ${numPoints} points per observation`);
+  }
+  return { ...config, env: { ...config.env, obs_type: metadata.obs_mode, num_points: numPoints } };
 }
 
 /** The first `count` episodes of a demonstration set. */

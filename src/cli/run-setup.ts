@@ -45,7 +45,7 @@ export function openCheckpointFile(path: string, base: RunConfig, overrides: rea
   const bytes = readCheckpointFile(path);
   const { metadata } = inspectFlowtune(bytes, { expectedTask: base.task });
   const config = runConfigForCheckpoint(base, metadata, overrides);
-  const expected = { obsDim: observationSpec(getTask(config.task), config.env.obs_type, config.env.num_points).dim, actionDim: actionDim(config.env.control_mode) };
+  const expected = { obsEncoder: config.env.obs_type, obsFrameSize: observationSpec(getTask(config.task), config.env.obs_type, config.env.num_points).dim, actionDim: actionDim(config.env.control_mode) };
   return { checkpoint: decodePolicyCheckpoint(bytes, { expectedTask: config.task, expected }), config };
 }
 

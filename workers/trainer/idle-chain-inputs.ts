@@ -51,7 +51,7 @@ export class IdleChainInputs {
       bundle = bundleFromCheckpoint(checkpoint).bundle;
     } else {
       const dims = envDims(config);
-      bundle = freshBundle(config, await this.resetObs(config), dims.obsDim, dims.actionDim);
+      bundle = freshBundle(config, await this.resetObs(config), dims.obsFrameSize, dims.actionDim);
     }
     this.bundleEntry = { key, checkpoint, bundle };
     return bundle;

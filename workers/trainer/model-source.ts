@@ -7,14 +7,15 @@ import { actionDim as actionDimOf } from '../../src/core/envs/controller';
 import { observationSpec } from '../../src/core/envs/observation';
 import { getTask } from '../../src/core/envs/registry';
 import type { FlowtuneMetadata } from '../../src/core/checkpoint/metadata';
-import { decodePolicyCheckpoint, decodeTfjsPolicyCheckpoint, type PolicyCheckpoint } from '../../src/core/checkpoint/policy-checkpoint';
+import { decodePolicyCheckpoint, decodeTfjsPolicyCheckpoint, type ExpectedEnvShapes, type PolicyCheckpoint } from '../../src/core/checkpoint/policy-checkpoint';
 import { CheckpointError } from '../../src/core/errors';
 import type { CheckpointFiles, CheckpointInfo } from '../../src/protocol/trainer-api';
 
-/** Per-frame obs size and action size of a task's env under this config. */
-export function envDims(config: RunConfig): { obsDim: number; actionDim: number } {
+/** Observation kind, per-frame obs size and action size of a task's env under this config. */
+export function envDims(config: RunConfig): ExpectedEnvShapes & { obsFrameSize: number; actionDim: number } {
   return {
-    obsDim: observationSpec(getTask(config.task), config.env.obs_type, config.env.num_points).dim,
+    obsEncoder: config.env.obs_type,
+    obsFrameSize: observationSpec(getTask(config.task), config.env.obs_type, config.env.num_points).dim,
     actionDim: actionDimOf(config.env.control_mode),
   };
 }

@@ -89,7 +89,7 @@ function expectSameProgress(actual: RunProgress | undefined, expected: RunProgre
 
 describe('policy checkpoints: round trips', () => {
   it('.flowtune: bit-identical eval and sde samples, normalizers, metadata; no optimizer state for a BC file', async () => {
-    const loaded = loadBundle(await fileBytes(), { expectedTask: 'reach', expected: { obsDim: OBS_DIM, actionDim: ACTION_DIM } });
+    const loaded = loadBundle(await fileBytes(), { expectedTask: 'reach', expected: { obsFrameSize: OBS_DIM, actionDim: ACTION_DIM } });
     expect(loaded.metadata.stage).toBe('bc');
     expect(loaded.metadata.training.step).toBe(40);
     expect(loaded.progress).toBeUndefined();
@@ -109,7 +109,7 @@ describe('policy checkpoints: round trips', () => {
   it('tfjs model.json + weights: the same samples and progress', async () => {
     const contents = await bundleContents({ bundle, task: 'reach', stage: 'ppo', config, progress: sampleProgress() });
     const { modelJson, weightsBin } = exportTfjs(contents);
-    const loaded = loadBundleFromTfjs(modelJson, weightsBin, { expectedTask: 'reach', expected: { obsDim: OBS_DIM } });
+    const loaded = loadBundleFromTfjs(modelJson, weightsBin, { expectedTask: 'reach', expected: { obsFrameSize: OBS_DIM } });
     expectSameProgress(loaded.progress, sampleProgress());
     await expectSameBehaviour(loaded);
   });
@@ -180,7 +180,7 @@ describe('policy checkpoints: bad files', () => {
 
   it('another architecture: obs or action size of the run env', async () => {
     const bytes = await fileBytes();
-    expectRejected(() => loadBundle(bytes, { expected: { obsDim: 11 } }), /^checkpoint has obsDim 10, but the run's env needs 11$/);
+    expectRejected(() => loadBundle(bytes, { expected: { obsFrameSize: 11 } }), /^checkpoint expects observation frames of 10 values, but the run's env gives 11$/);
     expectRejected(() => loadBundle(bytes, { expected: { actionDim: 8 } }), /^checkpoint has actionDim 4, but the run's env needs 8$/);
   });
 

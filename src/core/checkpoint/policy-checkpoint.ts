@@ -2,7 +2,7 @@ import type { RunConfig } from '../config/run-config';
 import { CheckpointError, isFlowtuneError } from '../errors';
 import { FlowPolicy } from '../policy/flow-policy';
 import { MinMaxNormalizer, type MinMaxStats } from '../policy/normalizer';
-import { resolveFlowPolicyOptions, type FlowPolicyOptions } from '../policy/options';
+import { obsFrameSize, resolveFlowPolicyOptions, type FlowPolicyOptions } from '../policy/options';
 import { expectedParameterShapes } from '../policy/param-shapes';
 import type { PolicyBundle } from '../policy/policy-bundle';
 import type { AdamMoments, JsonObject, OptimizerState, RunProgress, TensorData } from './checkpoint-types';
@@ -50,7 +50,12 @@ export async function bundleContents(snapshot: BundleSnapshot): Promise<Flowtune
   const metadata: FlowtuneMetadata = {
     format_version: FLOWTUNE_FORMAT_VERSION,
     task: snapshot.task,
-    shape_meta: { obs: { state: { shape: [options.nObsSteps, options.obsDim] } }, action: { shape: [options.actionDim] } },
+    shape_meta: {
+      obs: options.obsEncoder === 'pointcloud'
+        ? { point_cloud: { shape: [options.numPoints, 3] }, state: { shape: [options.nObsSteps, options.obsDim] } }
+        : { state: { shape: [options.nObsSteps, options.obsDim] } },
+      action: { shape: [options.actionDim] },
+    },
     architecture: { ...(options as unknown as JsonObject), denoise_steps: snapshot.config.policy.denoise_steps, n_action_steps: snapshot.config.policy.n_action_steps },
     normalizer: { obs: obsNormalizer.toJSON() as unknown as JsonObject, action: actionNormalizer.toJSON() as unknown as JsonObject },
     noise,
@@ -128,7 +133,7 @@ export interface PolicyCheckpoint {
 }
 
 function checkpointFromDecoded(decoded: DecodedFlowtune, architecture: FlowPolicyOptions): PolicyCheckpoint {
-  const obsNormalizer = normalizerOf(decoded.metadata, 'obs', architecture.obsDim);
+  const obsNormalizer = normalizerOf(decoded.metadata, 'obs', obsFrameSize(architecture));
   const actionNormalizer = normalizerOf(decoded.metadata, 'action', architecture.actionDim);
   // Optimizer moments are checked before any tf variable exists, like the weights.
   const paramShapes = expectedParameterShapes(architecture);
@@ -157,19 +162,38 @@ export function bundleFromCheckpoint(checkpoint: PolicyCheckpoint, detachCriticI
   return { bundle: { policy, obsNormalizer, actionNormalizer }, metadata, progress };
 }
 
-function checkArchitecture(architecture: FlowPolicyOptions, expected: Partial<FlowPolicyOptions> | undefined): void {
+/** What the run's env gives and takes; a checkpoint for another observation or action space is refused. */
+export interface ExpectedEnvShapes {
+  obsEncoder?: FlowPolicyOptions['obsEncoder'];
+  /** Values in one observation frame (for point clouds, N×3 points plus proprioception). */
+  obsFrameSize?: number;
+  actionDim?: number;
+}
+
+function describePolicy(architecture: FlowPolicyOptions): string {
+  const net = architecture.velocityNet === 'ditx' ? 'DiT-X' : 'MLP';
+  return `${net} policy on ${architecture.obsEncoder === 'pointcloud' ? 'point clouds' : 'state observations'}`;
+}
+
+function checkArchitecture(architecture: FlowPolicyOptions, expected: ExpectedEnvShapes | undefined): void {
   if (!expected) return;
-  for (const key of ['obsDim', 'actionDim'] as const) {
-    if (expected[key] !== undefined && expected[key] !== architecture[key]) {
-      throw new CheckpointError(`checkpoint has ${key} ${architecture[key]}, but the run's env needs ${expected[key]}`);
-    }
+  if (expected.obsEncoder !== undefined && expected.obsEncoder !== architecture.obsEncoder) {
+    throw new CheckpointError(
+      `checkpoint holds a ${describePolicy(architecture)}, but this run's env gives ${expected.obsEncoder === 'pointcloud' ? 'point clouds' : 'state observations'} (env.obs_type=${expected.obsEncoder}); use env.obs_type=${architecture.obsEncoder}`,
+    );
+  }
+  if (expected.obsFrameSize !== undefined && expected.obsFrameSize !== obsFrameSize(architecture)) {
+    throw new CheckpointError(`checkpoint expects observation frames of ${obsFrameSize(architecture)} values, but the run's env gives ${expected.obsFrameSize}`);
+  }
+  if (expected.actionDim !== undefined && expected.actionDim !== architecture.actionDim) {
+    throw new CheckpointError(`checkpoint has actionDim ${architecture.actionDim}, but the run's env needs ${expected.actionDim}`);
   }
 }
 
 export interface LoadOptions {
   expectedTask?: string;
-  /** Sizes the run's env needs; a checkpoint with others is rejected. */
-  expected?: Partial<FlowPolicyOptions>;
+  /** What the run's env gives and takes; a checkpoint for another space is rejected. */
+  expected?: ExpectedEnvShapes;
   /** Training switches that leave parameter shapes alone and may differ from the checkpoint's. */
   detachCriticInput?: boolean;
 }
@@ -223,6 +247,7 @@ export function configFromCheckpoint(base: RunConfig, metadata: FlowtuneMetadata
   return {
     ...base,
     task: metadata.task as RunConfig['task'],
+    env: { ...base.env, obs_type: arch.obsEncoder, ...(arch.obsEncoder === 'pointcloud' ? { num_points: arch.numPoints } : {}) },
     policy: {
       ...base.policy,
       horizon: arch.horizon,
@@ -232,6 +257,10 @@ export function configFromCheckpoint(base: RunConfig, metadata: FlowtuneMetadata
       value_hidden: [...arch.valueHidden],
       noise_head_hidden: [...arch.noiseHidden],
       value_on: arch.valueOn,
+      velocity_net: arch.velocityNet,
+      ditx_dim: arch.ditxDim,
+      ditx_depth: arch.ditxDepth,
+      ditx_heads: arch.ditxHeads,
       denoise_steps: Number(architecture.denoise_steps ?? base.policy.denoise_steps),
       n_action_steps: Number(architecture.n_action_steps ?? base.policy.n_action_steps),
       history_spacing: storedHistorySpacing(metadata) ?? base.policy.history_spacing,

@@ -104,3 +104,26 @@ export class MinMaxNormalizer {
     return tf.tidy(() => tf.add(tf.mul(values, tf.tensor1d(this.halfRange)), tf.tensor1d(this.center)));
   }
 }
+
+/**
+ * Frame stats whose first `numPoints`·3 features are x, y, z of points (DESIGN.md §5 point-cloud
+ * layout) with each point's range replaced by the range over all points, axis by axis. A point's
+ * index says nothing about where it lies, and PointNet needs one shared frame for every point.
+ */
+export function poolPointRanges(stats: MinMaxStats, numPoints: number): MinMaxStats {
+  const min = [...stats.min];
+  const max = [...stats.max];
+  for (let axis = 0; axis < 3; axis++) {
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (let point = 0; point < numPoints; point++) {
+      lo = Math.min(lo, stats.min[point * 3 + axis]);
+      hi = Math.max(hi, stats.max[point * 3 + axis]);
+    }
+    for (let point = 0; point < numPoints; point++) {
+      min[point * 3 + axis] = lo;
+      max[point * 3 + axis] = hi;
+    }
+  }
+  return { min, max };
+}

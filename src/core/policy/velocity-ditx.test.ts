@@ -168,7 +168,7 @@ describe('DiT-X block', () => {
       const { velocity, hidden } = policy.velocity(tf.tensor3d(xData, [2, 3, 2]), tf.tensor1d([t, t]), tf.tensor1d([d, d]), tf.tensor2d(feat, [2, 10]));
       expect(velocity.shape).toEqual([2, 6]);
       expect(hidden.shape).toEqual([2, 4]);
-      return velocity.dataSync();
+      return velocity.dataSync() as Float32Array;
     });
     const base = run(x, 0.5, 0.25, features);
     const differs = (other: Float32Array) => other.some((value, offset) => Math.abs(value - base[offset]) > 1e-5);

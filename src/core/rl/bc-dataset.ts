@@ -1,6 +1,6 @@
 import type { Demonstrations } from '../envs/expert-rollout';
 import { ShapeError } from '../errors';
-import { MinMaxNormalizer } from '../policy/normalizer';
+import { MinMaxNormalizer, poolPointRanges } from '../policy/normalizer';
 
 /** Flow-matching BC samples cut from demonstrations (DESIGN.md §3 "Stage 1"), in normalized units. */
 export interface BcDataset {
@@ -34,15 +34,23 @@ function widened(normalizer: MinMaxNormalizer, minHalfRange: number): MinMaxNorm
 /**
  * One sample per demo step t: the history (obs_{t−nObs+1..t}, the episode's first obs repeated
  * before its start) and the chunk actions_{t..t+H−1} (the episode's last action repeated past
- * its end). Only successful episodes are used unless `includeFailures`.
+ * its end). Only successful episodes are used unless `includeFailures`. With `numPoints`, frames
+ * start with that many points, whose ranges are pooled (`poolPointRanges`).
  */
-export function buildBcDataset(demos: Demonstrations, nObsSteps: number, horizon: number, options: { includeFailures?: boolean } = {}): BcDataset {
+export function buildBcDataset(
+  demos: Demonstrations,
+  nObsSteps: number,
+  horizon: number,
+  options: { includeFailures?: boolean; numPoints?: number } = {},
+): BcDataset {
   const { obsDim, actionDim } = demos;
   const episodes = demos.success.length;
   if (demos.episodeStarts.length !== episodes + 1) {
     throw new ShapeError('episodeStarts', `episodeStarts has ${demos.episodeStarts.length} entries; expected episodes + 1 = ${episodes + 1}`);
   }
-  const obsNormalizer = widened(MinMaxNormalizer.fit(demos.obs, obsDim, 'obs_normalizer'), MIN_OBS_HALF_RANGE);
+  const fitted = MinMaxNormalizer.fit(demos.obs, obsDim, 'obs_normalizer');
+  const pooled = options.numPoints ? new MinMaxNormalizer(poolPointRanges(fitted.toJSON(), options.numPoints), 'obs_normalizer') : fitted;
+  const obsNormalizer = widened(pooled, MIN_OBS_HALF_RANGE);
   const actionNormalizer = MinMaxNormalizer.fit(demos.actions, actionDim, 'action_normalizer');
   const normObs = obsNormalizer.normalize(demos.obs);
   const normActions = actionNormalizer.normalize(demos.actions);

@@ -9,7 +9,9 @@ import { executedActions, normalizeStacked } from './policy-bundle';
 import type { PolicyBundle } from '../policy/policy-bundle';
 import type { PhaseTimes } from './phase-times';
 import { RolloutBuffer } from './rollout-buffer';
-import { sampleDecision, valuesForObs } from './rollout-policy';
+import { sampleDecision, sampleDecisionFromFeatures, valuesForObs } from './rollout-policy';
+import { encoderFrozen } from './policy-setup';
+import { obsFeatureDim } from '../policy/options';
 
 /** Env-side state carried from one rollout to the next. */
 export interface RolloutCursor {
@@ -72,10 +74,12 @@ export async function collectRollout(
   const numSteps = config.env.steps_per_iteration;
   const nActionSteps = config.policy.n_action_steps;
   const gamma = config.advantages.gamma;
+  // A frozen encoder's features are stored in place of the observation (DESIGN.md §3 "Obs encoders").
+  const frozen = encoderFrozen(config);
   const buffer = new RolloutBuffer({
     numSteps,
     numEnvs,
-    obsSize: cursor.history.stackedDim,
+    obsSize: frozen ? obsFeatureDim(policy.options) : cursor.history.stackedDim,
     chainSize: (sampler.steps + 1) * horizon * actionDim,
     denoiseSteps: sampler.steps,
     logProbUnits: logProbUnits(slice),
@@ -87,9 +91,13 @@ export async function collectRollout(
   let noiseCount = 0;
   for (let step = 0; step < numSteps; step++) {
     const obs = normalizeStacked(bundle, cursor.history.stacked());
-    const sample = await phases.time('policy', () => sampleDecision(bundle, obs, sampler, slice, rng));
+    const { sample, stored } = await phases.time('policy', async () => {
+      if (!frozen) return { sample: await sampleDecision(bundle, obs, sampler, slice, rng), stored: obs };
+      const decided = await sampleDecisionFromFeatures(bundle, obs, sampler, slice, rng);
+      return { sample: decided.sample, stored: decided.features };
+    });
     const oldLogProbs = sample.logProbs;
-    buffer.writeDecision(step, { obs, chains: sample.chains, denoiseInds: sample.denoiseInds, oldLogProbs, values: sample.values });
+    buffer.writeDecision(step, { obs: stored, chains: sample.chains, denoiseInds: sample.denoiseInds, oldLogProbs, values: sample.values });
     const noise = meanOfNonZero(sample.stds);
     noiseSum += noise.sum;
     noiseCount += noise.count;

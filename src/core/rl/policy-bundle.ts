@@ -2,6 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { sampleActions, type SampleResult } from '../flow/sampler';
 import type { SamplerOptions } from '../flow/sampling-options';
 import type { PolicyBundle } from '../policy/policy-bundle';
+import { obsFrameSize } from '../policy/options';
 import type { Rng } from '../random';
 
 /** Normalizes every frame of stacked raw observations [B, nObs·obsDim]. */
@@ -12,7 +13,7 @@ export function normalizeStacked(bundle: PolicyBundle, stacked: Float32Array): F
 /** Samples chains for normalized stacked observations [B, nObs·obsDim]. */
 export async function sampleForObs(bundle: PolicyBundle, normalizedObs: Float32Array, options: SamplerOptions, rng: Rng): Promise<SampleResult> {
   const { policy } = bundle;
-  const obsSize = policy.options.nObsSteps * policy.options.obsDim;
+  const obsSize = policy.options.nObsSteps * obsFrameSize(policy.options);
   const state = tf.tensor2d(normalizedObs, [normalizedObs.length / obsSize, obsSize]);
   try {
     return await sampleActions(policy, { state }, options, rng);

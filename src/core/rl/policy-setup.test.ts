@@ -4,7 +4,7 @@ import { useNodeBackend } from '../../cli/node-backend';
 import { ConfigError } from '../errors';
 import { buildDenoiseMask } from '../flow/sampling-options';
 import { createRng } from '../random';
-import { logProbSliceFromConfig, policyOptionsFromConfig, samplerOptionsAt } from './policy-setup';
+import { encoderFrozen, logProbSliceFromConfig, policyOptionsFromConfig, samplerOptionsAt } from './policy-setup';
 import { normalizeStacked, sampleForObs } from './policy-bundle';
 import { freshBundle, tinyConfig } from './fixtures/test-support';
 
@@ -67,9 +67,19 @@ describe('logProbSliceFromConfig and policyOptionsFromConfig', () => {
     expect(options).toMatchObject({ obsDim: 13, actionDim: 4, nObsSteps: 2, horizon: 4, velocityHidden: [32, 32], encoderHidden: [32], valueHidden: [32], noiseHidden: [16] });
   });
 
-  it('unsupported velocity nets and observation types are config errors naming the field', () => {
-    expect(() => policyOptionsFromConfig(tinyConfig(['policy.velocity_net=ditx']), 13, 4)).toThrow(ConfigError);
-    expect(() => policyOptionsFromConfig(tinyConfig(['policy.velocity_net=ditx']), 13, 4)).toThrow(/policy.velocity_net 'ditx' .*allowed values: mlp/);
-    expect(() => policyOptionsFromConfig(tinyConfig(['env.obs_type=pointcloud']), 13, 4)).toThrow(/env.obs_type 'pointcloud' .*allowed values: state/);
+  it('DiT-X and point clouds map onto the policy options; point clouds split the frame into points and proprioception', () => {
+    const ditx = policyOptionsFromConfig(tinyConfig(['policy.velocity_net=ditx', 'policy.ditx_dim=32', 'policy.ditx_depth=2', 'policy.ditx_heads=4']), 13, 4);
+    expect(ditx).toMatchObject({ velocityNet: 'ditx', ditxDim: 32, ditxDepth: 2, ditxHeads: 4, obsEncoder: 'state', obsDim: 13, numPoints: 0 });
+    // 16 points × 3 + 15 proprioception values = 63 per frame.
+    const cloud = policyOptionsFromConfig(tinyConfig(['env.obs_type=pointcloud', 'env.num_points=16']), 63, 4);
+    expect(cloud).toMatchObject({ obsEncoder: 'pointcloud', numPoints: 16, obsDim: 15 });
+    expect(() => policyOptionsFromConfig(tinyConfig(['env.obs_type=pointcloud', 'env.num_points=32']), 63, 4)).toThrow(/cannot hold env.num_points=32 points/);
+  });
+
+  it('freeze_encoder: auto freezes point-cloud encoders only; true and false decide for both', () => {
+    expect(encoderFrozen(tinyConfig([]))).toBe(false);
+    expect(encoderFrozen(tinyConfig(['env.obs_type=pointcloud']))).toBe(true);
+    expect(encoderFrozen(tinyConfig(['env.obs_type=pointcloud', 'policy.freeze_encoder=false']))).toBe(false);
+    expect(encoderFrozen(tinyConfig(['policy.freeze_encoder=true']))).toBe(true);
   });
 });

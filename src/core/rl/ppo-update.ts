@@ -16,6 +16,7 @@ import { ppoActorLoss } from './ppo-loss-actor';
 import { ppoCriticLoss } from './ppo-loss-critic';
 import { combinePpoLosses } from './ppo-loss-total';
 import { RolloutBuffer } from './rollout-buffer';
+import { encoderFrozen } from './policy-setup';
 
 export interface PpoUpdateInputs {
   policy: FlowPolicy;
@@ -65,10 +66,11 @@ function shuffledValidEntries(mask: Float32Array, rng: Rng): Int32Array {
 }
 
 /** Parameters that get gradients this update: the value head only while warming up; no noise head unless method noise. */
-function trainableVariables(policy: FlowPolicy, criticOnly: boolean, method: SamplerOptions['method']): Map<string, tf.Variable> {
+function trainableVariables(policy: FlowPolicy, criticOnly: boolean, method: SamplerOptions['method'], frozenEncoder: boolean): Map<string, tf.Variable> {
   const selected = new Map<string, tf.Variable>();
   for (const [name, variable] of policy.namedVariables()) {
     if (criticOnly && !isCriticParameter(name)) continue;
+    if (frozenEncoder && name.startsWith('encoder.')) continue;
     if (method !== 'noise' && name.startsWith('noise_head.')) continue;
     selected.set(name, variable);
   }
@@ -85,7 +87,9 @@ export async function ppoUpdate(inputs: PpoUpdateInputs): Promise<PpoUpdateResul
   const phases = inputs.phases ?? new PhaseTimes(() => performance.now());
   const { horizon, actionDim } = policy.options;
   const shape = buffer.shape;
-  const variables = trainableVariables(policy, inputs.criticOnly, sampler.method);
+  // With a frozen encoder the buffer holds its features (collectRollout), not observations.
+  const frozen = encoderFrozen(config);
+  const variables = trainableVariables(policy, inputs.criticOnly, sampler.method, frozen);
   const paramNameOf = new Map([...variables].map(([name, variable]) => [variable.name, name]));
   const maxGradNorm = config.ppo.max_grad_norm > 0 ? config.ppo.max_grad_norm : Infinity;
   const sums = new Map<TrackedMetric, number>();
@@ -118,7 +122,7 @@ export async function ppoUpdate(inputs: PpoUpdateInputs): Promise<PpoUpdateResul
       const gradsStarted = phases.clock();
       const { value: loss, grads } = tf.variableGrads(() => {
         const forwardStarted = phases.clock();
-        const recomputed = chainLogProb(policy, { state: batch.state }, batch.chains, batch.denoise, { ...sampler, ...slice });
+        const recomputed = chainLogProb(policy, frozen ? { features: batch.state } : { state: batch.state }, batch.chains, batch.denoise, { ...sampler, ...slice });
         const actor = ppoActorLoss(
           { logProbs: recomputed.logProb, oldLogProbs: batch.oldLogProbs, advantages: batch.advantages },
           { clipLow: config.ppo.clip_low, clipHigh: config.ppo.clip_high, dualClip: config.ppo.dual_clip > 0 ? config.ppo.dual_clip : undefined },

@@ -4,7 +4,7 @@ import type { RolloutSignals } from './advantages';
 export interface RolloutShape {
   numSteps: number;
   numEnvs: number;
-  /** Stacked, normalized observation size (n_obs_steps × obs_dim). */
+  /** Stacked, normalized observation size (n_obs_steps × frame), or the encoder's feature size when it is frozen. */
   obsSize: number;
   /** (K + 1)·H·A */
   chainSize: number;
@@ -19,7 +19,7 @@ export interface RolloutShape {
  * entry (t, envIndex) lives at t·N + envIndex.
  */
 export class RolloutBuffer {
-  /** [T, N, obsSize] */
+  /** [T, N, obsSize]: observations, or a frozen encoder's features */
   readonly obs: Float32Array;
   /** [T, N, K+1, H, A] */
   readonly chains: Float32Array;

@@ -4,12 +4,13 @@ import { sampleActions, type SampleResult } from '../flow/sampler';
 import type { SamplerOptions } from '../flow/sampling-options';
 import { policyValues } from '../flow/value-pass';
 import type { PolicyObs } from '../policy/obs-encoder';
+import { obsFrameSize } from '../policy/options';
 import type { Rng } from '../random';
 import type { PolicyBundle } from '../policy/policy-bundle';
 
-/** Runs `call` on normalized stacked observations [B, nObs·obsDim] uploaded as the state input. */
+/** Runs `call` on normalized stacked observations [B, nObs·frame] uploaded as the state input. */
 async function withStateObs<T>(bundle: PolicyBundle, normalizedObs: Float32Array, call: (obs: PolicyObs) => Promise<T>): Promise<T> {
-  const obsSize = bundle.policy.options.nObsSteps * bundle.policy.options.obsDim;
+  const obsSize = bundle.policy.options.nObsSteps * obsFrameSize(bundle.policy.options);
   const state = tf.tensor2d(normalizedObs, [normalizedObs.length / obsSize, obsSize]);
   try {
     return await call({ state });
@@ -25,6 +26,29 @@ async function withStateObs<T>(bundle: PolicyBundle, normalizedObs: Float32Array
  */
 export async function sampleDecision(bundle: PolicyBundle, normalizedObs: Float32Array, options: SamplerOptions, slice: LogProbSlice, rng: Rng): Promise<SampleResult> {
   return withStateObs(bundle, normalizedObs, (obs) => sampleActions(bundle.policy, obs, options, rng, slice));
+}
+
+/**
+ * `sampleDecision` for a frozen encoder (`policy.freeze_encoder`): the observation is encoded once,
+ * the chains are sampled from those features (the same values as encoding inside), and the
+ * features [B, F] come back to be stored in place of the observation.
+ */
+export async function sampleDecisionFromFeatures(
+  bundle: PolicyBundle,
+  normalizedObs: Float32Array,
+  options: SamplerOptions,
+  slice: LogProbSlice,
+  rng: Rng,
+): Promise<{ sample: SampleResult; features: Float32Array }> {
+  return withStateObs(bundle, normalizedObs, async (obs) => {
+    const features = bundle.policy.encode(obs);
+    try {
+      const sample = await sampleActions(bundle.policy, { features }, options, rng, slice);
+      return { sample, features: (await features.data()) as Float32Array };
+    } finally {
+      features.dispose();
+    }
+  });
 }
 
 /**

@@ -23,7 +23,7 @@ function storedValue<K extends ConfigKey>(metadata: FlowtuneMetadata, key: K): C
 
 /**
  * `base` with every field the checkpoint decides set to the checkpoint's value: the architecture,
- * K and executed steps (configFromCheckpoint), the velocity net, the observation and the action
+ * K and executed steps, the velocity net and the observation (configFromCheckpoint), and the action
  * space. Where the file does not say, the field's default stands in, never `base`'s value, which
  * may already carry the overrides being checked.
  */
@@ -32,14 +32,9 @@ export function checkpointRunConfig(base: RunConfig, metadata: FlowtuneMetadata)
   const decide = <K extends ConfigKey>(key: K, value: ConfigValue<K> | undefined) => {
     config = setField(config, key, value ?? storedValue(metadata, key) ?? (CONFIG_FIELDS[key].default as ConfigValue<K>));
   };
-  for (const key of ['policy.velocity_net', 'policy.ditx_dim', 'policy.ditx_depth', 'policy.ditx_heads'] as const) decide(key, undefined);
-  const encoder = (metadata.architecture as Record<string, unknown>).obsEncoder;
-  decide('env.obs_type', encoder === 'pointcloud' || encoder === 'state' ? encoder : undefined);
   // The action size tells the control mode apart (4-D Cartesian, 8-D joint).
   const actionSize = metadata.shape_meta.action.shape[0];
   decide('env.control_mode', CONTROL_MODES.find((mode) => actionDim(mode) === actionSize));
-  const cloud = metadata.shape_meta.obs.point_cloud?.shape[0];
-  decide('env.num_points', typeof cloud === 'number' && fieldValueProblem('env.num_points', cloud) === null ? cloud : undefined);
   return config;
 }
 
