@@ -29,6 +29,27 @@ export function obsBatchSize(options: FlowPolicyOptions, obs: PolicyObs): number
 }
 
 /**
+ * Max over the points of per-point features x [R, N, C] → [R, C]. The gradient goes to the point
+ * that won each channel, scattered by its index; the built-in gradient compares every element
+ * with the broadcast maximum, which on wasm costs several times the whole per-point MLP.
+ */
+export const maxPoolPoints = tf.customGrad(((x: tf.Tensor3D, save: (tensors: tf.Tensor[]) => void) => {
+  const winners = tf.argMax(x, 1) as tf.Tensor2D;
+  save([winners]);
+  const [rows, points, channels] = x.shape;
+  return {
+    value: tf.max(x, 1),
+    gradFunc: (dy: tf.Tensor2D, saved: tf.Tensor[]) => {
+      const rowIndex = tf.reshape(tf.tile(tf.reshape(tf.range(0, rows, 1, 'int32'), [rows, 1]), [1, channels]), [rows * channels, 1]);
+      const channelIndex = tf.reshape(tf.tile(tf.range(0, channels, 1, 'int32'), [rows]), [rows * channels, 1]);
+      const pointIndex = tf.reshape(saved[0], [rows * channels, 1]);
+      const indices = tf.concat([rowIndex, pointIndex, channelIndex], 1);
+      return tf.scatterND(indices, tf.reshape(dy, [rows * channels]), [rows, points, channels]);
+    },
+  };
+}) as unknown as Parameters<typeof tf.customGrad>[0]) as (x: tf.Tensor3D) => tf.Tensor2D;
+
+/**
  * PointNet over frames [R, frame] (DESIGN.md §3 "Obs encoders"): per-point MLP over the N points,
  * max-pool, projection and LayerNorm, then the frame's proprioception appended → [R, tokenDim].
  */
@@ -37,7 +58,7 @@ function pointNetTokens(param: ParamLookup, options: FlowPolicyOptions, frames: 
   const pointValues = options.numPoints * 3;
   const points = tf.reshape(tf.slice(frames, [0, 0], [rows, pointValues]), [rows, options.numPoints, 3]);
   const proprio = tf.slice(frames, [0, pointValues], [rows, options.obsDim]);
-  const pooled = tf.max(pointFeatures(param, options, points), 1);
+  const pooled = maxPoolPoints(pointFeatures(param, options, points));
   const projected = layerNorm(param, 'encoder.norm', dense(param, 'encoder.project', pooled));
   return tf.concat([projected, proprio], 1) as tf.Tensor2D;
 }
