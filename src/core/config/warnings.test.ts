@@ -34,6 +34,14 @@ describe('configWarnings', () => {
     expect(configWarnings(config, [], CLI_TRAIN_HOST)).toEqual([]);
   });
 
+  it('warns that MLP widths do nothing for DiT-X, and DiT-X sizes nothing for the MLP', () => {
+    expect(configWarnings(withOverrides('policy.velocity_net=ditx', 'policy.hidden=64,64'), ['policy.velocity_net', 'policy.hidden'], CLI_TRAIN_HOST))
+      .toEqual(['policy.hidden=64,64 does nothing with policy.velocity_net=ditx; it sizes the MLP velocity net only (DiT-X takes policy.ditx_dim, ditx_depth and ditx_heads)']);
+    expect(configWarnings(withOverrides('policy.ditx_dim=64', 'policy.ditx_depth=2'), ['policy.ditx_dim', 'policy.ditx_depth'], CLI_NO_PPO_HOST))
+      .toEqual(['policy.ditx_dim=64, policy.ditx_depth=2 do nothing with policy.velocity_net=mlp; they size the DiT-X velocity net only']);
+    expect(configWarnings(withOverrides('policy.velocity_net=ditx', 'policy.ditx_dim=64'), ['policy.velocity_net', 'policy.ditx_dim'], STUDIO_HOST)).toEqual([]);
+  });
+
   it('warns that env.num_points does nothing with state observations', () => {
     const config = withOverrides('env.num_points=64');
     expect(configWarnings(config, ['env.num_points'], STUDIO_HOST))

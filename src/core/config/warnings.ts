@@ -46,5 +46,13 @@ export function configWarnings(config: RunConfig, givenKeys: Iterable<ConfigKey>
   if (given.has('env.num_points') && config.env.obs_type === 'state') {
     warnings.push(`${shown(config, 'env.num_points')} does nothing with env.obs_type=state; it sizes point-cloud observations only (env.obs_type=pointcloud)`);
   }
+  if (given.has('policy.hidden') && config.policy.velocity_net === 'ditx') {
+    warnings.push(`${shown(config, 'policy.hidden')} does nothing with policy.velocity_net=ditx; it sizes the MLP velocity net only (DiT-X takes policy.ditx_dim, ditx_depth and ditx_heads)`);
+  }
+  const ditxKeys = (['policy.ditx_dim', 'policy.ditx_depth', 'policy.ditx_heads'] as const).filter((key) => given.has(key));
+  if (ditxKeys.length > 0 && config.policy.velocity_net === 'mlp') {
+    const listed = ditxKeys.map((key) => shown(config, key)).join(', ');
+    warnings.push(`${listed} ${ditxKeys.length === 1 ? 'does' : 'do'} nothing with policy.velocity_net=mlp; ${ditxKeys.length === 1 ? 'it sizes' : 'they size'} the DiT-X velocity net only`);
+  }
   return warnings;
 }
