@@ -17,9 +17,12 @@ bc_recipe=(
   "lift 60 0.05 5 1200"
   "pick-cube 200 0.3 80 6000"
 )
+# The point-cloud variant of pick-cube: ManiFlow's policy family (DiT-X on a PointNet encoder, DESIGN.md §3).
+pc_arch="policy.velocity_net=ditx policy.ditx_dim=64 policy.ditx_depth=2 policy.ditx_heads=4 policy.encoder_hidden=32,64 policy.value_hidden=128,128"
+pc_points=128
 # Fine-tuning runs `npm run train` with nothing but the task, checkpoint, seed and output folder:
 # what a user who changes no setting gets (the run-config defaults, DESIGN.md §4).
-ppo_tasks=(lift pick-cube)
+ppo_tasks=(lift pick-cube pick-cube-pointcloud)
 ppo_seeds=(0 1 2)
 
 if [[ "$stage" == all || "$stage" == bc ]]; then
@@ -29,13 +32,17 @@ if [[ "$stage" == all || "$stage" == bc ]]; then
     npm run --silent pretrain -- task="$task" demos="$work/$task.demos" episodes="$episodes" steps="$steps" \
       out="$ckpt/$task-bc.flowtune" eval_episodes=100 $arch
   done
+  npm run --silent demos -- task=pick-cube episodes=200 seed=0 noise=0.3 obs=pointcloud num_points=$pc_points out="$work/pick-cube-pointcloud.demos"
+  npm run --silent pretrain -- task=pick-cube demos="$work/pick-cube-pointcloud.demos" episodes=80 steps=3000 batch_size=128 \
+    out="$ckpt/pick-cube-pointcloud-bc.flowtune" eval_episodes=100 $pc_arch
 fi
 
 if [[ "$stage" == all || "$stage" == ppo ]]; then
   for task in "${ppo_tasks[@]}"; do
     for seed in "${ppo_seeds[@]}"; do
       rm -rf "$work/$task-ppo-s$seed"
-      npm run --silent train -- task="$task" ckpt="$ckpt/$task-bc.flowtune" out="$work/$task-ppo-s$seed" seed="$seed"
+      # A point-cloud variant's checkpoint brings its observation and architecture with it.
+      npm run --silent train -- task="${task%-pointcloud}" ckpt="$ckpt/$task-bc.flowtune" out="$work/$task-ppo-s$seed" seed="$seed"
     done
     cp "$work/$task-ppo-s0/checkpoints/final.flowtune" "$ckpt/$task-ppo.flowtune"
   done
@@ -43,7 +50,7 @@ fi
 
 if [[ "$stage" == all || "$stage" == ppo || "$stage" == results ]]; then
   # BC and every seed's final checkpoint on the same 100 fresh seeds (2000000 on), apart from training and in-run eval.
-  npm run --silent results -- tasks=lift,pick-cube seeds=0,1,2 runs="$work" ckpts="$ckpt" episodes=100 seed=2000000 out=public/results/results.md
-  npm run --silent plot -- runs="$work/lift-ppo-s0,$work/lift-ppo-s1,$work/lift-ppo-s2,$work/pick-cube-ppo-s0,$work/pick-cube-ppo-s1,$work/pick-cube-ppo-s2" \
+  npm run --silent results -- tasks=lift,pick-cube,pick-cube-pointcloud seeds=0,1,2 runs="$work" ckpts="$ckpt" episodes=100 seed=2000000 out=public/results/results.md
+  npm run --silent plot -- runs="$work/lift-ppo-s0,$work/lift-ppo-s1,$work/lift-ppo-s2,$work/pick-cube-ppo-s0,$work/pick-cube-ppo-s1,$work/pick-cube-ppo-s2,$work/pick-cube-pointcloud-ppo-s0,$work/pick-cube-pointcloud-ppo-s1,$work/pick-cube-pointcloud-ppo-s2" \
     metric=charts/success_rate smoothing=0.9 out=public/results/learning-curves.png
 fi

@@ -1,5 +1,5 @@
 /**
- * `npm run results -- tasks=lift,pick-cube seeds=0,1,2 runs=runs/reproduce ckpts=public/checkpoints
+ * `npm run results -- tasks=lift,pick-cube,pick-cube-pointcloud seeds=0,1,2 runs=runs/reproduce ckpts=public/checkpoints
  * episodes=100 seed=2000000 out=public/results/results.md`: evaluates each task's BC checkpoint
  * (`<ckpts>/<task>-bc.flowtune`) and the final checkpoint of each fine-tuning run
  * (`<runs>/<task>-ppo-s<seed>/checkpoints/final.flowtune`) on the same fresh seeds, reads each
@@ -13,9 +13,10 @@ import { parseCliArgs, runCli, UsageError } from './cli-args';
 import { evaluateCheckpoint } from './evaluate-checkpoint';
 import { formatResultsTable, type TaskResult } from './results-table';
 import { prepareRuntime } from './run-setup';
+import { TASK_NAMES } from '../core/envs/task-types';
 
 const SPEC = {
-  tasks: { kind: 'string', default: 'lift,pick-cube', doc: 'comma-separated tasks' },
+  tasks: { kind: 'string', default: 'lift,pick-cube', doc: 'comma-separated tasks, or <task>-pointcloud for a point-cloud variant' },
   seeds: { kind: 'string', default: '0,1,2', doc: 'comma-separated training seeds' },
   runs: { kind: 'string', default: 'runs/reproduce', doc: 'folder holding <task>-ppo-s<seed> run folders' },
   ckpts: { kind: 'string', default: 'public/checkpoints', doc: 'folder holding <task>-bc.flowtune' },
@@ -37,6 +38,13 @@ function lastRecord(runDir: string): { envSteps: number; wallSeconds: number } {
   return { envSteps: Number(last['progress/env_steps']), wallSeconds: Number(last['progress/wall_s']) };
 }
 
+/** A row is a task, or a task's point-cloud variant `<task>-pointcloud` (its checkpoints decide the observation). */
+function taskOfRow(row: string): string {
+  const task = row.endsWith('-pointcloud') ? row.slice(0, -'-pointcloud'.length) : row;
+  if (!(TASK_NAMES as readonly string[]).includes(task)) throw new UsageError('tasks', `'${row}' is not a task or <task>-pointcloud; tasks: ${TASK_NAMES.join(', ')}`);
+  return task;
+}
+
 async function main(): Promise<void> {
   const args = parseCliArgs(process.argv.slice(2), SPEC, { program: 'npm run results --' });
   await prepareRuntime();
@@ -44,7 +52,7 @@ async function main(): Promise<void> {
   if (seeds.some((seed) => !Number.isInteger(seed))) throw new UsageError('seeds', `seeds must be comma-separated integers, got '${args.seeds}'`);
   const results: TaskResult[] = [];
   for (const task of args.tasks.split(',')) {
-    const config = applyOverrides(defaultConfig(), [`task=${task}`]);
+    const config = applyOverrides(defaultConfig(), [`task=${taskOfRow(task)}`]);
     const evaluate = async (file: string) => {
       const result = await evaluateCheckpoint(file, config, [], { episodes: args.episodes, seed: args.seed, batch: Math.min(args.episodes, 100) });
       console.error(`${file}: success ${result.success_rate.toFixed(3)} over ${result.episodes} episodes`);

@@ -3,11 +3,13 @@ import { chainLogProb, chainLogProbAllSteps, type ChainLogProbOptions } from '..
 import { sampleActions } from '../../core/flow/sampler';
 import { FlowPolicy } from '../../core/policy/flow-policy';
 import { resolveFlowPolicyOptions, type FlowPolicyOptions } from '../../core/policy/options';
-import { expectedParameterShapes } from '../../core/policy/param-shapes';
 import { createRng } from '../../core/random';
 import { NamedAdam } from '../../core/rl/adam';
 import { useNodeBackend, type NodeBackend } from '../node-backend';
 import type { BenchRow } from './bench-row';
+import { denseMacs, encoderMacs, velocityMacs } from './policy-flops';
+import { matmulPeak, timeIt } from './bench-timing';
+import { benchDitx } from './policy-ditx-bench';
 
 const OBS_DIM = 42;
 const SAMPLE_BATCH = 64;
@@ -24,46 +26,17 @@ const REPEATS: Record<NodeBackend, { sample: number; grad: number; matmul: numbe
   cpu: { sample: 5, grad: 1, matmul: 2, matmulSize: 512 },
 };
 
-/** Multiply-adds of one row through `prefix`'s dense layers (every `*.kernel` [in, out] counts in·out). */
-function macsOf(options: FlowPolicyOptions, prefix: string): number {
-  let macs = 0;
-  for (const [name, shape] of expectedParameterShapes(options)) {
-    if (name.startsWith(prefix) && name.endsWith('.kernel')) macs += shape[0] * shape[1];
-  }
-  return macs;
-}
-
-/** Matmul FLOPs (2 per multiply-add) of one chain: encoder and value head once, the velocity net `velocityCalls` times. */
-function forwardFlops(options: FlowPolicyOptions, velocityCalls: number): number {
-  return 2 * (macsOf(options, 'encoder.') + macsOf(options, 'value.') + velocityCalls * macsOf(options, 'velocity.'));
+/**
+ * Matmul FLOPs (2 per multiply-add) of one chain: encoder (unless its features are stored) and
+ * value head once, the velocity net `velocityCalls` times.
+ */
+function forwardFlops(options: FlowPolicyOptions, velocityCalls: number, encode = true): number {
+  return 2 * ((encode ? encoderMacs(options) : 0) + denseMacs(options, 'value.') + velocityCalls * velocityMacs(options));
 }
 
 function note(batch: number, extra: string): string {
   const o = architecture;
   return `obs_dim=${o.obsDim} horizon=${o.horizon} action_dim=${o.actionDim} velocity_hidden=[${o.velocityHidden}] encoder_hidden=[${o.encoderHidden}] value_hidden=[${o.valueHidden}] K=${STEPS} batch=${batch} method=sde hybrid; ${extra}`;
-}
-
-/** Mean seconds per call after `warmup` untimed calls (the first wasm calls compile and allocate). */
-async function timeIt(repeats: number, body: () => Promise<void>, warmup = 1): Promise<number> {
-  for (let call = 0; call < warmup; call++) await body();
-  const start = performance.now();
-  for (let repeat = 0; repeat < repeats; repeat++) await body();
-  return (performance.now() - start) / 1000 / repeats;
-}
-
-async function matmulPeak(size: number, repeats: number): Promise<number> {
-  const a = tf.randomNormal([size, size]);
-  const b = tf.randomNormal([size, size]);
-  try {
-    const seconds = await timeIt(repeats, async () => {
-      const product = tf.matMul(a, b);
-      await product.data();
-      product.dispose();
-    });
-    return (2 * size ** 3) / seconds / 1e9;
-  } finally {
-    tf.dispose([a, b]);
-  }
 }
 
 async function benchBackend(backend: NodeBackend): Promise<BenchRow[]> {
@@ -132,5 +105,6 @@ async function benchBackend(backend: NodeBackend): Promise<BenchRow[]> {
 export async function runBench(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   for (const backend of ['wasm', 'cpu'] as const) rows.push(...(await benchBackend(backend)));
+  rows.push(...(await benchDitx('wasm')));
   return rows;
 }

@@ -1,7 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useNodeBackend } from '../../cli/node-backend';
-import { ConfigError } from '../errors';
 import { buildDenoiseMask } from '../flow/sampling-options';
 import { createRng } from '../random';
 import { encoderFrozen, logProbSliceFromConfig, policyOptionsFromConfig, samplerOptionsAt } from './policy-setup';

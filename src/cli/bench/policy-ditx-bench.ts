@@ -1,0 +1,84 @@
+import * as tf from '@tensorflow/tfjs';
+import { chainLogProb, type ChainLogProbOptions } from '../../core/flow/chain-logprob';
+import { sampleActions } from '../../core/flow/sampler';
+import { FlowPolicy } from '../../core/policy/flow-policy';
+import { obsFeatureDim, obsFrameSize, resolveFlowPolicyOptions } from '../../core/policy/options';
+import { createRng } from '../../core/random';
+import { NamedAdam } from '../../core/rl/adam';
+import { useNodeBackend, type NodeBackend } from '../node-backend';
+import type { BenchRow } from './bench-row';
+import { matmulPeak, timeIt } from './bench-timing';
+import { denseMacs, encoderMacs, velocityMacs } from './policy-flops';
+
+/** The shipped point-cloud policy (scripts/reproduce-checkpoints.sh, pick-cube-pointcloud): DiT-X 64×2 on 128 points. */
+const architecture = resolveFlowPolicyOptions({
+  obsEncoder: 'pointcloud', numPoints: 128, obsDim: 15, nObsSteps: 2, horizon: 8, actionDim: 4,
+  velocityNet: 'ditx', ditxDim: 64, ditxDepth: 2, ditxHeads: 4, encoderHidden: [32, 64], valueHidden: [128, 128], noiseHidden: [128, 64],
+});
+const STEPS = 4;
+const SAMPLE_BATCH = 16;
+const GRAD_CHAINS = 256;
+const chainOptions: ChainLogProbOptions = { method: 'sde', mode: 'hybrid', steps: STEPS, level: 0.5, logprobType: 'chunk', nActionSteps: 4, envActionDim: 4 };
+
+function note(batch: number, extra: string): string {
+  const o = architecture;
+  return `ditx ${o.ditxDim}x${o.ditxDepth} heads=${o.ditxHeads} pointcloud N=${o.numPoints} encoder_hidden=[${o.encoderHidden}] n_obs=${o.nObsSteps} H=${o.horizon} K=${STEPS} batch=${batch}; ${extra}`;
+}
+
+/**
+ * DiT-X at the shipped size: decisions per second as a rollout makes them (16 envs, points encoded
+ * each decision), and PPO gradient samples per second on stored encoder features (the frozen
+ * encoder of point-cloud fine-tuning), with the matmul FLOPs each achieves against the backend's rate.
+ */
+export async function benchDitx(backend: NodeBackend): Promise<BenchRow[]> {
+  await useNodeBackend(backend);
+  const policy = new FlowPolicy(architecture, 0);
+  const rng = createRng(1);
+  const obsSize = architecture.nObsSteps * obsFrameSize(architecture);
+  const sampleObs = tf.tensor2d(rng.fillNormal(new Float32Array(SAMPLE_BATCH * obsSize)).map((v) => 0.5 * v), [SAMPLE_BATCH, obsSize]);
+  const gradObs = tf.tensor2d(rng.fillNormal(new Float32Array(GRAD_CHAINS * obsSize)).map((v) => 0.5 * v), [GRAD_CHAINS, obsSize]);
+  const features = policy.encode({ state: gradObs });
+  const held: tf.Tensor[] = [sampleObs, gradObs, features];
+  const optimizer = new NamedAdam();
+  try {
+    const sampleSeconds = await timeIt(20, async () => {
+      await sampleActions(policy, { state: sampleObs }, chainOptions, rng);
+    }, 3);
+    const stored = await sampleActions(policy, { features }, chainOptions, rng);
+    const chains = tf.tensor4d(stored.chains, [GRAD_CHAINS, STEPS + 1, 8, 4]);
+    const mask = tf.tensor2d(stored.denoiseInds, [GRAD_CHAINS, STEPS]);
+    const oldLogProb = tf.tidy(() => tf.sum(tf.slice(tf.tensor3d(stored.logProbs, [GRAD_CHAINS, 8, 4]), [0, 0, 0], [GRAD_CHAINS, 4, 4]), [1, 2]));
+    const advantages = tf.tensor1d(rng.fillNormal(new Float32Array(GRAD_CHAINS)));
+    const returns = tf.tensor1d(rng.fillNormal(new Float32Array(GRAD_CHAINS)));
+    held.push(chains, mask, oldLogProb, advantages, returns);
+    const variables = new Map([...policy.namedVariables()].filter(([name]) => !name.startsWith('noise_head.') && !name.startsWith('encoder.')));
+    const gradSeconds = await timeIt(4, async () => {
+      const { value, grads } = tf.variableGrads(() => {
+        const out = chainLogProb(policy, { features }, chains, mask, chainOptions);
+        const ratio = tf.exp(tf.sub(out.logProb, oldLogProb));
+        const surrogate = tf.minimum(tf.mul(ratio, advantages), tf.mul(tf.clipByValue(ratio, 0.8, 1.2), advantages));
+        return tf.add(tf.neg(tf.mean(surrogate)), tf.mul(0.5, tf.mean(tf.square(tf.sub(out.values, returns))))) as tf.Scalar;
+      }, [...variables.values()]);
+      const byName = new Map([...variables].filter(([, variable]) => grads[variable.name]).map(([name, variable]) => [name, grads[variable.name]]));
+      optimizer.apply(variables, byName, 1e-4);
+      await value.data();
+      tf.dispose([value, ...Object.values(grads)]);
+    });
+    const peak = await matmulPeak(1024, 4);
+    const decisionFlops = 2 * (encoderMacs(architecture) + denseMacs(architecture, 'value.') + STEPS * velocityMacs(architecture));
+    // One velocity call per chain (hybrid recompute) and the value head, forward and two backward matmuls each.
+    const gradFlops = 3 * 2 * (velocityMacs(architecture) + denseMacs(architecture, 'value.')) * GRAD_CHAINS;
+    console.error(`  ${backend}: DiT-X sampling ${(sampleSeconds * 1000).toFixed(1)} ms per ${SAMPLE_BATCH} decisions, gradient step ${(gradSeconds * 1000).toFixed(0)} ms on ${GRAD_CHAINS} chains`);
+    const share = (flops: number, seconds: number) => `${((100 * flops) / seconds / 1e9 / peak).toFixed(0)}% of matmul_peak_gflops (${peak.toFixed(1)})`;
+    return [
+      { group: 'policy', metric: 'ditx_decisions_per_s', value: SAMPLE_BATCH / sampleSeconds, unit: 'decisions/s', backend, note: note(SAMPLE_BATCH, 'sampling incl. PointNet and readback') },
+      { group: 'policy', metric: 'ditx_achieved_gflops', value: (decisionFlops * SAMPLE_BATCH) / sampleSeconds / 1e9, unit: 'GFLOP/s', backend, note: note(SAMPLE_BATCH, `${(decisionFlops / 1e6).toFixed(2)} MFLOP per decision; ${share(decisionFlops * SAMPLE_BATCH, sampleSeconds)}`) },
+      { group: 'policy', metric: 'ditx_grad_samples_per_s', value: GRAD_CHAINS / gradSeconds, unit: 'samples/s', backend, note: note(GRAD_CHAINS, `one-step recompute on stored features (obs features ${obsFeatureDim(architecture)}) + backward + Adam`) },
+      { group: 'policy', metric: 'ditx_achieved_gflops_grad', value: gradFlops / gradSeconds / 1e9, unit: 'GFLOP/s', backend, note: note(GRAD_CHAINS, `${(gradFlops / 1e9).toFixed(3)} GFLOP per step; ${share(gradFlops, gradSeconds)}`) },
+    ];
+  } finally {
+    tf.dispose(held);
+    optimizer.dispose();
+    policy.dispose();
+  }
+}
