@@ -137,7 +137,7 @@ export const CONFIG_FIELDS: { readonly [K in ConfigKey]: SpecFor<ConfigValue<K>>
   'env.control_mode': choice('Action space: 4-D Cartesian delta via IK, or 8-D joint delta (DESIGN.md §5).', ['ee_delta_pos', 'joint_delta_pos'], 'ee_delta_pos'),
   'env.obs_type': choice('Observation: state vector, or point cloud plus proprioception.', ['state', 'pointcloud'], 'state'),
   'env.reward': choice('Reward: dense (shaped) or sparse (success only).', ['dense', 'sparse'], 'dense'),
-  'env.num_points': int('Points per point-cloud observation.', 512, 16, 65_536),
+  'env.num_points': int('Points per point-cloud observation (a point-cloud checkpoint fixes its own).', 256, 16, 65_536),
   'env.workers': int('Env worker threads, at most num_envs; 0 = one per available core.', 0, 0, 256),
   'env.steps_per_iteration': int('Decisions (chunks) per env per rollout (128 in ReinFlow 003).', 32, 1, 100_000),
   'env.max_episode_steps': int('Episode length cap in env steps; 0 = the task default.', 0, 0, 1_000_000),
