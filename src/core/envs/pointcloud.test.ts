@@ -93,6 +93,23 @@ describe('point-cloud observation', () => {
     }
   });
 
+  it('the same seed gives the same cloud; another seed moves the cube points', () => {
+    const cloudAfterReset = (seed: number) => {
+      const env = new VectorEnv(mj, { task: 'pick-cube', numEnvs: 1, obsMode: 'pointcloud', numPoints: 64 });
+      try {
+        return env.reset([seed]).slice(0, 64 * 3);
+      } finally {
+        env.dispose();
+      }
+    };
+    const first = cloudAfterReset(5);
+    expect(Array.from(cloudAfterReset(5))).toEqual(Array.from(first));
+    const other = cloudAfterReset(6);
+    // The first 16 points (25% of 64) lie on the cube, whose reset pose depends on the seed.
+    const cubeMoved = Array.from(first.subarray(0, 16 * 3)).some((value, index) => Math.abs(value - other[index]) > 1e-4);
+    expect(cubeMoved).toBe(true);
+  });
+
   it('rejects a non-positive point count', () => {
     expect(() => new VectorEnv(mj, { task: 'reach', numEnvs: 1, obsMode: 'pointcloud', numPoints: 0 })).toThrow(ConfigError);
   });
