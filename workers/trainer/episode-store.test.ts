@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EpisodeRecord } from '../../src/core/envs/task-env';
 import { createRng } from '../../src/core/random';
-import { EpisodeStore } from './episode-store';
+import { DEFAULT_EPISODE_LIMITS, EpisodeStore, recordedBytes } from './episode-store';
 
 function record(envIndex: number, success: boolean, episodeReturn = 0): EpisodeRecord {
   return { envIndex, seed: 100 + envIndex, episodeReturn, length: 10 + envIndex, success, nq: 2, goal: [0, 0, 0], qpos: new Float32Array(2 * (11 + envIndex)) };
@@ -10,7 +10,8 @@ function record(envIndex: number, success: boolean, episodeReturn = 0): EpisodeR
 describe('EpisodeStore', () => {
   it('summarizes each record with its source, task and iteration, and finds it by id', () => {
     const store = new EpisodeStore();
-    const added = store.add({ task: 'lift', iteration: 3, train: [record(1, false, -4.5), record(0, true, 2)], eval: [record(0, true), record(1, false)] });
+    const { added, dropped } = store.add({ task: 'lift', iteration: 3, train: [record(1, false, -4.5), record(0, true, 2)], eval: [record(0, true), record(1, false)] });
+    expect(dropped).toEqual([]);
     expect(added.map((s) => s.source)).toEqual(['train', 'train', 'eval', 'eval']);
     expect(added[0]).toMatchObject({ task: 'lift', iteration: 3, envIndex: 1, seed: 101, episodeReturn: -4.5, length: 11, success: false });
     expect(new Set(added.map((s) => s.id)).size).toBe(4);
@@ -20,14 +21,14 @@ describe('EpisodeStore', () => {
   });
 
   it('keeps the newest training episodes and whole newest evaluations', () => {
-    const store = new EpisodeStore({ trainEpisodes: 5, evaluations: 2 });
+    const store = new EpisodeStore({ trainEpisodes: 5, evaluations: 2, recordedBytes: DEFAULT_EPISODE_LIMITS.recordedBytes });
     const rng = createRng(7);
     const trainIds: string[] = [];
     const evalIterations: number[] = [];
     for (let iteration = 1; iteration <= 9; iteration++) {
       const trainCount = Math.floor(rng.uniform() * 4);
       const evaluates = iteration % 3 === 0;
-      const added = store.add({
+      const { added } = store.add({
         task: 'reach', iteration,
         train: Array.from({ length: trainCount }, (_, envIndex) => record(envIndex, rng.uniform() < 0.5)),
         eval: evaluates ? [record(0, true), record(1, false), record(2, true)] : undefined,
@@ -50,16 +51,76 @@ describe('EpisodeStore', () => {
 
   it('never reuses an id after clear', () => {
     const store = new EpisodeStore();
-    const first = store.add({ task: 'lift', iteration: 1, train: [record(0, true)] });
+    const first = store.add({ task: 'lift', iteration: 1, train: [record(0, true)] }).added;
     store.clear();
     expect(store.list()).toEqual([]);
+    expect(store.storedBytes).toBe(0);
     expect(store.get(first[0].id)).toBeUndefined();
-    const second = store.add({ task: 'lift', iteration: 1, train: [record(0, true)] });
+    const second = store.add({ task: 'lift', iteration: 1, train: [record(0, true)] }).added;
     expect(second[0].id).not.toBe(first[0].id);
   });
 
   it('rejects a negative or fractional limit', () => {
-    expect(() => new EpisodeStore({ trainEpisodes: -1, evaluations: 2 })).toThrow(/trainEpisodes must be a non-negative integer, got -1/);
-    expect(() => new EpisodeStore({ trainEpisodes: 3, evaluations: 1.5 })).toThrow(/evaluations/);
+    expect(() => new EpisodeStore({ trainEpisodes: -1, evaluations: 2, recordedBytes: 100 })).toThrow(/trainEpisodes must be a non-negative integer, got -1/);
+    expect(() => new EpisodeStore({ trainEpisodes: 3, evaluations: 1.5, recordedBytes: 100 })).toThrow(/evaluations/);
+    expect(() => new EpisodeStore({ trainEpisodes: 3, evaluations: 1, recordedBytes: -8 })).toThrow(/recordedBytes must be a non-negative integer, got -8/);
+  });
+
+  describe('byte budget', () => {
+    /** A made-up point-cloud-like record: `frames` observation rows of `frameValues` floats, nq 2. */
+    function heavy(envIndex: number, frames: number, frameValues: number): EpisodeRecord {
+      return { ...record(envIndex, false), length: frames - 1, qpos: new Float32Array(2 * frames), obs: new Float32Array(frames * frameValues) };
+    }
+
+    it('counts the observation and qpos bytes of each record', () => {
+      // 5 frames: qpos 5 × 2 × 4 B = 40 B, obs 5 × 10 × 4 B = 200 B.
+      expect(recordedBytes(heavy(0, 5, 10))).toBe(240);
+      expect(recordedBytes(record(0, true))).toBe(2 * 11 * 4);
+      const store = new EpisodeStore();
+      store.add({ task: 'pick-cube', iteration: 1, train: [heavy(0, 5, 10), heavy(1, 5, 10)], eval: [heavy(0, 5, 10)] });
+      expect(store.storedBytes).toBe(720);
+    });
+
+    it('evicts the oldest training episodes first, then the oldest evaluations, and reports earlier ids it dropped', () => {
+      // Each record is 240 B; the budget holds 5 of them.
+      const store = new EpisodeStore({ trainEpisodes: 100, evaluations: 100, recordedBytes: 5 * 240 });
+      const one = store.add({ task: 'pick-cube', iteration: 1, train: [heavy(0, 5, 10), heavy(1, 5, 10)], eval: [heavy(0, 5, 10), heavy(1, 5, 10)] });
+      expect(one.dropped).toEqual([]);
+      // Six records now: the oldest training episode goes.
+      const two = store.add({ task: 'pick-cube', iteration: 2, train: [heavy(2, 5, 10), heavy(3, 5, 10)] });
+      expect(two.dropped).toEqual([one.added[0].id]);
+      expect(two.added.map((s) => s.iteration)).toEqual([2, 2]);
+      expect(store.storedBytes).toBe(5 * 240);
+      // An evaluation of two (seven records): two training episodes go, though the evaluation from iteration 1 is older.
+      const three = store.add({ task: 'pick-cube', iteration: 3, train: [], eval: [heavy(0, 5, 10), heavy(1, 5, 10)] });
+      expect(three.dropped).toEqual([one.added[1].id, two.added[0].id]);
+      expect(store.list().map((s) => s.id)).toEqual([one.added[2].id, one.added[3].id, two.added[1].id, ...three.added.map((s) => s.id)]);
+      // Three more evaluation episodes (eight records): the last training episode, then the whole oldest evaluation.
+      const four = store.add({ task: 'pick-cube', iteration: 4, train: [], eval: [heavy(0, 5, 10), heavy(1, 5, 10), heavy(2, 5, 10)] });
+      expect(four.dropped).toEqual([two.added[1].id, one.added[2].id, one.added[3].id]);
+      expect(store.list().map((s) => s.iteration)).toEqual([3, 3, 4, 4, 4]);
+      expect(store.storedBytes).toBeLessThanOrEqual(5 * 240);
+      for (const id of [...three.dropped, ...four.dropped]) expect(store.get(id)).toBeUndefined();
+    });
+
+    it('never announces an episode it could not keep', () => {
+      // Budget for one record: of a batch of three training episodes only the newest stays.
+      const store = new EpisodeStore({ trainEpisodes: 100, evaluations: 100, recordedBytes: 240 });
+      const { added, dropped } = store.add({ task: 'pick-cube', iteration: 1, train: [heavy(0, 5, 10), heavy(1, 5, 10), heavy(2, 5, 10)] });
+      expect(added.map((s) => s.envIndex)).toEqual([2]);
+      expect(dropped).toEqual([]);
+      expect(store.list()).toEqual(added);
+    });
+
+    it('keeps about 400 pick-cube point-cloud episodes of 128 points under the default budget', () => {
+      // pick-cube: 101 frames of 128 × 3 points + 12 proprioception + 3 goal = 399 values, nq 16.
+      const frames = 101;
+      const episode = (): EpisodeRecord => ({ ...record(0, true), length: frames - 1, qpos: new Float32Array(16 * frames), obs: new Float32Array(frames * 399) });
+      expect(recordedBytes(episode())).toBe(101 * 399 * 4 + 101 * 16 * 4);
+      const store = new EpisodeStore({ ...DEFAULT_EPISODE_LIMITS, trainEpisodes: 10_000 });
+      for (let iteration = 1; iteration <= 50; iteration++) store.add({ task: 'pick-cube', iteration, train: Array.from({ length: 10 }, episode) });
+      expect(store.storedBytes).toBeLessThanOrEqual(DEFAULT_EPISODE_LIMITS.recordedBytes);
+      expect(store.size).toBe(Math.floor(DEFAULT_EPISODE_LIMITS.recordedBytes / recordedBytes(episode())));
+    });
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The trainer worker's bounded store of recorded episodes for the gallery and
  * replay (DESIGN.md §1 journey 4): the newest training episodes, and every
- * episode of the newest evaluations. Pure logic; no MuJoCo, no tfjs.
+ * episode of the newest evaluations, within a byte budget for their recorded
+ * arrays. Pure logic; no MuJoCo, no tfjs.
  */
 import type { TaskName } from '../../src/core/config';
 import type { EpisodeRecord } from '../../src/core/envs/task-env';
@@ -12,9 +13,19 @@ export interface EpisodeStoreLimits {
   trainEpisodes: number;
   /** Evaluations kept (all their episodes), newest first. */
   evaluations: number;
+  /** Bytes of recorded arrays (observations and qpos) kept; beyond it the oldest training episodes go first, then the oldest evaluations. */
+  recordedBytes: number;
 }
 
-export const DEFAULT_EPISODE_LIMITS: EpisodeStoreLimits = { trainEpisodes: 200, evaluations: 10 };
+/**
+ * 64 MiB of recorded arrays. State episodes are small (pick-cube: 101 frames × 39 values ≈ 16 KB of
+ * observations), so the counts bind; a point-cloud frame carries N×3 point values (pick-cube at 128
+ * points: 101 × 399 × 4 B ≈ 161 KB, at 256 points ≈ 316 KB), so 200 training episodes and 10
+ * evaluations could hold 50 to 100 MB in the worker: the budget binds instead.
+ */
+export const DEFAULT_RECORDED_BYTES = 64 * 1024 * 1024;
+
+export const DEFAULT_EPISODE_LIMITS: EpisodeStoreLimits = { trainEpisodes: 200, evaluations: 10, recordedBytes: DEFAULT_RECORDED_BYTES };
 
 export interface StoredEpisode {
   summary: EpisodeSummary;
@@ -28,6 +39,17 @@ export interface IterationEpisodes {
   train: readonly EpisodeRecord[];
   /** The iteration's evaluation episodes in env order, when it evaluated. */
   eval?: readonly EpisodeRecord[];
+}
+
+/** What one add() changed: the new episodes still stored, and the ids of earlier ones it evicted. */
+export interface StoreChange {
+  added: EpisodeSummary[];
+  dropped: string[];
+}
+
+/** Bytes of a record's recorded arrays. */
+export function recordedBytes(record: EpisodeRecord): number {
+  return record.qpos.byteLength + (record.obs?.byteLength ?? 0);
 }
 
 function summarize(record: EpisodeRecord, source: EpisodeSummary['source'], task: TaskName, iteration: number, id: string): EpisodeSummary {
@@ -44,6 +66,7 @@ export class EpisodeStore {
   private readonly byId = new Map<string, StoredEpisode>();
   /** Never reset, so an id is never reused, even after clear(). */
   private sequence = 0;
+  private bytes = 0;
 
   constructor(readonly limits: EpisodeStoreLimits = DEFAULT_EPISODE_LIMITS) {
     for (const [field, value] of Object.entries(limits)) {
@@ -51,22 +74,48 @@ export class EpisodeStore {
     }
   }
 
-  /** Adds one iteration's episodes, evicts the oldest beyond the limits; returns the new summaries (train, then eval). */
-  add(batch: IterationEpisodes): EpisodeSummary[] {
+  /** Adds one iteration's episodes and evicts the oldest beyond the limits and the byte budget. */
+  add(batch: IterationEpisodes): StoreChange {
     const stored = (record: EpisodeRecord, source: EpisodeSummary['source']): StoredEpisode => {
       const id = `${source}-${batch.iteration}-${this.sequence++}`;
       const entry = { summary: summarize(record, source, batch.task, batch.iteration, id), record };
       this.byId.set(id, entry);
+      this.bytes += recordedBytes(record);
       return entry;
     };
-    const train = batch.train.map((record) => stored(record, 'train'));
-    const evalEntries = batch.eval?.map((record) => stored(record, 'eval'));
-    this.train.push(...train);
-    if (evalEntries) this.evals.push(evalEntries);
-    const droppedTrain = this.train.splice(0, Math.max(0, this.train.length - this.limits.trainEpisodes));
-    const droppedEvals = this.evals.splice(0, Math.max(0, this.evals.length - this.limits.evaluations)).flat();
-    for (const entry of [...droppedTrain, ...droppedEvals]) this.byId.delete(entry.summary.id);
-    return [...train, ...(evalEntries ?? [])].map((entry) => entry.summary);
+    const fresh = batch.train.map((record) => stored(record, 'train'));
+    this.train.push(...fresh);
+    if (batch.eval) {
+      const evaluation = batch.eval.map((record) => stored(record, 'eval'));
+      this.evals.push(evaluation);
+      fresh.push(...evaluation);
+    }
+    const dropped = this.evict();
+    const freshIds = new Set(fresh.map((entry) => entry.summary.id));
+    return {
+      added: fresh.filter((entry) => this.byId.has(entry.summary.id)).map((entry) => entry.summary),
+      dropped: dropped.filter((entry) => !freshIds.has(entry.summary.id)).map((entry) => entry.summary.id),
+    };
+  }
+
+  /** Removes the oldest entries beyond the counts, then beyond the byte budget: training episodes first, then whole evaluations. */
+  private evict(): StoredEpisode[] {
+    const dropped: StoredEpisode[] = [];
+    const drop = (entries: StoredEpisode[]) => {
+      for (const entry of entries) {
+        this.byId.delete(entry.summary.id);
+        this.bytes -= recordedBytes(entry.record);
+      }
+      dropped.push(...entries);
+    };
+    drop(this.train.splice(0, Math.max(0, this.train.length - this.limits.trainEpisodes)));
+    drop(this.evals.splice(0, Math.max(0, this.evals.length - this.limits.evaluations)).flat());
+    while (this.bytes > this.limits.recordedBytes) {
+      const oldest = this.train.length > 0 ? [this.train.shift()!] : this.evals.shift();
+      if (!oldest) break;
+      drop(oldest);
+    }
+    return dropped;
   }
 
   /** Every stored summary, oldest first (by iteration, then training before eval). */
@@ -84,9 +133,15 @@ export class EpisodeStore {
     return this.byId.size;
   }
 
+  /** Bytes of the stored episodes' recorded arrays. */
+  get storedBytes(): number {
+    return this.bytes;
+  }
+
   clear(): void {
     this.train = [];
     this.evals = [];
     this.byId.clear();
+    this.bytes = 0;
   }
 }

@@ -27,6 +27,15 @@ describe('gallery rows', () => {
     expect(kept.filter((s) => s.source === 'eval').map((s) => s.iteration)).toEqual([8, 8, 10, 10, 12, 12]);
   });
 
+  it('forgets the ids the worker dropped, from the kept list and from the incoming ones', () => {
+    const first = [summary('train', 1, false), summary('train', 1, true), summary('eval', 1, true)];
+    const kept = mergeEpisodes([], first);
+    const next = [summary('train', 2, true)];
+    const after = mergeEpisodes(kept, next, undefined, [first[0].id, first[2].id]);
+    expect(after.map((s) => s.id)).toEqual([first[1].id, next[0].id]);
+    expect(mergeEpisodes([], [...first, ...next], undefined, [first[0].id]).map((s) => s.id)).toEqual([first[1].id, first[2].id, next[0].id]);
+  });
+
   it('shows newest first and filters on success', () => {
     const episodes = [summary('train', 1, false), summary('eval', 1, true), summary('train', 2, true), summary('train', 2, false)];
     expect(galleryRows(episodes, 'all').map((s) => s.id)).toEqual([...episodes].reverse().map((s) => s.id));

@@ -6,7 +6,7 @@ import type { EpisodeSummary } from '../../protocol/trainer-api';
 
 export type SuccessFilter = 'all' | 'success' | 'failure';
 
-/** The page keeps what the trainer worker keeps (workers/trainer/episode-store.ts defaults). */
+/** The page keeps what the trainer worker keeps (workers/trainer/episode-store.ts defaults); byte-budget evictions arrive as dropped ids. */
 export const PAGE_LIMITS: { trainEpisodes: number; evaluations: number } = { trainEpisodes: 200, evaluations: 10 };
 
 /** Creation order of an id "<source>-<iteration>-<sequence>". */
@@ -15,13 +15,21 @@ export function episodeSequence(summary: EpisodeSummary): number {
 }
 
 /**
- * Appends new summaries (ids already present are skipped) and drops the oldest beyond the
- * limits: the newest `trainEpisodes` training episodes and the eval episodes of the newest
- * `evaluations` eval iterations. Oldest first.
+ * Appends new summaries (ids already present are skipped), removes the `dropped` ids and drops
+ * the oldest beyond the limits: the newest `trainEpisodes` training episodes and the eval
+ * episodes of the newest `evaluations` eval iterations. Oldest first.
  */
-export function mergeEpisodes(current: readonly EpisodeSummary[], incoming: readonly EpisodeSummary[], limits = PAGE_LIMITS): EpisodeSummary[] {
+export function mergeEpisodes(
+  current: readonly EpisodeSummary[],
+  incoming: readonly EpisodeSummary[],
+  limits = PAGE_LIMITS,
+  dropped: readonly string[] = [],
+): EpisodeSummary[] {
   const known = new Set(current.map((summary) => summary.id));
-  const merged = [...current, ...incoming.filter((summary) => !known.has(summary.id))].sort((a, b) => episodeSequence(a) - episodeSequence(b));
+  const gone = new Set(dropped);
+  const merged = [...current, ...incoming.filter((summary) => !known.has(summary.id))]
+    .filter((summary) => !gone.has(summary.id))
+    .sort((a, b) => episodeSequence(a) - episodeSequence(b));
   const train = merged.filter((summary) => summary.source === 'train');
   const keptTrain = new Set(train.slice(Math.max(0, train.length - limits.trainEpisodes)));
   const evalIterations = [...new Set(merged.filter((summary) => summary.source === 'eval').map((summary) => summary.iteration))].sort((a, b) => a - b);

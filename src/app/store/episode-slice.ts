@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { EpisodeSummary } from '../../protocol/trainer-api';
-import { mergeEpisodes, type SuccessFilter } from '../gallery/gallery-rows';
+import { mergeEpisodes, PAGE_LIMITS, type SuccessFilter } from '../gallery/gallery-rows';
 
 interface EpisodeState {
   /** Recorded episodes the trainer worker announced, oldest first; summaries only. */
@@ -8,7 +8,8 @@ interface EpisodeState {
   filter: SuccessFilter;
   /** The episode open in the replay view. */
   selectedId?: string;
-  addEpisodes(episodes: readonly EpisodeSummary[]): void;
+  /** Merges announced episodes, and forgets those the worker dropped. */
+  addEpisodes(episodes: readonly EpisodeSummary[], dropped?: readonly string[]): void;
   /** Drops every episode (a new run, reset or resume replaces the history). */
   clearEpisodes(): void;
   setFilter(filter: SuccessFilter): void;
@@ -19,7 +20,7 @@ interface EpisodeState {
 export const useEpisodeStore = create<EpisodeState>()((set) => ({
   episodes: [],
   filter: 'all',
-  addEpisodes: (incoming) => set((state) => ({ episodes: mergeEpisodes(state.episodes, incoming) })),
+  addEpisodes: (incoming, dropped = []) => set((state) => ({ episodes: mergeEpisodes(state.episodes, incoming, PAGE_LIMITS, dropped) })),
   clearEpisodes: () => set({ episodes: [], selectedId: undefined }),
   setFilter: (filter) => set({ filter }),
   select: (selectedId) => set({ selectedId }),
