@@ -53,8 +53,8 @@ const api: TrainerWorkerApi = {
   async setNoise(noise) {
     return session.setNoise(noise);
   },
-  async selectTask(task) {
-    return session.selectTask(task);
+  async selectTask(task, obsType) {
+    return session.selectTask(task, obsType);
   },
   async loadCheckpoint(files) {
     requireBackend();
@@ -105,7 +105,8 @@ const api: TrainerWorkerApi = {
   async chainPaths(request) {
     requireBackend();
     const paths = await chainPaths(session, request);
-    return Comlink.transfer(paths, [paths.paths.buffer, paths.odePath.buffer, paths.poses.poses.buffer, paths.poses.tcp.buffer]);
+    const cloud = paths.pointCloud ? [paths.pointCloud.points.buffer, paths.pointCloud.shares.buffer] : [];
+    return Comlink.transfer(paths, [paths.paths.buffer, paths.odePath.buffer, paths.poses.poses.buffer, paths.poses.tcp.buffer, ...cloud]);
   },
   async liveFrame(envIndex) {
     const frame = await liveFrame(session, envIndex);

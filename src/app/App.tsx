@@ -51,7 +51,7 @@ async function startStudio(): Promise<void> {
   const { config, problem } = initialConfig;
   if (problem) run.setConfigNotice({ kind: 'error', text: problem });
   await client.setConfig(config);
-  await client.selectTask(config.task);
+  await client.selectTask(config.task, config.env.obs_type);
   run.setStatus(await client.status());
   run.setSavedRun(await client.savedRun());
   runtime.setProbe(await client.probeSample(1));

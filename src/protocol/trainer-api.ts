@@ -30,6 +30,9 @@ export interface ProbeSampleResult {
   backend: BackendName;
 }
 
+/** What the env observes: the state vector, or a point cloud plus proprioception (config `env.obs_type`). */
+export type ObsType = RunConfig['env']['obs_type'];
+
 /** Where the run is: idle (no run), running, paused (between iterations), done, stopped, error. */
 export type RunPhase = 'idle' | 'starting' | 'running' | 'paused' | 'done' | 'stopped' | 'error';
 
@@ -43,7 +46,7 @@ export interface CheckpointInfo {
   step: number;
   iteration: number;
   envSteps: number;
-  /** e.g. "mlp [32, 32] · H 4 · K 4 · obs 42 · act 4" */
+  /** e.g. "state · MLP [32, 32] · H 4 · K 4 · obs 39 · act 4" or "point cloud 128 pts · DiT-X 64×2, 4 heads · H 8 · K 4 · act 4" */
   architecture: string;
   /** Eval metrics stored in the file, e.g. { success_rate: 0.8 }. */
   eval: Record<string, number>;
@@ -86,8 +89,11 @@ export type TrainerEvent =
   | { type: 'history'; records: MetricRecord[] }
   | { type: 'config'; config: RunConfig }
   | { type: 'model'; model: ModelSource }
-  /** The episodes one iteration finished (training, and eval when it evaluated), newest last. */
-  | { type: 'episodes'; episodes: EpisodeSummary[] }
+  /**
+   * The episodes one iteration finished (training, and eval when it evaluated), newest last, and the
+   * ids of earlier episodes the worker's store let go of (its count limits and byte budget).
+   */
+  | { type: 'episodes'; episodes: EpisodeSummary[]; dropped: string[] }
   | { type: 'error'; name: string; message: string };
 
 /** An autosaved run in IndexedDB that can be resumed. */
@@ -213,8 +219,22 @@ export interface ChainPaths {
   visual: SceneVisual;
   /** One frame: the scene rebuilt from the observation. */
   poses: EpisodePoses;
-  /** False in pointcloud mode: the observation has no cube pose, so the cube is drawn at home. */
+  /** False when the scene has a cube the observation gives no pose for (point clouds): it is drawn at its home pose. */
   objectFromObservation: boolean;
+  /** Point-cloud policies only: the newest frame's points and what the PointNet makes of them. */
+  pointCloud?: PolicyPointCloud;
+  /** Where the observation came from: the live rollout or a stored episode step. */
+  obsSource: 'rollout' | 'episode';
+  /** The episode step whose observation was used, when obsSource is 'episode'. */
+  episode?: EpisodeStep;
+}
+
+/** The points of one observation frame as the policy sees them. */
+export interface PolicyPointCloud {
+  /** [N, 3] world frame (m), env units. */
+  points: Float32Array;
+  /** [N] the share of the PointNet's max-pool channels each point wins; sums to 1. */
+  shares: Float32Array;
 }
 
 /** The scene of one training env as its newest rollout observation shows it, for the live view. */
@@ -225,7 +245,7 @@ export interface LiveFrame {
   visual: SceneVisual;
   /** One frame. */
   poses: EpisodePoses;
-  /** False in pointcloud mode: the cube is drawn at home. */
+  /** False when the scene has a cube the observation gives no pose for (point clouds): it is drawn at its home pose. */
   objectFromObservation: boolean;
 }
 
@@ -239,9 +259,12 @@ export interface TrainerWorkerApi {
   setConfig(config: RunConfig): Promise<RunConfig>;
   /** Changes noise fields live: they apply from the next rollout. */
   setNoise(noise: Partial<NoiseConfig>): Promise<RunConfig>;
-  /** Selects the task and preselects its shipped checkpoint. */
-  selectTask(task: TaskName): Promise<ModelSource>;
-  /** Validates a checkpoint fully; on success it becomes the model of the next run. The current run is never touched. */
+  /** Selects the task and its observation kind, and preselects the shipped checkpoint for both. */
+  selectTask(task: TaskName, obsType: ObsType): Promise<ModelSource>;
+  /**
+   * Validates a checkpoint fully; on success it becomes the model of the next run. The current run is never touched.
+   * With no run, the studio takes the checkpoint's observation kind (state or point cloud, and its point count).
+   */
   loadCheckpoint(files: CheckpointFiles): Promise<CheckpointInfo>;
   /** Starts a run (or resumes a paused one). */
   train(): Promise<void>;
@@ -264,7 +287,7 @@ export interface TrainerWorkerApi {
   listEpisodes(): Promise<EpisodeSummary[]>;
   /** Scene and per-frame geom poses of one stored episode; throws TrainingError for an unknown id. */
   episodeReplay(id: string): Promise<EpisodeReplay>;
-  /** TCP paths of the chain view's chunks in a 3D view of the env (ee_delta_pos; needs a rollout observation). */
+  /** TCP paths of the chain view's chunks in a 3D view of the env (ee_delta_pos; a rollout observation, or the episode step the request names). */
   chainPaths(request: ChainSampleRequest): Promise<ChainPaths>;
   /** The newest rollout observation of env `envIndex` as a scene; null before the first rollout. Never waits for an update. */
   liveFrame(envIndex: number): Promise<LiveFrame | null>;

@@ -22,7 +22,7 @@ function episode(envIndex: number, length: number, seed: number, withObs = true)
 
 function storeWith(records: EpisodeRecord[]): { store: EpisodeStore; ids: string[] } {
   const store = new EpisodeStore();
-  const ids = store.add({ task: 'reach', iteration: 7, train: records }).map((summary) => summary.id);
+  const ids = store.add({ task: 'reach', iteration: 7, train: records }).added.map((summary) => summary.id);
   return { store, ids };
 }
 
@@ -99,5 +99,26 @@ describe('sampleEpisodeChains', () => {
     expect(config.policy.history_spacing).toBe('step');
     const direct = await sampleChainSet(bundle, stackEpisodeObs(records[0].obs!, OBS_DIM, 2, 4, 1), config, 0, 3, 9);
     expect(Array.from(direct.chains)).toEqual(Array.from(atFour.chains));
+  });
+
+  it('steps through point-cloud episodes by the whole frame, points and proprioception', async () => {
+    // 16 points × 3 + 6 proprioception = 54 values a frame; obsDim alone (6) would slice mid-frame.
+    const pointConfig = tinyConfig(['policy.n_obs_steps=2', 'env.obs_type=pointcloud', 'env.num_points=16', 'policy.encoder_hidden=16']);
+    const frameSize = 16 * 3 + OBS_DIM;
+    const pointBundle = freshBundle(pointConfig, frameSize, ACTION_DIM, 5);
+    try {
+      const rng = createRng(23);
+      const length = 6;
+      const record: EpisodeRecord = {
+        envIndex: 0, seed: 1, episodeReturn: 0, length, success: false, nq: 1, goal: [0, 0, 0], qpos: new Float32Array(length + 1),
+        obs: new Float32Array((length + 1) * frameSize).map(() => 2 * rng.uniform() - 1),
+      };
+      const { store, ids } = storeWith([record]);
+      const sampled = await sampleEpisodeChains(store, { id: ids[0], step: 5 }, pointBundle, pointConfig, 0, 2, 4);
+      const direct = await sampleChainSet(pointBundle, stackEpisodeObs(record.obs!, frameSize, 2, 5, 1), pointConfig, 0, 2, 4);
+      expect(Array.from(sampled.chains)).toEqual(Array.from(direct.chains));
+    } finally {
+      pointBundle.policy.dispose();
+    }
   });
 });

@@ -10,6 +10,7 @@ import { chainStepMeans } from '../../src/core/flow/chain-means';
 import { sampleActions } from '../../src/core/flow/sampler';
 import { createRng, type Rng } from '../../src/core/random';
 import { normalizeStacked } from '../../src/core/rl/policy-bundle';
+import { obsFrameSize } from '../../src/core/policy/options';
 import type { PolicyBundle } from '../../src/core/policy/policy-bundle';
 import { samplerOptionsAt } from '../../src/core/rl/policy-setup';
 import { stackEpisodeObs } from '../../src/core/rl/episode-obs-stack';
@@ -121,6 +122,15 @@ export function episodeStepObservation(
   return { obs: stackEpisodeObs(record.obs, obsDim, policy.n_obs_steps, episode.step, frameStride), envIndex: record.envIndex };
 }
 
+/** The raw stacked observation [nObs·frameSize] a policy took at one stored episode step, and the env that ran it. */
+export function episodeStepInput(store: EpisodeStore, episode: EpisodeStep, bundle: PolicyBundle, config: RunConfig): { obs: Float32Array; envIndex: number } {
+  const { options } = bundle.policy;
+  // A point-cloud frame is [points N×3 | proprioception]: the frame size, not obsDim, is the stride.
+  return episodeStepObservation(store, episode, obsFrameSize(options), {
+    n_obs_steps: options.nObsSteps, n_action_steps: config.policy.n_action_steps, history_spacing: config.policy.history_spacing,
+  });
+}
+
 /** Chains conditioned on one step of a stored episode; envIndex is the env that ran it. */
 export async function sampleEpisodeChains(
   store: EpisodeStore,
@@ -131,8 +141,7 @@ export async function sampleEpisodeChains(
   count: number,
   seed: number,
 ): Promise<Omit<ChainSample, 'model'>> {
-  const { obsDim, nObsSteps } = bundle.policy.options;
-  const input = episodeStepObservation(store, episode, obsDim, { n_obs_steps: nObsSteps, n_action_steps: config.policy.n_action_steps, history_spacing: config.policy.history_spacing });
+  const input = episodeStepInput(store, episode, bundle, config);
   const set = await sampleChainSet(bundle, input.obs, config, envSteps, count, seed);
   return { ...set, envIndex: input.envIndex, obsSource: 'episode', episode: { id: episode.id, step: episode.step } };
 }

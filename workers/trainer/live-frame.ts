@@ -25,6 +25,7 @@ export async function liveFrame(session: TrainingSession, envIndex: number): Pro
   return {
     envIndex, iteration: run.iteration, envSteps: run.envSteps,
     visual: sceneVisual(scene, config.task), poses: episodePoses(scene, stateRecord(state, scene.nq)),
-    objectFromObservation: state.objectFromObservation,
+    // A scene with no cube (reach) has nothing drawn out of place.
+    objectFromObservation: state.objectFromObservation || scene.objectQposAdr < 0,
   };
 }

@@ -10,20 +10,20 @@ import { configFromCheckpoint, type PolicyCheckpoint } from '../../src/core/chec
 import { exportTfjs } from '../../src/core/checkpoint/tfjs-format';
 import { cloneConfig, validateConfig, type NoiseConfig, type RunConfig, type TaskName } from '../../src/core/config';
 import { resolveEnvWorkers } from '../../src/core/config/env-workers';
-import { TrainingError } from '../../src/core/errors';
+import { CheckpointError, TrainingError } from '../../src/core/errors';
 import type { MetricRecord } from '../../src/core/metrics/metric-keys';
 import { assertConfigFitsCheckpoint } from '../../src/core/run/checkpoint-run-config';
 import { openRun, type OpenedRun } from '../../src/core/run/open-run';
 import type { Run } from '../../src/core/run/run';
 import type { PausePoint } from '../../src/core/run/run-ports';
 import type { VectorEnvConfig } from '../../src/core/envs/vector-env-config';
-import type { CheckpointFiles, CheckpointInfo, ModelExport, ModelSource, RunPhase, RunStatus, SavedRunSummary, TrainerEvent } from '../../src/protocol/trainer-api';
+import type { CheckpointFiles, CheckpointInfo, ModelExport, ModelSource, ObsType, RunPhase, RunStatus, SavedRunSummary, TrainerEvent } from '../../src/protocol/trainer-api';
 import { DecisionGate } from './decision-gate';
 import { autosaveRun, readAutosave } from './run-autosave';
 import { EpisodeStore } from './episode-store';
 import type { FaultInjection } from './fault-injection';
 import { InspectionJobs } from './inspection-jobs';
-import { checkpointInfo, decodeFiles, fetchShipped } from './model-source';
+import { checkpointInfo, declaredObservation, decodeFiles, fetchShipped, shippedCheckpointPath, type EnvObservation } from './model-source';
 import { hardwareCores } from '../env-pool';
 import { RestartableEnv } from './restartable-env';
 
@@ -35,6 +35,14 @@ export interface SelectedModel {
   files: CheckpointFiles;
   info: CheckpointInfo;
   checkpoint: PolicyCheckpoint;
+}
+
+function envObservation(config: RunConfig): EnvObservation {
+  return config.env.obs_type === 'pointcloud' ? { obsType: 'pointcloud', numPoints: config.env.num_points } : { obsType: 'state' };
+}
+
+function observationText(observation: EnvObservation): string {
+  return observation.obsType === 'pointcloud' ? `point clouds of ${observation.numPoints} points` : 'state observations';
 }
 
 export class TrainingSession {
@@ -118,9 +126,21 @@ export class TrainingSession {
     return this.selected ? { kind: 'checkpoint', info: this.selected.info } : { kind: 'fresh', reason: reason ?? 'no checkpoint selected' };
   }
 
-  /** Validates the files completely; only then do they replace the selected model. */
+  /**
+   * Validates the files completely; only then do they replace the selected model. With no run the
+   * env is not built yet, so the studio takes the checkpoint's observation kind; a run's env stays.
+   */
   loadCheckpoint(files: CheckpointFiles): CheckpointInfo {
-    const checkpoint = decodeFiles(files, this.config.task, this.config);
+    const declared = declaredObservation(files);
+    if (this.phase !== 'idle' && declared && declared.obsType !== this.config.env.obs_type) {
+      throw new CheckpointError(`checkpoint is for ${observationText(declared)}, but the current run's env gives ${observationText(envObservation(this.config))}: reset the run to load it`);
+    }
+    return this.select(files, this.phase === 'idle' ? declared : undefined);
+  }
+
+  /** Decodes against the task's env observing `observation` (the config's by default), then selects the model. */
+  private select(files: CheckpointFiles, observation?: EnvObservation): CheckpointInfo {
+    const checkpoint = decodeFiles(files, this.config.task, this.config, observation);
     const info = checkpointInfo(files, checkpoint);
     const config = validateConfig(configFromCheckpoint(this.config, checkpoint.metadata));
     this.selected = { files, info, checkpoint };
@@ -130,20 +150,26 @@ export class TrainingSession {
     return info;
   }
 
-  async selectTask(task: TaskName): Promise<ModelSource> {
-    this.config = validateConfig({ ...cloneConfig(this.config), task });
+  /** Selects a task and its observation kind, and preselects the shipped checkpoint for both when there is one. */
+  async selectTask(task: TaskName, obsType: ObsType): Promise<ModelSource> {
+    this.config = validateConfig({ ...cloneConfig(this.config), task, env: { ...this.config.env, obs_type: obsType } });
     this.selected = undefined;
     this.emit({ type: 'config', config: this.config });
-    let reason = `no shipped checkpoint for ${task} (checkpoints/${task}-bc.flowtune is missing): drop one in, or Train starts from a freshly initialized policy`;
-    const shipped = await fetchShipped(task).catch((error: unknown) => {
-      reason = `the shipped checkpoint for ${task} could not be fetched: ${(error as Error).message}`;
+    const path = shippedCheckpointPath(task, obsType);
+    const variant = obsType === 'pointcloud' ? `${task} (point cloud)` : task;
+    let reason = `no shipped checkpoint for ${variant} (${path} is missing): drop one in, or Train starts from a freshly initialized policy`;
+    const shipped = await fetchShipped(task, obsType).catch((error: unknown) => {
+      reason = `the shipped checkpoint for ${variant} could not be fetched: ${(error as Error).message}`;
       return undefined;
     });
     if (shipped) {
+      const files: CheckpointFiles = { kind: 'flowtune', name: shipped.name, bytes: shipped.bytes };
+      // The picker chose the observation kind; the shipped file decides its point count.
+      const declared = declaredObservation(files);
       try {
-        this.loadCheckpoint({ kind: 'flowtune', name: shipped.name, bytes: shipped.bytes });
+        this.select(files, declared?.obsType === obsType ? declared : undefined);
       } catch (error) {
-        reason = `the shipped checkpoint for ${task} was rejected: ${(error as Error).message}`;
+        reason = `the shipped checkpoint for ${variant} was rejected: ${(error as Error).message}`;
       }
     }
     const model = this.modelSource(reason);
@@ -248,11 +274,11 @@ export class TrainingSession {
   /** Keeps the iteration's finished episodes (and its eval episodes, when it evaluated) and announces them. */
   private storeEpisodes(run: Run, record: MetricRecord): void {
     const evaluated = record['eval/success_rate'] !== undefined;
-    const episodes = this.episodes.add({
+    const { added, dropped } = this.episodes.add({
       task: run.config.task, iteration: run.iteration,
       train: run.lastEpisodes, eval: evaluated ? run.lastEval?.records : undefined,
     });
-    this.emit({ type: 'episodes', episodes });
+    this.emit({ type: 'episodes', episodes: added, dropped });
   }
 
   private fail(error: unknown): void {

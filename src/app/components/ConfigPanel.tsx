@@ -25,7 +25,8 @@ export async function commitField(config: RunConfig, key: ConfigKey, text: strin
   try {
     const value = parseFieldValue(key, text);
     if (key === 'task') {
-      await trainerClient().selectTask(value as TaskName);
+      // Another task keeps the observation kind; the task picker switches both.
+      await trainerClient().selectTask(value as TaskName, config.env.obs_type);
       setConfigNotice(undefined);
       return;
     }

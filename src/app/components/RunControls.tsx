@@ -1,7 +1,7 @@
-import type { TaskName } from '../../core/config';
-import { TASK_NAMES } from '../../core/envs/task-types';
+import { useMemo } from 'react';
 import { useRunStore } from '../store/run-slice';
 import { errorText, trainerClient } from '../workers/trainer-client';
+import { parseTaskVariant, taskVariant, taskVariants } from './task-variants';
 
 async function act(action: () => Promise<unknown>): Promise<void> {
   try {
@@ -11,10 +11,12 @@ async function act(action: () => Promise<unknown>): Promise<void> {
   }
 }
 
-/** Task picker and the run controls: train/resume, pause, single step, stop, reset. */
+/** Task picker (with point-cloud variants) and the run controls: train/resume, pause, single step, stop, reset. */
 export function RunControls() {
   const phase = useRunStore((state) => state.status?.phase ?? 'idle');
   const task = useRunStore((state) => state.config.task);
+  const obsType = useRunStore((state) => state.config.env.obs_type);
+  const variants = useMemo(() => taskVariants({ task, obsType }), [task, obsType]);
   const client = trainerClient();
   const running = phase === 'running' || phase === 'starting';
   const hasRun = phase !== 'idle';
@@ -22,9 +24,12 @@ export function RunControls() {
     <div className="controls">
       <label className="task-picker">
         task
-        <select value={task} disabled={hasRun} data-testid="task" title={hasRun ? 'Reset the run to change the task' : 'Task to train on'}
-          onChange={(event) => act(() => trainerClient().selectTask(event.target.value as TaskName))}>
-          {TASK_NAMES.map((name) => <option key={name} value={name}>{name}</option>)}
+        <select value={taskVariant(task, obsType).value} disabled={hasRun} data-testid="task" title={hasRun ? 'Reset the run to change the task' : 'Task and observation to train on'}
+          onChange={(event) => {
+            const variant = parseTaskVariant(event.target.value);
+            if (variant) void act(() => trainerClient().selectTask(variant.task, variant.obsType));
+          }}>
+          {variants.map((variant) => <option key={variant.value} value={variant.value}>{variant.label}</option>)}
         </select>
       </label>
       <button className="primary" data-testid="train" disabled={running || phase === 'done'} onClick={() => act(() => client.train())}>

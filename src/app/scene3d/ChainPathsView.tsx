@@ -1,10 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
 import type * as THREE from 'three';
 import type { ChainPaths } from '../../protocol/trainer-api';
+import { chainRequest, chainSourceLabel, useChainSource } from '../inspect/chain-source';
+import { useEpisodeStore } from '../store/episode-slice';
 import { useRunStore } from '../store/run-slice';
 import { trainerClient } from '../workers/trainer-client';
 import { useLatestRequest } from '../workers/use-latest-request';
 import { buildPathLines, disposePathLines } from './path-lines';
+import { buildPointCloud, cloudCentroid, disposePointCloud, SHARE_RAMP } from './point-cloud-points';
 import { useThreeCanvas } from './use-three-canvas';
 
 const CHAIN_COUNT = 16;
@@ -15,13 +18,43 @@ function exposeForTests(paths: ChainPaths): void {
   if (import.meta.env.MODE !== 'e2e') return;
   (window as unknown as { __flowtuneChainPaths?: unknown }).__flowtuneChainPaths = {
     count: paths.count, horizon: paths.horizon, nActionSteps: paths.nActionSteps, envIndex: paths.envIndex,
-    paths: Array.from(paths.paths), odePath: Array.from(paths.odePath),
+    paths: Array.from(paths.paths), odePath: Array.from(paths.odePath), obsSource: paths.obsSource, episode: paths.episode,
+    pointCloud: paths.pointCloud && { points: Array.from(paths.pointCloud.points), shares: Array.from(paths.pointCloud.shares) },
   };
 }
 
 /**
+ * Where the camera looks, and how far in from the task camera: at the TCP, close in; with a
+ * point cloud, half way to the cloud's centre and further out, so the arm and the cube's points show.
+ */
+function viewFocus(paths: ChainPaths): { target: [number, number, number]; closeness: number } {
+  const start: [number, number, number] = [paths.odePath[0], paths.odePath[1], paths.odePath[2]];
+  if (!paths.pointCloud) return { target: start, closeness: 0.3 };
+  const centre = cloudCentroid(paths.pointCloud.points);
+  return { target: [0, 1, 2].map((axis) => (start[axis] + centre[axis]) / 2) as [number, number, number], closeness: 0.55 };
+}
+
+/** What the scene shows of the cube, so the note under it stays true. */
+function cubeNote(paths: ChainPaths): string | undefined {
+  if (paths.objectFromObservation) return undefined;
+  return paths.pointCloud
+    ? 'The point-cloud observation has no cube pose: the cube mesh stays at its home pose, and the points show where the cube is.'
+    : 'This observation has no cube pose: the cube is drawn at its home pose.';
+}
+
+function PointCloudLegend({ count }: { count: number }) {
+  return (
+    <p className="muted small" data-testid="point-cloud-overlay" data-points={count}>
+      <span className="share-ramp" style={{ background: `linear-gradient(to right, ${SHARE_RAMP.join(', ')})` }} />
+      {' '}{count} points the policy sees, coloured by how many max-pool channels each wins (grey: none, orange: the most)
+    </p>
+  );
+}
+
+/**
  * The chain view in space (DESIGN.md §1 journey 4): the TCP paths the sampled chunks imply under
- * ee_delta_pos, drawn in the env's current state. Re-sampled with the chain view's triggers.
+ * ee_delta_pos, drawn in the state of the chain view's observation (an env's live state, or the
+ * episode step it shows), with a point-cloud policy's points. Re-sampled with the chain view's triggers.
  */
 export function ChainPathsView() {
   const config = useRunStore((state) => state.config);
@@ -32,51 +65,65 @@ export function ChainPathsView() {
   const { canvasRef, problem: webglProblem, show, follow, taskScene } = useThreeCanvas();
   const [envIndex, setEnvIndex] = useState(0);
   const linesRef = useRef<THREE.Group | undefined>(undefined);
+  const cloudRef = useRef<THREE.Points | undefined>(undefined);
   const noiseKey = JSON.stringify(config.noise);
+  // The chain view's observation: the ChainView falls back to the live env when the episode is evicted.
+  const source = useChainSource((state) => state.source);
+  const episodeGone = useEpisodeStore((state) => source.kind === 'episode' && !state.episodes.some((episode) => episode.id === source.id));
 
   const { value: result, problem, pending } = useLatestRequest(
-    hasRun ? JSON.stringify([noiseKey, model, iteration, envIndex]) : undefined,
-    () => trainerClient().chainPaths({ envIndex, count: CHAIN_COUNT, seed: CHAIN_SEED }),
+    hasRun && !episodeGone ? JSON.stringify([noiseKey, model, iteration, envIndex, source]) : undefined,
+    () => trainerClient().chainPaths(chainRequest(source, envIndex, CHAIN_COUNT, CHAIN_SEED)),
     exposeForTests,
   );
 
   useEffect(() => {
     if (!result) return;
-    const start: [number, number, number] = [result.odePath[0], result.odePath[1], result.odePath[2]];
+    const { target, closeness } = viewFocus(result);
     const previousLines = linesRef.current;
+    const previousCloud = cloudRef.current;
     const lines = buildPathLines(result.paths, result.odePath, result.count, result.horizon, result.nActionSteps);
     linesRef.current = lines;
-    // The scene is built once per task; later samples move its meshes, swap the lines and follow the TCP.
+    const cloud = result.pointCloud && buildPointCloud(result.pointCloud.points, result.pointCloud.shares);
+    cloudRef.current = cloud;
+    // The scene is built once per task; later samples move its meshes, swap the lines and points and follow the TCP.
     const { handle, fresh } = taskScene(result.visual);
     handle.setFrame(result.poses, 0);
     previousLines?.removeFromParent();
+    previousCloud?.removeFromParent();
     handle.scene.add(lines);
+    if (cloud) handle.scene.add(cloud);
     if (fresh) {
-      // Frame the paths: look at their start from the task camera's direction, closer in.
+      // Frame the paths: look at the focus from the task camera's direction, closer in.
       const [cx, cy, cz] = result.visual.camera.position;
-      handle.camera.position.set(start[0] + 0.3 * (cx - start[0]), start[1] + 0.3 * (cy - start[1]), start[2] + 0.3 * (cz - start[2]));
-      handle.camera.lookAt(...start);
-      show(handle, start);
+      const [tx, ty, tz] = target;
+      handle.camera.position.set(tx + closeness * (cx - tx), ty + closeness * (cy - ty), tz + closeness * (cz - tz));
+      handle.camera.lookAt(...target);
+      show(handle, target);
     } else {
-      follow(start);
+      follow(target);
     }
-    // After the draw, so the new lines reuse the old lines' compiled shader programs.
+    // After the draw, so the new lines and points reuse the old ones' compiled shader programs.
     if (previousLines) disposePathLines(previousLines);
+    if (previousCloud) disposePointCloud(previousCloud);
   }, [result, taskScene, show, follow]);
 
   useEffect(() => () => {
     if (linesRef.current) disposePathLines(linesRef.current);
+    if (cloudRef.current) disposePointCloud(cloudRef.current);
   }, []);
+  const note = result && cubeNote(result);
 
   return (
-    <section className="panel chain-paths" data-testid="chain-paths" data-pending={pending ? '1' : '0'} data-chains={result?.count}>
+    <section className="panel chain-paths" data-testid="chain-paths" data-pending={pending ? '1' : '0'} data-chains={result?.count} data-source={result?.obsSource}>
       <h2>TCP paths of the sampled chunks</h2>
       <div className="chart-toolbar">
         <label>
           env
-          <input type="number" min={0} max={config.num_envs - 1} value={envIndex} style={{ width: 48 }} data-testid="chain-paths-env"
+          <input type="number" min={0} max={config.num_envs - 1} value={envIndex} style={{ width: 48 }} data-testid="chain-paths-env" disabled={source.kind === 'episode'}
             onChange={(event) => setEnvIndex(Math.max(0, Math.min(config.num_envs - 1, Number(event.target.value) || 0)))} />
         </label>
+        {result && <span>observation: <strong data-testid="chain-paths-source">{chainSourceLabel(result)}</strong></span>}
         <span className="muted small">
           <span className="path-key path-key-chain" /> chains · <span className="path-key path-key-ode" /> ODE chunk · solid: executed steps, faint: the rest of the horizon
         </span>
@@ -86,7 +133,8 @@ export function ChainPathsView() {
         {!result && <p className="replay-empty muted">{hasRun ? 'sampling…' : 'Press Train or Step: the paths start from a rollout observation.'}</p>}
       </div>
       {(webglProblem ?? problem) && <p className="notice notice-error" role="alert" data-testid="chain-paths-error">{webglProblem ?? problem}</p>}
-      {result && !result.objectFromObservation && <p className="muted small">This observation has no cube pose (pointcloud mode): the cube is drawn at its home pose.</p>}
+      {result?.pointCloud && <PointCloudLegend count={result.pointCloud.shares.length} />}
+      {note && <p className="muted small" data-testid="chain-paths-note">{note}</p>}
     </section>
   );
 }

@@ -82,6 +82,7 @@ export function LiveView() {
         {!frame && <p className="replay-empty muted">{enabled ? 'waiting for a rollout observation…' : 'Off: tick the box to watch the env train.'}</p>}
       </div>
       {(webglProblem ?? problem) && <p className="notice notice-error" role="alert">{webglProblem ?? problem}</p>}
+      {frame && !frame.objectFromObservation && <p className="muted small" data-testid="live-note">This observation has no cube pose (point cloud): the cube is drawn at its home pose.</p>}
     </section>
   );
 }

@@ -63,7 +63,7 @@ export function applyTrainerEvent(event: TrainerEvent): void {
       useEpisodeStore.getState().clearEpisodes();
       break;
     case 'episodes':
-      useEpisodeStore.getState().addEpisodes(event.episodes);
+      useEpisodeStore.getState().addEpisodes(event.episodes, event.dropped);
       break;
     case 'config':
       store.setConfig(event.config);

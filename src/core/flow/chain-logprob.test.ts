@@ -38,26 +38,39 @@ function recompute(result: SampleResult, options: ChainLogProbOptions, target = 
 }
 
 describe('log-prob recompute invariant (DESIGN.md §3)', () => {
-  test('unchanged weights give ratio 1 for every method × mode × reduction', async () => {
+  async function expectInvariant(target: FlowPolicy): Promise<void> {
     for (const method of FLOW_METHODS) {
       for (const mode of SAMPLE_MODES) {
         const sampler: SamplerOptions = { method, mode, steps: K, level: method === 'cps' ? 0.6 : 0.5, bounds };
-        const result = await sampleActions(policy, { state }, sampler, createRng(17));
+        const result = await sampleActions(target, { state }, sampler, createRng(17));
         for (const logprobType of LOGPROB_TYPES) {
           const options: ChainLogProbOptions = { ...sampler, logprobType, nActionSteps: 2, envActionDim: 1 };
-          const fresh = recompute(result, options);
+          const fresh = recompute(result, options, target);
           const stored = tf.tidy(() => reduceLogProb(tf.tensor3d(result.logProbs, [BATCH, H, A]), options));
           const [freshData, storedData, values] = await Promise.all([fresh.logProb.data(), stored.data(), fresh.values.data()]);
           expect(fresh.logProb.shape).toEqual(stored.shape);
           for (let offset = 0; offset < freshData.length; offset++) {
             const ratio = Math.exp(freshData[offset] - storedData[offset]);
-            expect(Math.abs(ratio - 1), `${method}/${mode}/${logprobType}`).toBeLessThan(1e-5);
+            expect(Math.abs(ratio - 1), `${target.options.velocityNet}/${method}/${mode}/${logprobType}`).toBeLessThan(1e-5);
           }
           // value_on expert averages hidden features over the same steps, so values reproduce too.
           values.forEach((value, chainIndex) => expect(value).toBeCloseTo(result.values[chainIndex], 5));
           tf.dispose([fresh.logProb, fresh.entropy, fresh.values, stored]);
         }
       }
+    }
+  }
+
+  test('unchanged weights give ratio 1 for every method × mode × reduction', async () => {
+    await expectInvariant(policy);
+  });
+
+  test('the same holds for a DiT-X velocity net, whose value_on expert reads its mean action token', async () => {
+    const ditx = new FlowPolicy({ ...architecture, valueOn: 'expert', velocityNet: 'ditx', ditxDim: 8, ditxDepth: 2, ditxHeads: 2 }, 4);
+    try {
+      await expectInvariant(ditx);
+    } finally {
+      ditx.dispose();
     }
   });
 

@@ -1,0 +1,43 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useNodeBackend } from '../../src/cli/node-backend';
+import type { CheckpointFiles, TrainerEvent } from '../../src/protocol/trainer-api';
+import { flowtuneFile, PICK_CUBE_PROPRIO, PICK_CUBE_STATE, smallConfig } from './fixtures/test-checkpoints';
+import { TrainingSession } from './training-session';
+
+describe('TrainingSession.loadCheckpoint', () => {
+  let pointFile: CheckpointFiles;
+  let stateFile: CheckpointFiles;
+  beforeAll(async () => {
+    await useNodeBackend('cpu');
+    const pointConfig = smallConfig(['env.obs_type=pointcloud', 'env.num_points=24', 'policy.velocity_net=ditx', 'policy.ditx_dim=16', 'policy.ditx_depth=1', 'policy.ditx_heads=2']);
+    pointFile = await flowtuneFile('pc.flowtune', pointConfig, 24 * 3 + PICK_CUBE_PROPRIO);
+    stateFile = await flowtuneFile('state.flowtune', smallConfig(), PICK_CUBE_STATE);
+  });
+
+  it('with no run, takes a point-cloud file\'s observation kind and point count, and back to state', () => {
+    const session = new TrainingSession(smallConfig(['env.num_points=512']));
+    const events: TrainerEvent[] = [];
+    session.setListener((event) => events.push(event));
+    const info = session.loadCheckpoint(pointFile);
+    expect(info.architecture).toBe('point cloud 24 pts · DiT-X 16×1, 2 heads · H 4 · K 3 · act 4');
+    expect(session.config.env.obs_type).toBe('pointcloud');
+    expect(session.config.env.num_points).toBe(24);
+    expect(session.config.policy.velocity_net).toBe('ditx');
+    expect(events.map((event) => event.type)).toEqual(['config', 'model']);
+    session.loadCheckpoint(stateFile);
+    expect(session.config.env.obs_type).toBe('state');
+    expect(session.selected?.info.source).toBe('state.flowtune');
+  });
+
+  it('with a run, refuses another observation kind in one sentence and changes nothing', () => {
+    const session = new TrainingSession(smallConfig());
+    session.loadCheckpoint(stateFile);
+    const before = JSON.stringify(session.config);
+    session.phase = 'paused';
+    expect(() => session.loadCheckpoint(pointFile)).toThrow(
+      'checkpoint is for point clouds of 24 points, but the current run\'s env gives state observations: reset the run to load it',
+    );
+    expect(JSON.stringify(session.config)).toBe(before);
+    expect(session.selected?.info.source).toBe('state.flowtune');
+  });
+});
