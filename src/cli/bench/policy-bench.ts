@@ -10,6 +10,7 @@ import type { BenchRow } from './bench-row';
 import { denseMacs, encoderMacs, velocityMacs } from './policy-flops';
 import { matmulPeak, timeIt } from './bench-timing';
 import { benchDitx } from './policy-ditx-bench';
+import { ppoStyleStep } from './bench-grad-step';
 
 const OBS_DIM = 42;
 const SAMPLE_BATCH = 64;
@@ -63,19 +64,8 @@ async function benchBackend(backend: NodeBackend): Promise<BenchRow[]> {
     const returns = tf.tensor1d(rng.fillNormal(new Float32Array(GRAD_CHAINS)));
     held.push(chains, mask, oldLogProb, advantages, returns);
     const variables = new Map([...policy.namedVariables()].filter(([name]) => !name.startsWith('noise_head.')));
-    /** One PPO-style step on the stored chains: clipped ratio surrogate + value MSE, backward, Adam. */
-    const gradStep = (recompute: typeof chainLogProb) => async () => {
-      const { value, grads } = tf.variableGrads(() => {
-        const out = recompute(policy, { state: gradObs }, chains, mask, chainOptions);
-        const ratio = tf.exp(tf.sub(out.logProb, oldLogProb));
-        const surrogate = tf.minimum(tf.mul(ratio, advantages), tf.mul(tf.clipByValue(ratio, 0.8, 1.2), advantages));
-        return tf.add(tf.neg(tf.mean(surrogate)), tf.mul(0.5, tf.mean(tf.square(tf.sub(out.values, returns))))) as tf.Scalar;
-      }, [...variables.values()]);
-      const byName = new Map([...variables].filter(([, variable]) => grads[variable.name]).map(([name, variable]) => [name, grads[variable.name]]));
-      optimizer.apply(variables, byName, 1e-4);
-      await value.data();
-      tf.dispose([value, ...Object.values(grads)]);
-    };
+    const batch = { obs: { state: gradObs }, chains, mask, oldLogProb, advantages, returns };
+    const gradStep = (recompute: typeof chainLogProb) => ppoStyleStep(policy, batch, chainOptions, variables, optimizer, recompute);
     const oneStepSeconds = await timeIt(repeats.grad, gradStep(chainLogProb));
     const allStepsSeconds = await timeIt(repeats.grad, gradStep(chainLogProbAllSteps));
     console.error(`  ${backend}: gradient step ${(oneStepSeconds * 1000).toFixed(0)} ms (one step per chain), ${(allStepsSeconds * 1000).toFixed(0)} ms (all ${STEPS} steps) on ${GRAD_CHAINS} chains`);

@@ -9,6 +9,7 @@ import { useNodeBackend, type NodeBackend } from '../node-backend';
 import type { BenchRow } from './bench-row';
 import { matmulPeak, timeIt } from './bench-timing';
 import { denseMacs, encoderMacs, velocityMacs } from './policy-flops';
+import { ppoStyleStep } from './bench-grad-step';
 
 /** The shipped point-cloud policy (scripts/reproduce-checkpoints.sh, pick-cube-pointcloud): DiT-X 64×2 on 128 points. */
 const architecture = resolveFlowPolicyOptions({
@@ -52,18 +53,8 @@ export async function benchDitx(backend: NodeBackend): Promise<BenchRow[]> {
     const returns = tf.tensor1d(rng.fillNormal(new Float32Array(GRAD_CHAINS)));
     held.push(chains, mask, oldLogProb, advantages, returns);
     const variables = new Map([...policy.namedVariables()].filter(([name]) => !name.startsWith('noise_head.') && !name.startsWith('encoder.')));
-    const gradSeconds = await timeIt(4, async () => {
-      const { value, grads } = tf.variableGrads(() => {
-        const out = chainLogProb(policy, { features }, chains, mask, chainOptions);
-        const ratio = tf.exp(tf.sub(out.logProb, oldLogProb));
-        const surrogate = tf.minimum(tf.mul(ratio, advantages), tf.mul(tf.clipByValue(ratio, 0.8, 1.2), advantages));
-        return tf.add(tf.neg(tf.mean(surrogate)), tf.mul(0.5, tf.mean(tf.square(tf.sub(out.values, returns))))) as tf.Scalar;
-      }, [...variables.values()]);
-      const byName = new Map([...variables].filter(([, variable]) => grads[variable.name]).map(([name, variable]) => [name, grads[variable.name]]));
-      optimizer.apply(variables, byName, 1e-4);
-      await value.data();
-      tf.dispose([value, ...Object.values(grads)]);
-    });
+    const batch = { obs: { features }, chains, mask, oldLogProb, advantages, returns };
+    const gradSeconds = await timeIt(4, ppoStyleStep(policy, batch, chainOptions, variables, optimizer, chainLogProb));
     const peak = await matmulPeak(1024, 4);
     const decisionFlops = 2 * (encoderMacs(architecture) + denseMacs(architecture, 'value.') + STEPS * velocityMacs(architecture));
     // One velocity call per chain (hybrid recompute) and the value head, forward and two backward matmuls each.
