@@ -5,10 +5,12 @@ export interface CurveSeries {
   y: number[];
 }
 
-const COLORS = ['#2563eb', '#dc2626', '#059669', '#d97706', '#7c3aed', '#0891b2'];
-const WIDTH = 720;
+/** Ten distinct colours, so up to ten runs never share one. */
+const COLORS = ['#2563eb', '#dc2626', '#059669', '#d97706', '#7c3aed', '#0891b2', '#db2777', '#65a30d', '#4b5563', '#92400e'];
+const PLOT_WIDTH = 570;
 const HEIGHT = 420;
-const MARGIN = { left: 64, right: 150, top: 36, bottom: 48 };
+/** Approximate advance of one 12 px sans-serif character, to size the legend to its longest label. */
+const CHAR_WIDTH = 7;
 
 function niceTicks(min: number, max: number, count: number): number[] {
   const span = max - min || 1;
@@ -32,32 +34,35 @@ export function learningCurveSvg(series: readonly CurveSeries[], labels: { title
   const xMax = Math.max(1, ...xs);
   const yMin = Math.min(0, ...ys);
   const yMax = Math.max(1e-9, ...ys);
-  const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
-  const plotHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
-  const px = (x: number) => MARGIN.left + ((x - xMin) / (xMax - xMin)) * plotWidth;
-  const py = (y: number) => MARGIN.top + plotHeight - ((y - yMin) / (yMax - yMin)) * plotHeight;
-  const parts: string[] = [`<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" font-family="sans-serif" font-size="12">`];
-  parts.push(`<rect width="${WIDTH}" height="${HEIGHT}" fill="#fff"/>`);
-  parts.push(`<text x="${MARGIN.left}" y="22" font-size="14" font-weight="bold">${escapeXml(labels.title)}</text>`);
+  const longestLabel = Math.max(0, ...series.map((entry) => entry.label.length));
+  const margin = { left: 64, right: Math.max(150, 50 + CHAR_WIDTH * longestLabel), top: 36, bottom: 48 };
+  const width = margin.left + PLOT_WIDTH + margin.right;
+  const plotWidth = PLOT_WIDTH;
+  const plotHeight = HEIGHT - margin.top - margin.bottom;
+  const px = (x: number) => margin.left + ((x - xMin) / (xMax - xMin)) * plotWidth;
+  const py = (y: number) => margin.top + plotHeight - ((y - yMin) / (yMax - yMin)) * plotHeight;
+  const parts: string[] = [`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${HEIGHT}" font-family="sans-serif" font-size="12">`];
+  parts.push(`<rect width="${width}" height="${HEIGHT}" fill="#fff"/>`);
+  parts.push(`<text x="${margin.left}" y="22" font-size="14" font-weight="bold">${escapeXml(labels.title)}</text>`);
   for (const tick of niceTicks(yMin, yMax, 5)) {
-    parts.push(`<line x1="${MARGIN.left}" x2="${MARGIN.left + plotWidth}" y1="${py(tick)}" y2="${py(tick)}" stroke="#e5e7eb"/>`);
-    parts.push(`<text x="${MARGIN.left - 6}" y="${py(tick) + 4}" text-anchor="end" fill="#374151">${tick}</text>`);
+    parts.push(`<line x1="${margin.left}" x2="${margin.left + plotWidth}" y1="${py(tick)}" y2="${py(tick)}" stroke="#e5e7eb"/>`);
+    parts.push(`<text x="${margin.left - 6}" y="${py(tick) + 4}" text-anchor="end" fill="#374151">${tick}</text>`);
   }
   for (const tick of niceTicks(xMin, xMax, 6)) {
-    parts.push(`<line x1="${px(tick)}" x2="${px(tick)}" y1="${MARGIN.top + plotHeight}" y2="${MARGIN.top + plotHeight + 4}" stroke="#374151"/>`);
-    parts.push(`<text x="${px(tick)}" y="${MARGIN.top + plotHeight + 18}" text-anchor="middle" fill="#374151">${tick.toLocaleString('en-US')}</text>`);
+    parts.push(`<line x1="${px(tick)}" x2="${px(tick)}" y1="${margin.top + plotHeight}" y2="${margin.top + plotHeight + 4}" stroke="#374151"/>`);
+    parts.push(`<text x="${px(tick)}" y="${margin.top + plotHeight + 18}" text-anchor="middle" fill="#374151">${tick.toLocaleString('en-US')}</text>`);
   }
-  parts.push(`<rect x="${MARGIN.left}" y="${MARGIN.top}" width="${plotWidth}" height="${plotHeight}" fill="none" stroke="#9ca3af"/>`);
-  parts.push(`<text x="${MARGIN.left + plotWidth / 2}" y="${HEIGHT - 10}" text-anchor="middle">${escapeXml(labels.xLabel)}</text>`);
-  parts.push(`<text transform="translate(16 ${MARGIN.top + plotHeight / 2}) rotate(-90)" text-anchor="middle">${escapeXml(labels.yLabel)}</text>`);
+  parts.push(`<rect x="${margin.left}" y="${margin.top}" width="${plotWidth}" height="${plotHeight}" fill="none" stroke="#9ca3af"/>`);
+  parts.push(`<text x="${margin.left + plotWidth / 2}" y="${HEIGHT - 10}" text-anchor="middle">${escapeXml(labels.xLabel)}</text>`);
+  parts.push(`<text transform="translate(16 ${margin.top + plotHeight / 2}) rotate(-90)" text-anchor="middle">${escapeXml(labels.yLabel)}</text>`);
   series.forEach((entry, seriesIndex) => {
     const color = COLORS[seriesIndex % COLORS.length];
     const points = entry.x.map((x, pointIndex) => [x, entry.y[pointIndex]]).filter(([, y]) => Number.isFinite(y));
     parts.push(`<polyline fill="none" stroke="${color}" stroke-width="2" points="${points.map(([x, y]) => `${px(x).toFixed(1)},${py(y).toFixed(1)}`).join(' ')}"/>`);
     for (const [x, y] of points) parts.push(`<circle cx="${px(x).toFixed(1)}" cy="${py(y).toFixed(1)}" r="3" fill="${color}"/>`);
-    const legendY = MARGIN.top + 14 + seriesIndex * 18;
-    parts.push(`<line x1="${WIDTH - MARGIN.right + 12}" x2="${WIDTH - MARGIN.right + 32}" y1="${legendY - 4}" y2="${legendY - 4}" stroke="${color}" stroke-width="2"/>`);
-    parts.push(`<text x="${WIDTH - MARGIN.right + 38}" y="${legendY}">${escapeXml(entry.label)}</text>`);
+    const legendY = margin.top + 14 + seriesIndex * 18;
+    parts.push(`<line x1="${width - margin.right + 12}" x2="${width - margin.right + 32}" y1="${legendY - 4}" y2="${legendY - 4}" stroke="${color}" stroke-width="2"/>`);
+    parts.push(`<text x="${width - margin.right + 38}" y="${legendY}">${escapeXml(entry.label)}</text>`);
   });
   parts.push('</svg>');
   return parts.join('\n');

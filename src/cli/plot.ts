@@ -34,7 +34,9 @@ async function main(): Promise<void> {
   if (!executablePath) throw new Error('rendering the PNG needs Chromium (set CHROME_PATH); the SVG was written to ' + svgPath);
   const browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
   try {
-    const page = await browser.newPage({ viewport: { width: 720, height: 420 } });
+    // The SVG widens its legend to the longest run name; the screenshot takes its own size.
+    const [, width, height] = /<svg[^>]* width="(\d+)" height="(\d+)"/.exec(svg) ?? [];
+    const page = await browser.newPage({ viewport: { width: Number(width ?? 720), height: Number(height ?? 420) } });
     await page.setContent(`<html><body style="margin:0;background:#fff">${svg}</body></html>`);
     await page.screenshot({ path: args.out });
   } finally {
