@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatResultsTable, spread } from './results-table';
+import { spread } from '../core/metrics/spread';
+import { formatResultsTable } from './results-table';
 
 describe('spread', () => {
   it('gives mean, sample std, min and max', () => {
