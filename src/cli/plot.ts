@@ -4,11 +4,10 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium } from '@playwright/test';
 import { parseCliArgs, runCli } from './cli-args';
 import { emaSmooth, isMetricKey, metricSeries, parseMetricsJsonl, type MetricKey } from '../core/metrics';
 import { learningCurveSvg, type CurveSeries } from './learning-curve-svg';
-import { findChromium } from '../../scripts/find-chromium.mjs';
+import { renderSvgToPng } from './svg-png';
 
 const SPEC = {
   runs: { kind: 'string', required: true, doc: 'comma-separated run folders (each with metrics.jsonl)' },
@@ -30,17 +29,10 @@ async function main(): Promise<void> {
   const svg = learningCurveSvg(series, { title: metric, xLabel: 'env steps', yLabel: metric });
   const svgPath = args.out.replace(/\.png$/i, '') + '.svg';
   writeFileSync(svgPath, svg);
-  const executablePath = findChromium();
-  if (!executablePath) throw new Error('rendering the PNG needs Chromium (set CHROME_PATH); the SVG was written to ' + svgPath);
-  const browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
   try {
-    // The SVG widens its legend to the longest run name; the screenshot takes its own size.
-    const [, width, height] = /<svg[^>]* width="(\d+)" height="(\d+)"/.exec(svg) ?? [];
-    const page = await browser.newPage({ viewport: { width: Number(width ?? 720), height: Number(height ?? 420) } });
-    await page.setContent(`<html><body style="margin:0;background:#fff">${svg}</body></html>`);
-    await page.screenshot({ path: args.out });
-  } finally {
-    await browser.close();
+    await renderSvgToPng(svg, args.out);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; the SVG was written to ${svgPath}`);
   }
   console.log(JSON.stringify({ svg: svgPath, png: args.out, series: series.map((entry) => ({ label: entry.label, points: entry.x.length })) }));
 }

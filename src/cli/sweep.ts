@@ -1,0 +1,75 @@
+/**
+ * `npm run sweep -- preset=reinflow-ablation task=pick-cube seeds=0,1,2 out=DIR [configs=a,b]
+ * [dry_run=true] [parallel=N] [key=value...]`: every variant × seed as an ordinary training run
+ * (DESIGN.md §11), then summary.md, summary.json and an overlay plot in DIR as runs finish.
+ * `npm run sweep -- status out=DIR` shows progress. Running the same command again skips finished runs.
+ */
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { applyOverrides, defaultConfig, isConfigKey, suggestKeys, validateConfig } from '../core/config';
+import { TASK_NAMES } from '../core/envs/task-types';
+import { dryRunLines, planSweep } from '../core/sweep/sweep-plan';
+import { SWEEP_PRESET_NAMES, type SweepPresetName } from '../core/sweep/sweep-presets';
+import { formatSweepSummary, summarizeSweep } from '../core/sweep/sweep-summary';
+import { parseCliArgs, parseCliArgsWithOverrides, runCli, UsageError } from './cli-args';
+import { prepareRuntime } from './run-setup';
+import { runLocalSweep } from './sweep/local-executor';
+import { finishedResults, readSweepFile, writeSweepFile, writeSummary } from './sweep/sweep-folder';
+
+const SPEC = {
+  preset: { kind: 'enum', values: SWEEP_PRESET_NAMES, default: 'reinflow-ablation', doc: 'sweep preset: its variants' },
+  task: { kind: 'enum', values: TASK_NAMES, required: true, doc: 'task every run trains on' },
+  seeds: { kind: 'string', default: '0', doc: 'comma-separated training seeds' },
+  out: { kind: 'string', required: true, doc: 'sweep folder (runs/<variant>-s<seed>, sweep.json, summary.md, summary.json, learning-curves.png)' },
+  configs: { kind: 'string', default: '', doc: 'comma-separated variants to run (default: all of the preset)' },
+  ckpt: { kind: 'string', default: '', doc: 'pretrained checkpoint every run starts from (default public/checkpoints/<task>-bc.flowtune)' },
+  dry_run: { kind: 'bool', default: false, doc: 'print one line per run (variant, seed, overrides) and run nothing' },
+  parallel: { kind: 'int', min: 0, max: 256, default: 0, doc: 'runs at once (0 = one per two cores, at least 1: each run steps its envs on every core)' },
+  executor: { kind: 'enum', values: ['local'], default: 'local', doc: 'where runs train: local child processes' },
+  final_eval_episodes: { kind: 'int', min: 1, max: 100_000, default: 100, doc: 'episodes of the final evaluation of each run, on the same fresh seeds for every run' },
+  final_eval_seed: { kind: 'int', min: 0, max: 2 ** 31 - 1, default: 2_000_000, doc: 'first reset seed of the final evaluation (apart from training and in-run evaluation seeds)' },
+} as const;
+
+const STATUS_SPEC = { out: { kind: 'string', required: true, doc: 'sweep folder' } } as const;
+
+function status(argv: readonly string[]): void {
+  const { out } = parseCliArgs(argv, STATUS_SPEC, { program: 'npm run sweep -- status' });
+  const sweep = readSweepFile(out);
+  if (!sweep) throw new UsageError('out', `${out} holds no sweep (no sweep.json)`);
+  const results = finishedResults(out, sweep.plan);
+  const done = new Set(results.map((result) => result.id));
+  const waiting = sweep.plan.runs.filter((run) => !done.has(run.id)).map((run) => run.id);
+  process.stdout.write(formatSweepSummary(summarizeSweep(sweep.plan, results, sweep.evaluation)));
+  console.log(waiting.length > 0 ? `\nnot finished: ${waiting.join(', ')}` : '\nevery run finished');
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2).filter((arg) => arg !== '--');
+  if (argv[0] === 'status') return status(argv.slice(1));
+  const { args, overrides } = parseCliArgsWithOverrides(argv, SPEC, { isConfigKey, suggest: suggestKeys, program: 'npm run sweep --' });
+  const base = overrides.filter((override) => !override.startsWith('task='));
+  if (base.some((override) => override.startsWith('seed='))) throw new UsageError('seed', 'a sweep takes its training seeds as seeds=0,1,2, not seed=');
+  const seeds = args.seeds.split(',').map((text) => Number(text.trim()));
+  const plan = planSweep({
+    preset: args.preset as SweepPresetName, task: args.task, seeds,
+    configs: args.configs ? args.configs.split(',').map((name) => name.trim()) : [], base,
+  });
+  // Every run's config is checked before anything starts (a bad value exits 2 here, not in a child).
+  for (const run of plan.runs) validateConfig(applyOverrides(defaultConfig(), run.overrides));
+  for (const note of plan.notes) console.error(`warning: ${note}`);
+  if (args.dry_run) {
+    for (const line of dryRunLines(plan)) console.log(line);
+    return;
+  }
+  const ckpt = args.ckpt || path.join('public', 'checkpoints', `${args.task}-bc.flowtune`);
+  const sweep = { plan, ckpt, evaluation: { episodes: args.final_eval_episodes, seed: args.final_eval_seed } };
+  writeSweepFile(args.out, sweep);
+  await prepareRuntime();
+  const parallel = args.parallel > 0 ? args.parallel : Math.max(1, Math.floor(availableParallelism() / 2));
+  const failed = await runLocalSweep(args.out, sweep, parallel);
+  const summary = await writeSummary(args.out, sweep);
+  console.log(JSON.stringify({ out: args.out, finished: summary.finishedRuns, planned: summary.plannedRuns, failed }));
+  if (failed.length > 0) throw new Error(`${failed.length} run${failed.length > 1 ? 's' : ''} failed (${failed.join(', ')}); their logs are runs/<id>/train.log; run the same command again to retry them`);
+}
+
+void runCli(main);
