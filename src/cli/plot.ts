@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   try {
     await renderSvgToPng(svg, args.out);
   } catch (error) {
-    throw new Error(`${(error as Error).message}; the SVG was written to ${svgPath}`);
+    throw new Error(`${(error as Error).message}; the SVG was written to ${svgPath}`, { cause: error });
   }
   console.log(JSON.stringify({ svg: svgPath, png: args.out, series: series.map((entry) => ({ label: entry.label, points: entry.x.length })) }));
 }
