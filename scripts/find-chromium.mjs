@@ -18,7 +18,7 @@ function onPath(name) {
   return result.status === 0 && found ? found : undefined;
 }
 
-function isDebian() {
+export function isDebian() {
   return existsSync('/etc/debian_version') || (existsSync('/etc/os-release') && /ID(_LIKE)?=.*debian/i.test(readFileSync('/etc/os-release', 'utf8')));
 }
 

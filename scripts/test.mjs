@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ensureChromium } from './find-chromium.mjs';
+import { ensureRedisServer } from './find-redis.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const reportDir = path.join(root, 'test-results');
@@ -42,7 +43,9 @@ const totals = [];
 
 if (!onlyE2e) {
   const unitReport = path.join(reportDir, 'unit.json');
-  run(npx, ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${unitReport}`]);
+  // The sweep tests start a real redis-server on a free local port.
+  const redisServer = ensureRedisServer();
+  run(npx, ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${unitReport}`], { REDIS_SERVER: redisServer });
   totals.push(['unit', unitCounts(unitReport)]);
 }
 

@@ -1,9 +1,10 @@
 /**
  * `npm run sweep -- preset=reinflow-ablation task=pick-cube seeds=0,1,2 out=DIR [configs=a,b]
- * [dry_run=true] [parallel=N] [key=value...]`: every variant × seed as an ordinary training run
+ * [dry_run=true] [parallel=N] [executor=redis redis_url=...] [key=value...]`: every variant × seed as an ordinary training run
  * (DESIGN.md §11), then summary.md, summary.json and an overlay plot in DIR as runs finish.
  * `npm run sweep -- status out=DIR` shows progress. Running the same command again skips finished runs.
  */
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { applyOverrides, defaultConfig, isConfigKey, suggestKeys, validateConfig } from '../core/config';
@@ -14,6 +15,8 @@ import { formatSweepSummary, summarizeSweep } from '../core/sweep/sweep-summary'
 import { parseCliArgs, parseCliArgsWithOverrides, runCli, UsageError } from './cli-args';
 import { prepareRuntime } from './run-setup';
 import { runLocalSweep } from './sweep/local-executor';
+import { parseRedisUrl } from './sweep/redis-connection';
+import { runRedisSweep } from './sweep/redis-executor';
 import { finishedResults, readSweepFile, writeSweepFile, writeSummary } from './sweep/sweep-folder';
 
 const SPEC = {
@@ -25,7 +28,8 @@ const SPEC = {
   ckpt: { kind: 'string', default: '', doc: 'pretrained checkpoint every run starts from (default public/checkpoints/<task>-bc.flowtune)' },
   dry_run: { kind: 'bool', default: false, doc: 'print one line per run (variant, seed, overrides) and run nothing' },
   parallel: { kind: 'int', min: 0, max: 256, default: 0, doc: 'runs at once (0 = one per two cores, at least 1: each run steps its envs on every core)' },
-  executor: { kind: 'enum', values: ['local'], default: 'local', doc: 'where runs train: local child processes' },
+  executor: { kind: 'enum', values: ['local', 'redis'], default: 'local', doc: 'where runs train: local child processes, or sweep workers taking them from a Redis queue' },
+  redis_url: { kind: 'string', default: '', doc: 'Redis server of executor=redis, redis://host:port' },
   final_eval_episodes: { kind: 'int', min: 1, max: 100_000, default: 100, doc: 'episodes of the final evaluation of each run, on the same fresh seeds for every run' },
   final_eval_seed: { kind: 'int', min: 0, max: 2 ** 31 - 1, default: 2_000_000, doc: 'first reset seed of the final evaluation (apart from training and in-run evaluation seeds)' },
 } as const;
@@ -61,12 +65,15 @@ async function main(): Promise<void> {
     for (const line of dryRunLines(plan)) console.log(line);
     return;
   }
+  if (args.executor === 'redis') parseRedisUrl(args.redis_url);
+  else if (args.redis_url) throw new UsageError('redis_url', `redis_url does nothing with executor=local; add executor=redis to run on sweep workers`);
   const ckpt = args.ckpt || path.join('public', 'checkpoints', `${args.task}-bc.flowtune`);
+  if (!existsSync(ckpt)) throw new UsageError('ckpt', `checkpoint ${ckpt} does not exist`);
   const sweep = { plan, ckpt, evaluation: { episodes: args.final_eval_episodes, seed: args.final_eval_seed } };
   writeSweepFile(args.out, sweep);
   await prepareRuntime();
   const parallel = args.parallel > 0 ? args.parallel : Math.max(1, Math.floor(availableParallelism() / 2));
-  const failed = await runLocalSweep(args.out, sweep, parallel);
+  const failed = args.executor === 'redis' ? await runRedisSweep(args.out, sweep, args.redis_url) : await runLocalSweep(args.out, sweep, parallel);
   const summary = await writeSummary(args.out, sweep);
   console.log(JSON.stringify({ out: args.out, finished: summary.finishedRuns, planned: summary.plannedRuns, failed }));
   if (failed.length > 0) throw new Error(`${failed.length} run${failed.length > 1 ? 's' : ''} failed (${failed.join(', ')}); their logs are runs/<id>/train.log; run the same command again to retry them`);
