@@ -65,7 +65,10 @@ async function main(): Promise<void> {
     for (const line of dryRunLines(plan)) console.log(line);
     return;
   }
-  if (args.executor === 'redis') parseRedisUrl(args.redis_url);
+  if (args.executor === 'redis') {
+    parseRedisUrl(args.redis_url);
+    if (args.parallel > 0) console.error(`warning: parallel=${args.parallel} does nothing with executor=redis; each sweep-worker takes one run at a time, so start as many workers as runs should train at once`);
+  }
   else if (args.redis_url) throw new UsageError('redis_url', `redis_url does nothing with executor=local; add executor=redis to run on sweep workers`);
   const ckpt = args.ckpt || path.join('public', 'checkpoints', `${args.task}-bc.flowtune`);
   if (!existsSync(ckpt)) throw new UsageError('ckpt', `checkpoint ${ckpt} does not exist`);

@@ -2,6 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { chainLogProb, type ChainLogProbOptions } from '../../core/flow/chain-logprob';
 import { sampleActions } from '../../core/flow/sampler';
 import { FlowPolicy } from '../../core/policy/flow-policy';
+import { maxPoolPoints, pointFeatures } from '../../core/policy/obs-encoder';
 import { obsFeatureDim, obsFrameSize, resolveFlowPolicyOptions } from '../../core/policy/options';
 import { createRng } from '../../core/random';
 import { NamedAdam } from '../../core/rl/adam';
@@ -55,6 +56,18 @@ export async function benchDitx(backend: NodeBackend): Promise<BenchRow[]> {
     const variables = new Map([...policy.namedVariables()].filter(([name]) => !name.startsWith('noise_head.') && !name.startsWith('encoder.')));
     const batch = { obs: { features }, chains, mask, oldLogProb, advantages, returns };
     const gradSeconds = await timeIt(4, ppoStyleStep(policy, batch, chainOptions, variables, optimizer, chainLogProb));
+    // PointNet's per-point MLP and max-pool, forward and backward (BC pretraining trains it), with the
+    // max-pool's scatter gradient and with tfjs's built-in one, on every frame of the 256 samples.
+    const points = tf.tensor3d(rng.fillNormal(new Float32Array(GRAD_CHAINS * architecture.nObsSteps * architecture.numPoints * 3)), [GRAD_CHAINS * architecture.nObsSteps, architecture.numPoints, 3]);
+    held.push(points);
+    const pointVariables = [...policy.namedVariables()].filter(([name]) => name.startsWith('encoder.points.')).map(([, variable]) => variable);
+    const pointNetStep = (pool: (x: tf.Tensor3D) => tf.Tensor) => async () => {
+      const { value, grads } = tf.variableGrads(() => tf.sum(pool(pointFeatures(policy.param, architecture, points))) as tf.Scalar, pointVariables);
+      await value.data();
+      tf.dispose([value, ...Object.values(grads)]);
+    };
+    const scatterSeconds = await timeIt(4, pointNetStep(maxPoolPoints));
+    const builtInSeconds = await timeIt(4, pointNetStep((x) => tf.max(x, 1)));
     const peak = await matmulPeak(1024, 4);
     const decisionFlops = 2 * (encoderMacs(architecture) + denseMacs(architecture, 'value.') + STEPS * velocityMacs(architecture));
     // One velocity call per chain (hybrid recompute) and the value head, forward and two backward matmuls each.
@@ -65,6 +78,8 @@ export async function benchDitx(backend: NodeBackend): Promise<BenchRow[]> {
       { group: 'policy', metric: 'ditx_decisions_per_s', value: SAMPLE_BATCH / sampleSeconds, unit: 'decisions/s', backend, note: note(SAMPLE_BATCH, 'sampling incl. PointNet and readback') },
       { group: 'policy', metric: 'ditx_achieved_gflops', value: (decisionFlops * SAMPLE_BATCH) / sampleSeconds / 1e9, unit: 'GFLOP/s', backend, note: note(SAMPLE_BATCH, `${(decisionFlops / 1e6).toFixed(2)} MFLOP per decision; ${share(decisionFlops * SAMPLE_BATCH, sampleSeconds)}`) },
       { group: 'policy', metric: 'ditx_grad_samples_per_s', value: GRAD_CHAINS / gradSeconds, unit: 'samples/s', backend, note: note(GRAD_CHAINS, `one-step recompute on stored features (obs features ${obsFeatureDim(architecture)}) + backward + Adam`) },
+      { group: 'policy', metric: 'pointnet_grad_ms', value: scatterSeconds * 1000, unit: 'ms', backend, note: note(GRAD_CHAINS, `per-point MLP + max-pool forward and backward over ${GRAD_CHAINS * architecture.nObsSteps} frames of ${architecture.numPoints} points, max-pool gradient scattered to each channel's winner`) },
+      { group: 'policy', metric: 'pointnet_grad_ms_builtin_max', value: builtInSeconds * 1000, unit: 'ms', backend, note: note(GRAD_CHAINS, `the same with tfjs's built-in max gradient (broadcast compare); ${(builtInSeconds / scatterSeconds).toFixed(2)}x the scatter's time`) },
       { group: 'policy', metric: 'ditx_achieved_gflops_grad', value: gradFlops / gradSeconds / 1e9, unit: 'GFLOP/s', backend, note: note(GRAD_CHAINS, `${(gradFlops / 1e9).toFixed(3)} GFLOP per step; ${share(gradFlops, gradSeconds)}`) },
     ];
   } finally {
