@@ -2,7 +2,7 @@
  * Named errors (DESIGN.md §9). Code that crosses comlink branches on `name`,
  * because `instanceof` does not survive structured cloning.
  */
-export type FlowtuneErrorName = 'ConfigError' | 'EnvError' | 'CheckpointError' | 'ShapeError' | 'TrainingError';
+export type FlowtuneErrorName = 'ConfigError' | 'EnvError' | 'CheckpointError' | 'ShapeError' | 'TrainingError' | 'ImportError';
 
 abstract class FlowtuneError extends Error {
   abstract override readonly name: FlowtuneErrorName;
@@ -42,8 +42,13 @@ export class TrainingError extends FlowtuneError {
   override readonly name = 'TrainingError' as const;
 }
 
+/** A dropped run or sweep folder cannot be imported; the message is one sentence naming the file. */
+export class ImportError extends FlowtuneError {
+  override readonly name = 'ImportError' as const;
+}
+
 const FLOWTUNE_ERROR_NAMES: ReadonlySet<string> = new Set<FlowtuneErrorName>([
-  'ConfigError', 'EnvError', 'CheckpointError', 'ShapeError', 'TrainingError',
+  'ConfigError', 'EnvError', 'CheckpointError', 'ShapeError', 'TrainingError', 'ImportError',
 ]);
 
 /** True for any named Flowtune error, also after a trip through structured clone. */
