@@ -15,6 +15,7 @@ import { PRESET_ARG, printConfigWarnings, runCli, parseRunArgs } from './cli-arg
 import { nodeRunPorts } from './node-run-ports';
 import { RunFolderStore } from './run-folder-store';
 import { openCheckpointFile, prepareRuntime } from './run-setup';
+import { stopWithSweepParent } from './sweep/parent-link';
 
 const SPEC = {
   task: { kind: 'enum', values: TASK_NAMES, required: true, doc: 'task to fine-tune on' },
@@ -24,6 +25,7 @@ const SPEC = {
 } as const;
 
 async function main(): Promise<void> {
+  stopWithSweepParent();
   // The checkpoint still decides horizon and K, so the whole config is validated once they are in.
   const parsed = parseRunArgs(process.argv.slice(2), SPEC, { program: 'npm run train --', validate: false });
   const { args } = parsed;

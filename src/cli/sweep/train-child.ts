@@ -10,8 +10,9 @@ export function trainChild(runDir: string, ckpt: string, overrides: readonly str
   rmSync(runDir, { recursive: true, force: true });
   mkdirSync(runDir, { recursive: true });
   const log = openSync(path.join(runDir, 'train.log'), 'w');
-  // The same Node with the same loader flags (tsx) that runs this command runs the child.
-  const child = spawn(process.execPath, [...process.execArgv, TRAIN_SCRIPT, `ckpt=${ckpt}`, `out=${runDir}`, ...overrides], { stdio: ['ignore', log, log] });
+  // The same Node with the same loader flags (tsx) that runs this command runs the child. Its IPC
+  // channel tells it when this process dies (parent-link.ts).
+  const child = spawn(process.execPath, [...process.execArgv, TRAIN_SCRIPT, `ckpt=${ckpt}`, `out=${runDir}`, ...overrides], { stdio: ['ignore', log, log, 'ipc'] });
   return new Promise((resolve) => {
     let settled = false;
     const finish = (code: number) => {
