@@ -15,11 +15,15 @@ import { TrainingSession } from './trainer/training-session';
 import { episodeReplay } from './trainer/episode-replay';
 import { chainPaths } from './trainer/chain-paths';
 import { liveFrame } from './trainer/live-frame';
+import { forgetRuns, forgetSweep, keptRunDetails, keptSweeps } from './trainer/run-archive';
+import { importFolders } from './trainer/folder-import';
+import { RunQueue } from './trainer/run-queue';
 
 let backend: BackendName | undefined;
 let faults: FaultInjection | undefined;
 let listener: unknown;
 let session = new TrainingSession(defaultConfig());
+let queue = new RunQueue(session, (event) => session.emit(event));
 
 function requireBackend(): void {
   if (!backend) throw new TrainingError('trainer worker is not initialized: call init() first');
@@ -33,6 +37,7 @@ const api: TrainerWorkerApi = {
     if (options.faults === true && !faults) {
       faults = new FaultInjection();
       session = new TrainingSession(session.config, faults);
+      queue = new RunQueue(session, (event) => session.emit(event));
     }
     return report;
   },
@@ -72,7 +77,8 @@ const api: TrainerWorkerApi = {
   stop: () => session.stop(),
   reset: () => session.reset(),
   status: async () => session.status(),
-  savedRun: async () => (await readSavedRun())?.summary ?? null,
+  // A running queue owns the autosave: the queue resumes it, so no banner offers it.
+  savedRun: async () => ((await queue.running()) ? null : (await readSavedRun())?.summary ?? null),
   resumeSaved: () => session.resumeSaved(),
   discardSaved: () => clearSavedRun(),
   async exportModel() {
@@ -112,6 +118,26 @@ const api: TrainerWorkerApi = {
     const frame = await liveFrame(session, envIndex);
     return frame ? Comlink.transfer(frame, [frame.poses.poses.buffer, frame.poses.tcp.buffer]) : null;
   },
+  listRuns: () => session.runListings(),
+  runDetails: (ids) => keptRunDetails(ids, session.currentRunId),
+  async deleteRun(id) {
+    await forgetRuns([id], session.currentRunId);
+    await session.announceRuns();
+  },
+  listSweeps: () => keptSweeps(),
+  async deleteSweep(id) {
+    await forgetSweep(id);
+    await session.announceRuns();
+  },
+  async importFolder(files) {
+    const result = await importFolders(files);
+    await session.announceRuns();
+    return result;
+  },
+  startQueue: (request) => queue.start(request),
+  cancelQueue: () => queue.cancel(),
+  queueStatus: () => queue.status(),
+  resumeQueue: () => queue.resume(),
   async injectFault(kind) {
     if (!faults) throw new TrainingError('fault injection is off: it exists only in test builds with ?faults=1');
     if (kind === 'trainer-throw') faults.failNextStep();

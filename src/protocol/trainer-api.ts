@@ -2,6 +2,9 @@ import type { AdapterSummary, BackendName } from '../core/backend/choose-backend
 import type { NoiseConfig, RunConfig, TaskName } from '../core/config/run-config';
 import type { MetricRecord } from '../core/metrics/metric-keys';
 import type { EpisodePoses, SceneVisual } from '../core/render/scene-visual';
+import type { DroppedFile, ImportedSweep, ImportResult, QueueRequest, QueueStatus, RunDetails, RunListing } from './runs-api';
+
+export type * from './runs-api';
 
 /** Which tfjs backend the trainer worker runs on, and why. */
 export interface BackendReport {
@@ -94,6 +97,10 @@ export type TrainerEvent =
    * ids of earlier episodes the worker's store let go of (its count limits and byte budget).
    */
   | { type: 'episodes'; episodes: EpisodeSummary[]; dropped: string[] }
+  /** The run list changed (a run started, saved, finished, was deleted or imported). */
+  | { type: 'runs'; runs: RunListing[] }
+  /** The queue changed; null when there is none. */
+  | { type: 'queue'; queue: QueueStatus | null }
   | { type: 'error'; name: string; message: string };
 
 /** An autosaved run in IndexedDB that can be resumed. */
@@ -291,6 +298,30 @@ export interface TrainerWorkerApi {
   chainPaths(request: ChainSampleRequest): Promise<ChainPaths>;
   /** The newest rollout observation of env `envIndex` as a scene; null before the first rollout. Never waits for an update. */
   liveFrame(envIndex: number): Promise<LiveFrame | null>;
+  /** Every kept run, newest first: the current one, past studio and queue runs, imported ones. */
+  listRuns(): Promise<RunListing[]>;
+  /** Config and metrics of the given runs, in the order asked; throws ImportError naming an unknown id. */
+  runDetails(ids: string[]): Promise<RunDetails[]>;
+  /** Forgets a kept run; the current run cannot be deleted (TrainingError). */
+  deleteRun(id: string): Promise<void>;
+  /** Imported sweeps, newest first. */
+  listSweeps(): Promise<ImportedSweep[]>;
+  /** Forgets an imported sweep and its runs. */
+  deleteSweep(id: string): Promise<void>;
+  /**
+   * Keeps the run folders (metrics.jsonl + config.json) and sweep folders (summary.json, runs/<id>/)
+   * among the dropped files. A folder that is neither, or a corrupt file, throws ImportError with
+   * one sentence naming the file; nothing is kept then.
+   */
+  importFolder(files: DroppedFile[]): Promise<ImportResult>;
+  /** Starts a queue of the preset's variants × seeds from the selected model and the config in force; refused while a run is active. */
+  startQueue(request: QueueRequest): Promise<QueueStatus>;
+  /** Stops the queue after pausing its run; the runs it finished stay in the list. */
+  cancelQueue(): Promise<void>;
+  /** The queue, or null. */
+  queueStatus(): Promise<QueueStatus | null>;
+  /** After a reload: restores the interrupted queue run from its autosave and trains on; null when no queue was running. */
+  resumeQueue(): Promise<QueueStatus | null>;
   /** Test builds only. */
   injectFault(kind: FaultKind): Promise<void>;
 }

@@ -17,7 +17,8 @@ import { openRun, type OpenedRun } from '../../src/core/run/open-run';
 import type { Run } from '../../src/core/run/run';
 import type { PausePoint } from '../../src/core/run/run-ports';
 import type { VectorEnvConfig } from '../../src/core/envs/vector-env-config';
-import type { CheckpointFiles, CheckpointInfo, ModelExport, ModelSource, ObsType, RunPhase, RunStatus, SavedRunSummary, TrainerEvent } from '../../src/protocol/trainer-api';
+import type { CheckpointFiles, CheckpointInfo, ModelExport, ModelSource, ObsType, RunListing, RunOrigin, RunPhase, RunStatus, SavedRunSummary, TrainerEvent } from '../../src/protocol/trainer-api';
+import { forgetRuns, keepRuns, keptListings, runProgress, type StoredListing } from './run-archive';
 import { DecisionGate } from './decision-gate';
 import { autosaveRun, readAutosave } from './run-autosave';
 import { EpisodeStore } from './episode-store';
@@ -29,6 +30,20 @@ import { RestartableEnv } from './restartable-env';
 
 const DEFAULT_AUTOSAVE_EVERY = 5;
 const MAX_RESTARTS_PER_STEP = 3;
+
+/** How a run is listed in the Runs tab; a studio run unless the queue labels it. */
+export interface RunLabel {
+  origin: RunOrigin;
+  name?: string;
+  group?: string;
+  variant?: string;
+  seed?: number;
+}
+
+/** How the training loop ended: every iteration done, paused (or stopped), or failed with a sentence. */
+export type LoopOutcome = ({ kind: 'done' | 'paused' | 'reset' } | { kind: 'error'; message: string }) & { runId?: string };
+
+const clock = (time: number) => new Date(time).toTimeString().slice(0, 5);
 
 /** A checkpoint chosen for the next run: decoded and validated once. */
 export interface SelectedModel {
@@ -65,6 +80,12 @@ export class TrainingSession {
   readonly inspections = new InspectionJobs(() => this.iterationBusy());
   /** Recorded episodes for the gallery and replay. */
   readonly episodes = new EpisodeStore();
+  /** The current run's entry in the Runs list. */
+  private listing?: StoredListing;
+  /** The label of the next run opened (the queue sets it). */
+  nextRunLabel?: RunLabel;
+  /** Told each time the training loop ends (the queue advances on it). */
+  onLoopEnd?: (outcome: LoopOutcome) => void;
 
   constructor(config: RunConfig, private readonly faults?: FaultInjection) {
     this.config = config;
@@ -150,6 +171,26 @@ export class TrainingSession {
     return info;
   }
 
+  /** Selects the model and config of a queued run; the files are decoded and checked as a dropped checkpoint is. */
+  prepareRun(files: CheckpointFiles | undefined, config: RunConfig): void {
+    const valid = validateConfig(cloneConfig(config));
+    if (files) {
+      const checkpoint = decodeFiles(files, valid.task, valid);
+      assertConfigFitsCheckpoint(valid, checkpoint.metadata);
+      this.selected = { files, info: checkpointInfo(files, checkpoint), checkpoint };
+    } else {
+      this.selected = undefined;
+    }
+    this.config = valid;
+    this.emit({ type: 'config', config: this.config });
+    this.emit({ type: 'model', model: this.modelSource() });
+  }
+
+  /** Resolves when the training loop (if any) has fully ended. */
+  async loopSettled(): Promise<void> {
+    await this.loop;
+  }
+
   /** Selects a task and its observation kind, and preselects the shipped checkpoint for both when there is one. */
   async selectTask(task: TaskName, obsType: ObsType): Promise<ModelSource> {
     this.config = validateConfig({ ...cloneConfig(this.config), task, env: { ...this.config.env, obs_type: obsType } });
@@ -221,9 +262,12 @@ export class TrainingSession {
         this.opened = await this.openRun();
       } catch (error) {
         this.fail(error);
+        this.onLoopEnd?.({ kind: 'error', message: this.message ?? String(error) });
         return;
       }
       this.emit({ type: 'history', records: [...this.opened.run.history] });
+      this.listing = this.newListing(this.opened.run);
+      await this.keepCurrentRun();
     }
     this.pauseRequested = false;
     this.gate.open();
@@ -263,8 +307,12 @@ export class TrainingSession {
       await this.autosave();
       if (run.done) this.setPhase('done', `finished ${run.iteration} iterations`);
       else this.setPhase('paused', `paused at iteration ${run.iteration}`);
+      this.onLoopEnd?.({ kind: run.done ? 'done' : 'paused', runId: this.currentRunId });
     } catch (error) {
-      if (this.run === run) this.fail(error);
+      if (this.run === run) {
+        this.fail(error);
+        this.onLoopEnd?.({ kind: 'error', message: this.message ?? String(error), runId: this.currentRunId });
+      }
     } finally {
       this.loopActive = false;
       await this.inspections.runQueued();
@@ -315,6 +363,7 @@ export class TrainingSession {
 
   async reset(): Promise<void> {
     await this.stop();
+    const runId = this.currentRunId;
     const opened = this.opened;
     this.opened = undefined;
     if (this.gate.closed) {
@@ -325,6 +374,8 @@ export class TrainingSession {
     this.episodes.clear();
     await opened?.close();
     this.envs = [];
+    await this.releaseListing(opened?.run);
+    if (opened) this.onLoopEnd?.({ kind: 'reset', runId });
     this.emit({ type: 'history', records: [] });
     this.setPhase('idle');
   }
@@ -342,10 +393,69 @@ export class TrainingSession {
     const run = this.run;
     if (!run || run.iteration === 0) return;
     try {
-      this.savedIteration = (await autosaveRun(run)).iteration;
+      this.savedIteration = (await autosaveRun(run, this.currentListing(run))).iteration;
     } catch (error) {
       this.emit({ type: 'error', name: 'AutosaveError', message: `autosave failed: ${(error as Error).message}` });
     }
+    await this.keepCurrentRun();
+  }
+
+  /** A new run's entry: the queue's label, or "task HH:MM". */
+  private newListing(run: Run): StoredListing {
+    const label = this.nextRunLabel ?? { origin: 'studio' };
+    this.nextRunLabel = undefined;
+    const now = Date.now();
+    return {
+      id: `${label.origin}-${now}-${Math.floor(Math.random() * 1e6)}`, name: label.name ?? `${run.config.task} ${clock(now)}`,
+      origin: label.origin, task: run.config.task, group: label.group, variant: label.variant, seed: label.seed ?? run.config.seed,
+      ...runProgress(run.config, run.history), createdAt: now, updatedAt: now,
+    };
+  }
+
+  /** The entry with the run's progress now. */
+  private currentListing(run: Run): StoredListing {
+    this.listing = { ...(this.listing ?? this.newListing(run)), ...runProgress(run.config, run.history), updatedAt: Date.now() };
+    return this.listing;
+  }
+
+  /** Writes the current run into the Runs list (config and metrics) and announces the list; a failure is reported, never fatal. */
+  private async keepCurrentRun(): Promise<void> {
+    const run = this.run;
+    if (!run) return;
+    try {
+      await keepRuns([{ listing: this.currentListing(run), config: cloneConfig(run.config), records: run.history }]);
+      await this.announceRuns();
+    } catch (error) {
+      this.emit({ type: 'error', name: 'RunListError', message: `the run could not be kept in the Runs list: ${(error as Error).message}` });
+    }
+  }
+
+  /** Drops the run's entry when it never finished an iteration; otherwise it stays as a past run. */
+  private async releaseListing(run: Run | undefined): Promise<void> {
+    const listing = this.listing;
+    this.listing = undefined;
+    if (!listing) return;
+    try {
+      if (!run || run.iteration === 0) await forgetRuns([listing.id], undefined);
+      await this.announceRuns();
+    } catch (error) {
+      this.emit({ type: 'error', name: 'RunListError', message: `the Runs list could not be updated: ${(error as Error).message}` });
+    }
+  }
+
+  /** Every kept run, the current one marked. */
+  async runListings(): Promise<RunListing[]> {
+    const current = this.listing?.id;
+    return (await keptListings()).map((listing) => ({ ...listing, current: listing.id === current }));
+  }
+
+  /** The current run's id in the Runs list. */
+  get currentRunId(): string | undefined {
+    return this.listing?.id;
+  }
+
+  async announceRuns(): Promise<void> {
+    this.emit({ type: 'runs', runs: await this.runListings() });
   }
 
   /** Reopens the autosaved run exactly where it was saved. */
@@ -364,6 +474,8 @@ export class TrainingSession {
       throw error;
     }
     this.savedIteration = saved.summary.iteration;
+    this.listing = saved.listing ?? this.newListing(this.opened.run);
+    await this.keepCurrentRun();
     this.emit({ type: 'config', config: this.config });
     this.emit({ type: 'model', model: this.modelSource() });
     this.emit({ type: 'history', records: [...this.opened.run.history] });

@@ -1,0 +1,30 @@
+/** Dropped run and sweep folders as kept runs and sweeps (ids from their paths, so a re-import replaces). */
+import { readDroppedFolders } from '../../src/core/sweep/folder-import';
+import type { DroppedFile, ImportedSweep, ImportResult } from '../../src/protocol/runs-api';
+import { keepRuns, keepSweeps, runProgress, type StoredListing } from './run-archive';
+
+const baseName = (folder: string) => folder.slice(folder.lastIndexOf('/') + 1) || folder;
+const sweepId = (folder: string) => `import-sweep:${folder}`;
+
+export async function importFolders(files: readonly DroppedFile[], now = Date.now()): Promise<ImportResult> {
+  const { runs, sweeps } = readDroppedFolders(files);
+  const kept = runs.map((run) => {
+    const listing: StoredListing = {
+      id: `import:${run.folder}`,
+      name: run.variant !== undefined ? `${run.variant} · seed ${run.seed ?? '?'}` : baseName(run.folder),
+      origin: 'imported', task: run.config.task,
+      group: run.sweepFolder !== undefined ? sweepId(run.sweepFolder) : undefined,
+      variant: run.variant, seed: run.seed ?? (run.sweepFolder !== undefined ? undefined : run.config.seed),
+      ...runProgress(run.config, run.records),
+      createdAt: now, updatedAt: now,
+    };
+    return { listing, config: run.config, records: run.records };
+  });
+  const importedSweeps: ImportedSweep[] = sweeps.map((sweep) => ({
+    id: sweepId(sweep.folder), name: baseName(sweep.folder) || 'sweep', summary: sweep.summary,
+    runIds: sweep.runFolders.map((folder) => `import:${folder}`), importedAt: now,
+  }));
+  await keepRuns(kept);
+  await keepSweeps(importedSweeps);
+  return { runs: kept.map((run) => ({ ...run.listing, current: false })), sweeps: importedSweeps };
+}
