@@ -1,7 +1,20 @@
 import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import { FIXTURE_DIR } from './studio';
 
-/** Writes the checkpoint fixtures once per e2e run (tiny models built in Node). */
+const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+
+/** A real sweep folder for the import journey: `npm run sweep` on reach, two variants, one seed, tiny runs. */
+function writeSweepFixture(): void {
+  execFileSync(npx, [
+    'tsx', 'src/cli/sweep.ts', 'preset=reinflow-ablation', 'task=reach', 'seeds=0', 'configs=baseline,lr:high',
+    'iterations=3', 'num_envs=2', 'env.steps_per_iteration=8', 'ppo.minibatch_size=8', 'ppo.epochs=1', 'eval_episodes=2', 'eval.every=3',
+    'eval.record_episodes=0', 'final_eval_episodes=4', 'parallel=1', `out=${path.join(FIXTURE_DIR, 'sweep-reach-tiny')}`,
+  ], { stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+/** Writes the fixtures once per e2e run: tiny checkpoints built in Node, and a tiny sweep folder. */
 export default function globalSetup(): void {
-  execFileSync(process.platform === 'win32' ? 'npx.cmd' : 'npx', ['tsx', 'e2e/fixtures/make-fixtures.ts', FIXTURE_DIR], { stdio: 'inherit' });
+  execFileSync(npx, ['tsx', 'e2e/fixtures/make-fixtures.ts', FIXTURE_DIR], { stdio: 'inherit' });
+  writeSweepFixture();
 }

@@ -14,9 +14,12 @@ import { RunControls } from './components/RunControls';
 import { StatusBar } from './components/StatusBar';
 import { ChainView } from './inspect/ChainView';
 import { EpisodeGallery } from './gallery/EpisodeGallery';
+import { RunsPanel } from './runs/RunsPanel';
+import { fetchStaleDetails, loadRunsAndSweeps } from './runs/runs-actions';
 import { ReplayView } from './scene3d/ReplayView';
 import { ChainPathsView } from './scene3d/ChainPathsView';
 import { LiveView } from './scene3d/LiveView';
+import { useCompareStore } from './store/compare-slice';
 import { useRunStore } from './store/run-slice';
 import { useRuntimeStore } from './store/runtime-slice';
 import { VideoList } from './videos/VideoList';
@@ -48,6 +51,8 @@ async function startStudio(): Promise<void> {
   runtime.setBackend(report);
   startVideoRecorder();
   await subscribeTrainerEvents();
+  // The Runs tab's lists; a failure here leaves the rest of the studio working.
+  await loadRunsAndSweeps().catch((error: unknown) => run.setRunError(`run list unavailable: ${errorText(error)}`));
   const { config, problem } = initialConfig;
   if (problem) run.setConfigNotice({ kind: 'error', text: problem });
   await client.setConfig(config);
@@ -55,6 +60,35 @@ async function startStudio(): Promise<void> {
   run.setStatus(await client.status());
   run.setSavedRun(await client.savedRun());
   runtime.setProbe(await client.probeSample(1));
+  // Last, so start-up reaches the same state as without a queue before its run takes the trainer.
+  await resumeInterruptedQueue();
+}
+
+/** A reload resumes an interrupted queue; the status bar then shows where it is. */
+async function resumeInterruptedQueue(): Promise<void> {
+  const client = trainerClient();
+  const run = useRunStore.getState();
+  try {
+    const queue = await client.resumeQueue();
+    useCompareStore.getState().setQueue(queue);
+    // The queue's run now holds the trainer and its autosave, which the resume banner must not offer.
+    if (queue) {
+      run.setStatus(await client.status());
+      run.setSavedRun(await client.savedRun());
+    }
+  } catch (error) {
+    run.setRunError(`queue not resumed: ${errorText(error)}`);
+  }
+}
+
+/** Fetches the config and metrics of selected runs whose details are missing or out of date. */
+function useRunDetailsSync(): void {
+  const selected = useCompareStore((state) => state.selected);
+  const runs = useCompareStore((state) => state.runs);
+  const details = useCompareStore((state) => state.details);
+  useEffect(() => {
+    void fetchStaleDetails();
+  }, [selected, runs, details]);
 }
 
 /** Keeps the URL hash equal to the accepted config, and applies hand-edited hashes. */
@@ -75,7 +109,9 @@ function useHashSync(): void {
   }, []);
 }
 
-type MainTab = 'charts' | 'config' | 'inspect';
+type MainTab = 'charts' | 'config' | 'inspect' | 'runs';
+
+const TAB_LABELS: Record<MainTab, string> = { charts: 'Charts', config: 'Config', inspect: 'Inspect', runs: 'Runs' };
 
 export function App() {
   const error = useRuntimeStore((state) => state.error);
@@ -83,6 +119,7 @@ export function App() {
   const configNotice = useRunStore((state) => state.configNotice);
   const [tab, setTab] = useState<MainTab>('charts');
   useHashSync();
+  useRunDetailsSync();
   useEffect(() => {
     startStudio().catch((reason: unknown) => useRuntimeStore.getState().fail(errorText(reason)));
   }, []);
@@ -118,15 +155,16 @@ export function App() {
         </aside>
         <main className="main">
           <nav className="tabs" role="tablist">
-            {(['charts', 'config', 'inspect'] as const).map((name) => (
+            {(['charts', 'config', 'inspect', 'runs'] as const).map((name) => (
               <button key={name} role="tab" aria-selected={tab === name} className={tab === name ? 'active' : ''} data-testid={`tab-${name}`} onClick={() => setTab(name)}>
-                {name === 'charts' ? 'Charts' : name === 'config' ? 'Config' : 'Inspect'}
+                {TAB_LABELS[name]}
               </button>
             ))}
           </nav>
           <div className="tab-body">
             {tab === 'charts' && <ChartsPanel />}
             {tab === 'config' && <ConfigPanel />}
+            {tab === 'runs' && <RunsPanel />}
             {tab === 'inspect' && (
               <div className="inspect-slot" data-testid="inspect-slot">
                 <ChainView />

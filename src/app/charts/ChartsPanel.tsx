@@ -1,5 +1,7 @@
 import type { MetricKey } from '../../core/metrics';
+import { useSelectedRuns } from '../runs/use-selected-runs';
 import { useRunStore } from '../store/run-slice';
+import { ChartLegend } from './ChartLegend';
 import { MetricChart } from './MetricChart';
 
 interface ChartSpec {
@@ -51,9 +53,14 @@ const SECTIONS: { name: string; color: string; charts: ChartSpec[] }[] = [
   },
 ];
 
-/** The live charts with the smoothing slider and x-axis choice (TensorBoard-style debiased EMA). */
+/**
+ * The live charts with the smoothing slider and x-axis choice (TensorBoard-style debiased EMA).
+ * With runs selected in the Runs tab, every chart overlays them, and a legend toggles each one.
+ */
 export function ChartsPanel() {
   const records = useRunStore((state) => state.records);
+  const selectedRuns = useSelectedRuns(true);
+  const overlay = selectedRuns.length > 0 ? selectedRuns : undefined;
   const smoothing = useRunStore((state) => state.smoothing);
   const xAxis = useRunStore((state) => state.xAxis);
   const { setSmoothing, setXAxis } = useRunStore.getState();
@@ -74,12 +81,13 @@ export function ChartsPanel() {
         </label>
         <span className="muted" data-testid="record-count">{records.length} iterations logged</span>
       </div>
+      {overlay && <ChartLegend runs={overlay} />}
       {SECTIONS.map((section) => (
         <div key={section.name} className="chart-section">
           <h3>{section.name}</h3>
           <div className="chart-grid">
             {section.charts.map((chart) => (
-              <MetricChart key={chart.metric} {...chart} records={records} xAxis={xAxis} smoothing={smoothing} color={section.color} />
+              <MetricChart key={chart.metric} {...chart} records={records} overlay={overlay} xAxis={xAxis} smoothing={smoothing} color={section.color} />
             ))}
           </div>
         </div>

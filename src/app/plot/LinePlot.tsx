@@ -7,13 +7,19 @@
 import { memo, useMemo, useState, type PointerEvent, type ReactNode } from 'react';
 import { Curve, Surface } from 'recharts';
 import { formatTick, formatValue } from './format';
-import { linearScale, nearestIndex, type LinearScale } from './scale';
+import { hoverPoints } from './hover';
+import { linearScale, type LinearScale } from './scale';
 
 export interface PlotSeries {
   key: string;
   label: string;
-  /** One value per entry of the plot's xs; a non-finite value leaves a gap. */
+  /** One value per entry of `xs` (or of the plot's xs); a non-finite value leaves a gap. */
   ys: readonly number[];
+  /**
+   * Ascending x values of this series alone (runs overlaid on one chart each have their own);
+   * the hover readout lists such a series only near its x range.
+   */
+  xs?: readonly number[];
   color: string;
   strokeWidth?: number;
   opacity?: number;
@@ -38,8 +44,8 @@ export interface PlotScales {
 export interface LinePlotProps {
   width: number;
   height: number;
-  /** Ascending x values shared by every series. */
-  xs: readonly number[];
+  /** Ascending x values shared by every series that has none of its own. */
+  xs?: readonly number[];
   series: readonly PlotSeries[];
   xDomain: readonly [number, number];
   yDomain: readonly [number, number];
@@ -59,6 +65,9 @@ export interface LinePlotProps {
 const MARGIN = { top: 6, right: 10, bottom: 16 };
 const TICK_FONT_SIZE = 10;
 const GRID_COLOR = '#eef0f3';
+/** A run's curve shows in the readout up to this many pixels beyond its first or last point. */
+const HOVER_REACH_PX = 8;
+const NO_XS: readonly number[] = [];
 
 /** Plot area in pixels: x from left to right, y from top (high values) to bottom. */
 function plotArea(width: number, height: number, yAxisWidth: number) {
@@ -66,19 +75,23 @@ function plotArea(width: number, height: number, yAxisWidth: number) {
 }
 
 export function LinePlot(props: LinePlotProps) {
-  const { width, height, xs, series, xDomain, yDomain, xTicks, yTicks, yAxisWidth = 40, verticalGrid = false, dashedGrid = false, markers = [], overlay, describeX = formatValue } = props;
+  const { width, height, xs = NO_XS, series, xDomain, yDomain, xTicks, yTicks, yAxisWidth = 40, verticalGrid = false, dashedGrid = false, markers = [], overlay, describeX = formatValue } = props;
   const area = plotArea(width, height, yAxisWidth);
   const scales = useMemo(
     (): PlotScales => ({ x: linearScale(xDomain, [area.left, area.right]), y: linearScale(yDomain, [area.bottom, area.top]) }),
     [xDomain, yDomain, area.left, area.right, area.top, area.bottom],
   );
-  const [hovered, setHovered] = useState(-1);
+  // The data x under the pointer; the points it picks are derived, so new data moves the cursor too.
+  const [pointerX, setPointerX] = useState<number | undefined>(undefined);
   const onPointerMove = (event: PointerEvent<SVGRectElement>) => {
     const box = event.currentTarget.getBoundingClientRect();
-    setHovered(nearestIndex(xs, scales.x.invert(area.left + event.clientX - box.left)));
+    setPointerX(scales.x.invert(area.left + event.clientX - box.left));
   };
-  const hoveredX = hovered >= 0 && hovered < xs.length ? xs[hovered] : undefined;
   const readoutSeries = series.filter((entry) => entry.readout !== false);
+  // The shared grid comes first, so the cursor snaps to it even when no series is in the readout.
+  const hovered = pointerX === undefined ? undefined
+    : hoverPoints([{ xs, ranged: false }, ...readoutSeries.map((entry) => ({ xs: entry.xs ?? xs, ranged: entry.xs !== undefined }))], pointerX, Math.abs(scales.x.invert(HOVER_REACH_PX) - scales.x.invert(0)));
+  const picked = hovered ? readoutSeries.map((entry, index) => ({ entry, index: hovered.indices[index + 1] })).filter(({ index }) => index >= 0) : [];
   const dash = dashedGrid ? '3 3' : undefined;
   return (
     <div className="plot" style={{ width, height }}>
@@ -104,23 +117,23 @@ export function LinePlot(props: LinePlotProps) {
             <text x={scales.x(marker.x) - 3} y={area.top + 8} textAnchor="end" fontSize={TICK_FONT_SIZE} fill={marker.color}>{marker.label}</text>
           </g>
         ))}
-        {hoveredX !== undefined && (
+        {hovered && (
           <g className="plot-cursor" pointerEvents="none">
-            <line x1={scales.x(hoveredX)} x2={scales.x(hoveredX)} y1={area.top} y2={area.bottom} stroke="#9ca3af" />
-            {readoutSeries.filter((entry) => Number.isFinite(entry.ys[hovered])).map((entry) => (
-              <circle key={entry.key} cx={scales.x(hoveredX)} cy={scales.y(entry.ys[hovered])} r={3} fill={entry.color} />
+            <line x1={scales.x(hovered.x)} x2={scales.x(hovered.x)} y1={area.top} y2={area.bottom} stroke="#9ca3af" />
+            {picked.filter(({ entry, index }) => Number.isFinite(entry.ys[index])).map(({ entry, index }) => (
+              <circle key={entry.key} cx={scales.x((entry.xs ?? xs)[index])} cy={scales.y(entry.ys[index])} r={3} fill={entry.color} />
             ))}
           </g>
         )}
         <rect x={area.left} y={area.top} width={area.right - area.left} height={area.bottom - area.top} fill="transparent"
-          onPointerMove={onPointerMove} onPointerLeave={() => setHovered(-1)} />
+          onPointerMove={onPointerMove} onPointerLeave={() => setPointerX(undefined)} />
       </Surface>
-      {hoveredX !== undefined && (
+      {hovered && (
         <div className="plot-readout" data-testid="plot-readout"
-          style={scales.x(hoveredX) < width / 2 ? { left: scales.x(hoveredX) + 8 } : { right: width - scales.x(hoveredX) + 8 }}>
-          <div className="plot-readout-x">{describeX(hoveredX)}</div>
-          {readoutSeries.map((entry) => (
-            <div key={entry.key}><span className="plot-swatch" style={{ background: entry.color }} />{entry.label} <span className="mono">{formatValue(entry.ys[hovered])}</span></div>
+          style={scales.x(hovered.x) < width / 2 ? { left: scales.x(hovered.x) + 8 } : { right: width - scales.x(hovered.x) + 8 }}>
+          <div className="plot-readout-x">{describeX(hovered.x)}</div>
+          {picked.map(({ entry, index }) => (
+            <div key={entry.key}><span className="plot-swatch" style={{ background: entry.color }} />{entry.label} <span className="mono">{formatValue(entry.ys[index])}</span></div>
           ))}
         </div>
       )}
@@ -139,7 +152,7 @@ const SeriesLayer = memo(function SeriesLayer({ xs, series, scales }: SeriesLaye
   return (
     <g className="plot-series">
       {series.map((entry) => {
-        const points = xs.map((x, index) => ({ x: scales.x(x), y: scales.y(entry.ys[index]) }));
+        const points = (entry.xs ?? xs).map((x, index) => ({ x: scales.x(x), y: scales.y(entry.ys[index]) }));
         return (
           <g key={entry.key}>
             <Curve type="linear" points={points} stroke={entry.color} strokeOpacity={entry.opacity} strokeWidth={entry.strokeWidth ?? 1} fill="none" className={entry.className} />

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MetricRecord } from '../../core/metrics';
-import type { RunStatus } from '../../protocol/trainer-api';
+import type { QueueStatus, RunListing, RunStatus } from '../../protocol/trainer-api';
+import { useCompareStore } from '../store/compare-slice';
 import { useRunStore } from '../store/run-slice';
 import { applyTrainerEvent } from './trainer-client';
 
@@ -50,5 +51,20 @@ describe('applyTrainerEvent', () => {
     expect(useRunStore.getState().records.map((record) => record['progress/iteration'])).toEqual([1, 2]);
     applyTrainerEvent({ type: 'error', name: 'TrainingError', message: 'the trainer failed' });
     expect(useRunStore.getState().runError).toBe('TrainingError: the trainer failed');
+  });
+
+  it('puts the run list and the queue into the compare store, dropping deleted runs from the selection', () => {
+    const listing = (id: string): RunListing => ({ id, name: id, origin: 'studio', task: 'pick-cube', iterations: 1, envSteps: 64, createdAt: 1, updatedAt: 1, current: false, finished: true });
+    useCompareStore.setState({ runs: [], selected: [], hidden: [], details: {}, queue: null });
+    applyTrainerEvent({ type: 'runs', runs: [listing('a'), listing('b')] });
+    useCompareStore.getState().select(['a', 'b']);
+    applyTrainerEvent({ type: 'runs', runs: [listing('b')] });
+    expect(useCompareStore.getState().runs.map((run) => run.id)).toEqual(['b']);
+    expect(useCompareStore.getState().selected).toEqual(['b']);
+    const queue: QueueStatus = { id: 'q1', preset: 'reinflow-ablation', task: 'pick-cube', phase: 'running', items: [{ variant: 'baseline', seed: 0, state: 'running' }], currentIndex: 0 };
+    applyTrainerEvent({ type: 'queue', queue });
+    expect(useCompareStore.getState().queue).toEqual(queue);
+    applyTrainerEvent({ type: 'queue', queue: null });
+    expect(useCompareStore.getState().queue).toBeNull();
   });
 });

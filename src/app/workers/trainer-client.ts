@@ -1,6 +1,7 @@
 import * as Comlink from 'comlink';
 import type { MetricRecord } from '../../core/metrics/metric-keys';
 import type { RunStatus, TrainerEvent, TrainerWorkerApi } from '../../protocol/trainer-api';
+import { useCompareStore } from '../store/compare-slice';
 import { useRunStore } from '../store/run-slice';
 import { useEpisodeStore } from '../store/episode-slice';
 
@@ -70,6 +71,12 @@ export function applyTrainerEvent(event: TrainerEvent): void {
       break;
     case 'model':
       store.setModel(event.model);
+      break;
+    case 'runs':
+      useCompareStore.getState().setRuns(event.runs);
+      break;
+    case 'queue':
+      useCompareStore.getState().setQueue(event.queue);
       break;
     case 'error':
       store.setRunError(`${event.name}: ${event.message}`);

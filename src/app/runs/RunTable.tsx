@@ -1,0 +1,100 @@
+import { useMemo, useState } from 'react';
+import type { RunListing } from '../../protocol/trainer-api';
+import { useCompareStore } from '../store/compare-slice';
+import { formatSuccess, formatUpdated, groupLabel, originBadge, runGroups, sortRunRows } from './run-rows';
+import { deleteRun } from './runs-actions';
+
+interface RunRowProps {
+  run: RunListing;
+  group?: string;
+  colour?: string;
+  deleting: boolean;
+  onDelete(): void;
+}
+
+function RunRow({ run, group, colour, deleting, onDelete }: RunRowProps) {
+  const { select, deselect } = useCompareStore.getState();
+  const selected = colour !== undefined;
+  return (
+    <tr data-testid="run-row" data-run-id={run.id} className={selected ? 'selected' : undefined}>
+      <td>
+        <input type="checkbox" checked={selected} data-testid="run-select" aria-label={`overlay ${run.name}`}
+          onChange={(event) => (event.target.checked ? select([run.id]) : deselect([run.id]))} />
+      </td>
+      <td className="run-name" title={run.id}>
+        {selected && <span className="plot-swatch" style={{ background: colour }} data-testid="run-colour" />}
+        {run.name}
+      </td>
+      <td title={group}>
+        <span className={`origin origin-${originBadge(run)}`} data-testid="run-origin">{originBadge(run)}</span>
+      </td>
+      <td>{run.task}</td>
+      <td className="num mono" title={run.finished ? 'ran all its iterations' : 'did not run all its iterations (yet)'}>{run.iterations}</td>
+      <td className="num mono">{run.envSteps.toLocaleString('en-US')}</td>
+      <td className="num mono" data-testid="run-success">{formatSuccess(run.finalSuccess)}</td>
+      <td className="mono">{formatUpdated(run.updatedAt)}</td>
+      <td>
+        {!run.current && (
+          <button className="link" data-testid="run-delete" disabled={deleting} title="Forget this run (its folder on disk, if any, stays)" onClick={onDelete}>
+            {deleting ? 'deleting…' : 'delete'}
+          </button>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+/**
+ * Every kept run: the current one first, then the newest. A checkbox overlays a run on every chart
+ * in its colour; a deleted row goes once the worker's next run list leaves it out.
+ */
+export function RunTable() {
+  const runs = useCompareStore((state) => state.runs);
+  const sweeps = useCompareStore((state) => state.sweeps);
+  const queue = useCompareStore((state) => state.queue);
+  const selected = useCompareStore((state) => state.selected);
+  const colours = useCompareStore((state) => state.colours);
+  const rows = useMemo(() => sortRunRows(runs), [runs]);
+  const groups = useMemo(() => runGroups(rows, sweeps, queue), [rows, sweeps, queue]);
+  const [deleting, setDeleting] = useState<string[]>([]);
+  const { select, clearSelection } = useCompareStore.getState();
+  const remove = async (id: string) => {
+    setDeleting((ids) => [...ids, id]);
+    // On success the row goes with the worker's next run list; on a refusal it is usable again.
+    if (!(await deleteRun(id))) setDeleting((ids) => ids.filter((other) => other !== id));
+  };
+  return (
+    <section className="panel" data-testid="run-table">
+      <h2>Runs</h2>
+      <div className="runs-toolbar">
+        <span className="muted" data-testid="run-count">{runs.length} runs · {selected.length} on the charts</span>
+        {groups.map((group) => (
+          <button key={group.id} className="link" data-testid="run-group-select" data-group-id={group.id} onClick={() => select(group.runIds)}>
+            select all in {group.label} ({group.runIds.length})
+          </button>
+        ))}
+        {selected.length > 0 && <button className="link" data-testid="run-select-none" onClick={clearSelection}>clear selection</button>}
+      </div>
+      {rows.length === 0 ? (
+        <p className="muted">No runs yet: train one, run a queue, or import a run or sweep folder.</p>
+      ) : (
+        <div className="runs-scroll">
+          <table className="runs-table">
+            <thead>
+              <tr>
+                <th aria-label="on the charts" /><th>name</th><th>origin</th><th>task</th><th className="num">iterations</th>
+                <th className="num">env steps</th><th className="num">eval success</th><th>updated</th><th />
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((run) => (
+                <RunRow key={run.id} run={run} group={groupLabel(run, sweeps, queue)} colour={selected.includes(run.id) ? colours[run.id] : undefined}
+                  deleting={deleting.includes(run.id)} onDelete={() => void remove(run.id)} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
