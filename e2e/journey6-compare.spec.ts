@@ -65,6 +65,11 @@ test.describe('journey 6: compare', () => {
       await expect(table.getByTestId('sweep-summary-row').and(page.locator(`[data-variant="${variant.variant}"]`))).toContainText(`${(variant.success.mean * 100).toFixed(1)}%`);
     }
     await expect(page.getByTestId('run-row')).toHaveCount(rowsBefore + 2);
+    // Kept runs can be deleted; the current run cannot.
+    const imported = page.getByTestId('run-row').filter({ hasText: 'baseline · seed 0' });
+    await imported.getByTestId('run-delete').click();
+    await expect(page.getByTestId('run-row')).toHaveCount(rowsBefore + 1);
+    await expect(page.getByTestId('run-row').filter({ hasText: 'current' }).getByTestId('run-delete')).toHaveCount(0);
 
     // A corrupt run folder is refused in one sentence, and the list does not change.
     const corrupt = path.join(fixture('corrupt-run'), 'broken-run');
@@ -73,6 +78,6 @@ test.describe('journey 6: compare', () => {
     writeFileSync(path.join(corrupt, 'config.json'), '{}');
     await page.getByTestId('runs-import-input').setInputFiles(corrupt);
     await expect(page.getByTestId('runs-notice')).toContainText('broken-run/metrics.jsonl line 2 is not valid JSON');
-    await expect(page.getByTestId('run-row')).toHaveCount(rowsBefore + 2);
+    await expect(page.getByTestId('run-row')).toHaveCount(rowsBefore + 1);
   });
 });
