@@ -71,6 +71,19 @@ test.describe('journey 6: compare', () => {
     await expect(page.getByTestId('run-row')).toHaveCount(rowsBefore + 1);
     await expect(page.getByTestId('run-row').filter({ hasText: 'current' }).getByTestId('run-delete')).toHaveCount(0);
 
+    // A run's files dragged onto the drop zone (a drop without folder entries) import as one run.
+    const runDir = path.join(sweepDir, 'runs', 'lr-high-s0');
+    const dropped = ['metrics.jsonl', 'config.json'].map((name) => ({ name, text: readFileSync(path.join(runDir, name), 'utf8') }));
+    const transfer = await page.evaluateHandle((files) => {
+      const data = new DataTransfer();
+      for (const file of files) data.items.add(new File([file.text], file.name, { type: 'application/json' }));
+      return data;
+    }, dropped);
+    await page.getByTestId('runs-drop').dispatchEvent('drop', { dataTransfer: transfer });
+    await expect(page.getByTestId('runs-notice')).toContainText('imported 1 run');
+    await expect(page.getByTestId('run-row').filter({ hasText: 'dropped run' })).toHaveCount(1);
+    await expect(page.getByTestId('run-row')).toHaveCount(rowsBefore + 2);
+
     // A corrupt run folder is refused in one sentence, and the list does not change.
     const corrupt = path.join(fixture('corrupt-run'), 'broken-run');
     mkdirSync(corrupt, { recursive: true });
@@ -78,6 +91,6 @@ test.describe('journey 6: compare', () => {
     writeFileSync(path.join(corrupt, 'config.json'), '{}');
     await page.getByTestId('runs-import-input').setInputFiles(corrupt);
     await expect(page.getByTestId('runs-notice')).toContainText('broken-run/metrics.jsonl line 2 is not valid JSON');
-    await expect(page.getByTestId('run-row')).toHaveCount(rowsBefore + 1);
+    await expect(page.getByTestId('run-row')).toHaveCount(rowsBefore + 2);
   });
 });

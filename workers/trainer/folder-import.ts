@@ -3,7 +3,8 @@ import { readDroppedFolders } from '../../src/core/sweep/folder-import';
 import type { DroppedFile, ImportedSweep, ImportResult } from '../../src/protocol/runs-api';
 import { keepRuns, keepSweeps, runProgress, type StoredListing } from './run-archive';
 
-const baseName = (folder: string) => folder.slice(folder.lastIndexOf('/') + 1) || folder;
+/** A folder's last name; files dropped loose (no folder) are named for what they are. */
+const baseName = (folder: string, loose: string) => folder.slice(folder.lastIndexOf('/') + 1) || loose;
 const sweepId = (folder: string) => `import-sweep:${folder}`;
 
 export async function importFolders(files: readonly DroppedFile[], now = Date.now()): Promise<ImportResult> {
@@ -11,7 +12,7 @@ export async function importFolders(files: readonly DroppedFile[], now = Date.no
   const kept = runs.map((run) => {
     const listing: StoredListing = {
       id: `import:${run.folder}`,
-      name: run.variant !== undefined ? `${run.variant} · seed ${run.seed ?? '?'}` : baseName(run.folder),
+      name: run.variant !== undefined ? `${run.variant} · seed ${run.seed ?? '?'}` : baseName(run.folder, 'dropped run'),
       origin: 'imported', task: run.config.task,
       group: run.sweepFolder !== undefined ? sweepId(run.sweepFolder) : undefined,
       variant: run.variant, seed: run.seed ?? (run.sweepFolder !== undefined ? undefined : run.config.seed),
@@ -21,7 +22,7 @@ export async function importFolders(files: readonly DroppedFile[], now = Date.no
     return { listing, config: run.config, records: run.records };
   });
   const importedSweeps: ImportedSweep[] = sweeps.map((sweep) => ({
-    id: sweepId(sweep.folder), name: baseName(sweep.folder) || 'sweep', summary: sweep.summary,
+    id: sweepId(sweep.folder), name: baseName(sweep.folder, 'dropped sweep'), summary: sweep.summary,
     runIds: sweep.runFolders.map((folder) => `import:${folder}`), importedAt: now,
   }));
   await keepRuns(kept);
