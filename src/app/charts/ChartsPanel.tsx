@@ -7,6 +7,8 @@ import { MetricChart } from './MetricChart';
 interface ChartSpec {
   metric: MetricKey;
   title: string;
+  /** Logged only by some configs: the chart shows only once a drawn run has logged it. */
+  optional?: true;
 }
 
 const SECTIONS: { name: string; color: string; charts: ChartSpec[] }[] = [
@@ -31,6 +33,8 @@ const SECTIONS: { name: string; color: string; charts: ChartSpec[] }[] = [
       { metric: 'losses/entropy', title: 'entropy' },
       { metric: 'losses/explained_variance', title: 'explained variance' },
       { metric: 'losses/grad_norm', title: 'grad norm' },
+      { metric: 'losses/bc', title: 'BC regularizer (ppo.bc_coef)', optional: true },
+      { metric: 'advantages/grpo_kept_fraction', title: 'GRPO groups kept', optional: true },
     ],
   },
   {
@@ -64,6 +68,8 @@ export function ChartsPanel() {
   const smoothing = useRunStore((state) => state.smoothing);
   const xAxis = useRunStore((state) => state.xAxis);
   const { setSmoothing, setXAxis } = useRunStore.getState();
+  const logged = (metric: MetricKey) =>
+    (overlay ? overlay.map((run) => run.records) : [records]).some((runRecords) => runRecords?.some((record) => record[metric] !== undefined) ?? false);
   return (
     <section className="charts-panel" data-testid="charts">
       <div className="chart-toolbar">
@@ -86,7 +92,7 @@ export function ChartsPanel() {
         <div key={section.name} className="chart-section">
           <h3>{section.name}</h3>
           <div className="chart-grid">
-            {section.charts.map((chart) => (
+            {section.charts.filter((chart) => !chart.optional || logged(chart.metric)).map(({ optional: _optional, ...chart }) => (
               <MetricChart key={chart.metric} {...chart} records={records} overlay={overlay} xAxis={xAxis} smoothing={smoothing} color={section.color} />
             ))}
           </div>

@@ -1,5 +1,5 @@
 import { CheckpointError } from '../errors';
-import { OPTIMIZER_PREFIX, type DecodeOptions, type JsonObject, type OptimizerState, type StoredDtype, type TensorData } from './checkpoint-types';
+import { OPTIMIZER_PREFIX, REFERENCE_PREFIX, type DecodeOptions, type JsonObject, type OptimizerState, type StoredDtype, type TensorData } from './checkpoint-types';
 import { checkTask, validateFlowtuneMetadata, validateOptimizerState, type FlowtuneMetadata } from './metadata';
 import { checkExpectedShapes, checkLayout, decodeRecord, type CheckedTensorRecord, type RawTensorRecord } from './tensor-records';
 
@@ -28,6 +28,8 @@ export interface DecodedFlowtune {
   tensors: Map<string, TensorData>;
   metadata: FlowtuneMetadata;
   optimizer?: OptimizerState;
+  /** The BC regularizer's reference policy (names without the prefix), when the file holds one. */
+  reference?: Map<string, TensorData>;
 }
 
 /** A checkpoint's description without its tensor values, for building a model before loading it. */
@@ -39,6 +41,8 @@ export interface CheckpointSummary {
   optimizerTensors: Map<string, { dtype: StoredDtype; shape: number[] }>;
   /** Optimizer counters and settings, when saved. */
   optimizerState?: JsonObject;
+  /** The BC reference policy's tensors (without prefix); empty when the file holds none. */
+  referenceTensors: Map<string, { dtype: StoredDtype; shape: number[] }>;
 }
 
 interface CheckedSource {
@@ -47,6 +51,8 @@ interface CheckedSource {
   /** With the prefix already removed from the names. */
   optimizerRecords: CheckedTensorRecord[];
   optimizerState?: JsonObject;
+  /** With the prefix already removed from the names. */
+  referenceRecords: CheckedTensorRecord[];
 }
 
 /** Layout, metadata, task and optimizer-entry checks; reads no tensor values. */
@@ -57,17 +63,19 @@ function checkSource(source: CheckpointSource, expectedTask: string | undefined)
   }
   const metadata = validateFlowtuneMetadata(source.metadata);
   checkTask(metadata, expectedTask);
-  const modelRecords = records.filter((record) => !record.name.startsWith(OPTIMIZER_PREFIX));
-  const optimizerRecords = records
-    .filter((record) => record.name.startsWith(OPTIMIZER_PREFIX))
-    .map((record) => ({ ...record, name: record.name.slice(OPTIMIZER_PREFIX.length) }));
+  const prefixed = (prefix: string) => records
+    .filter((record) => record.name.startsWith(prefix))
+    .map((record) => ({ ...record, name: record.name.slice(prefix.length) }));
+  const modelRecords = records.filter((record) => !record.name.startsWith(OPTIMIZER_PREFIX) && !record.name.startsWith(REFERENCE_PREFIX));
+  const optimizerRecords = prefixed(OPTIMIZER_PREFIX);
+  const referenceRecords = prefixed(REFERENCE_PREFIX);
   if (source.optimizerState === undefined) {
     if (optimizerRecords.length > 0) {
       throw new CheckpointError(`checkpoint has optimizer tensors but no ${source.optimizerLocation} entry`);
     }
-    return { metadata, modelRecords, optimizerRecords };
+    return { metadata, modelRecords, optimizerRecords, referenceRecords };
   }
-  return { metadata, modelRecords, optimizerRecords, optimizerState: validateOptimizerState(source.optimizerState) };
+  return { metadata, modelRecords, optimizerRecords, referenceRecords, optimizerState: validateOptimizerState(source.optimizerState) };
 }
 
 const describe = (records: readonly CheckedTensorRecord[]) => new Map(records.map((record) => [record.name, { dtype: record.dtype, shape: [...record.shape] }]));
@@ -75,7 +83,10 @@ const describe = (records: readonly CheckedTensorRecord[]) => new Map(records.ma
 /** Validates everything but the tensor values and the model's shapes, and describes the checkpoint. */
 export function summarizeSource(source: CheckpointSource, options: { expectedTask?: string } = {}): CheckpointSummary {
   const checked = checkSource(source, options.expectedTask);
-  const summary: CheckpointSummary = { metadata: checked.metadata, tensors: describe(checked.modelRecords), optimizerTensors: describe(checked.optimizerRecords) };
+  const summary: CheckpointSummary = {
+    metadata: checked.metadata, tensors: describe(checked.modelRecords), optimizerTensors: describe(checked.optimizerRecords),
+    referenceTensors: describe(checked.referenceRecords),
+  };
   if (checked.optimizerState !== undefined) summary.optimizerState = checked.optimizerState;
   return summary;
 }
@@ -87,7 +98,11 @@ export function summarizeSource(source: CheckpointSource, options: { expectedTas
  */
 export function readSource(source: CheckpointSource, options: DecodeOptions): DecodedFlowtune {
   const checked = checkSource(source, options.expectedTask);
-  if (options.expectedShapes !== null) checkExpectedShapes(checked.modelRecords, options.expectedShapes, 'tensor');
+  if (options.expectedShapes !== null) {
+    checkExpectedShapes(checked.modelRecords, options.expectedShapes, 'tensor');
+    // A reference policy, when stored, is a whole copy of the model.
+    if (checked.referenceRecords.length > 0) checkExpectedShapes(checked.referenceRecords, options.expectedShapes, 'reference tensor');
+  }
   if (options.expectedOptimizerShapes !== undefined && checked.optimizerState !== undefined) {
     checkExpectedShapes(checked.optimizerRecords, options.expectedOptimizerShapes, 'optimizer tensor');
   }
@@ -100,6 +115,9 @@ export function readSource(source: CheckpointSource, options: DecodeOptions): De
       optimizerTensors.set(record.name, decodeRecord({ ...record, name: OPTIMIZER_PREFIX + record.name }, source.data));
     }
     decoded.optimizer = { state: checked.optimizerState, tensors: optimizerTensors };
+  }
+  if (checked.referenceRecords.length > 0) {
+    decoded.reference = new Map(checked.referenceRecords.map((record) => [record.name, decodeRecord({ ...record, name: REFERENCE_PREFIX + record.name }, source.data)]));
   }
   return decoded;
 }

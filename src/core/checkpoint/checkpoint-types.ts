@@ -43,6 +43,13 @@ export interface RunProgress {
 /** Prefix that separates optimizer slots from model tensors in one file. */
 export const OPTIMIZER_PREFIX = 'optimizer.';
 
+/**
+ * Prefix of the BC regularizer's frozen reference policy (ppo.bc_coef, DESIGN.md §12): a full
+ * copy of the model tensors, under the same names after the prefix, kept so a resumed run
+ * regularizes toward the policy the run started from.
+ */
+export const REFERENCE_PREFIX = 'reference.';
+
 /** Default cap on the JSON header (or model.json) size. */
 export const DEFAULT_MAX_HEADER_BYTES = 16 * 1024 * 1024;
 

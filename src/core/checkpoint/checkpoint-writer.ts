@@ -1,6 +1,6 @@
 import { CheckpointError } from '../errors';
 import { numberToBf16Bits, numberToF16Bits } from './half-float';
-import { DTYPE_BYTES, OPTIMIZER_PREFIX, type OptimizerState, type StoredDtype, type TensorData } from './checkpoint-types';
+import { DTYPE_BYTES, OPTIMIZER_PREFIX, REFERENCE_PREFIX, type OptimizerState, type StoredDtype, type TensorData } from './checkpoint-types';
 import { validateFlowtuneMetadata, validateOptimizerState, type FlowtuneMetadata } from './metadata';
 import { checkFinite, elementCount, formatShape } from './tensor-records';
 
@@ -11,6 +11,8 @@ export interface FlowtuneContents {
   metadata: FlowtuneMetadata;
   /** Optimizer state, so a run resumes exactly. */
   optimizer?: OptimizerState;
+  /** The BC regularizer's reference policy: model tensor names → values, stored under `reference.`. */
+  reference?: Map<string, TensorData>;
 }
 
 /** One tensor ready to write: little-endian bytes in its stored dtype. */
@@ -56,7 +58,8 @@ function checkTensor(name: string, tensor: TensorData): void {
 /**
  * Checks the contents the way the reader will (so a file that cannot be read
  * back is never written) and encodes every tensor: model tensors first, then
- * optimizer slots under the prefix. Also returns the metadata entries as JSON.
+ * the reference policy's and optimizer slots under their prefixes. Also returns
+ * the metadata entries as JSON.
  */
 export function prepareContents(contents: FlowtuneContents, dtype: StoredDtype = 'F32'): { tensors: EncodedTensor[]; metadataJson: string; optimizerJson?: string } {
   const metadataJson = JSON.stringify(contents.metadata);
@@ -65,8 +68,15 @@ export function prepareContents(contents: FlowtuneContents, dtype: StoredDtype =
   for (const [name, tensor] of contents.tensors) {
     if (name === '' || name === '__metadata__') fail(`tensor name '${name}' is reserved or empty`);
     if (name.startsWith(OPTIMIZER_PREFIX)) fail(`model tensor ${name} may not start with '${OPTIMIZER_PREFIX}', which marks optimizer state`);
+    if (name.startsWith(REFERENCE_PREFIX)) fail(`model tensor ${name} may not start with '${REFERENCE_PREFIX}', which marks the BC reference policy`);
     checkTensor(name, tensor);
     tensors.push({ name, dtype, shape: [...tensor.shape], bytes: encodeValues(tensor.data, dtype) });
+  }
+  for (const [modelName, tensor] of contents.reference ?? []) {
+    const name = REFERENCE_PREFIX + modelName;
+    checkTensor(name, tensor);
+    // The reference stays float32 so a resumed run computes the same regularizer bit for bit.
+    tensors.push({ name, dtype: 'F32', shape: [...tensor.shape], bytes: encodeValues(tensor.data, 'F32') });
   }
   if (contents.optimizer === undefined) return { tensors, metadataJson };
   const optimizerJson = JSON.stringify(contents.optimizer.state);

@@ -11,8 +11,10 @@ import type { PolicyBundle } from '../policy/policy-bundle';
 import { samplerOptionsAt } from '../rl/policy-setup';
 import { bitsOf, freshBundle, tinyConfig } from '../rl/fixtures/test-support';
 import type { RunProgress } from './checkpoint-types';
-import { encodeFlowtune } from './flowtune-file';
-import { bundleContents, configFromCheckpoint, loadBundle, loadBundleFromTfjs, type LoadedBundle } from './policy-checkpoint';
+import { encodeFlowtune, inspectFlowtune } from './flowtune-file';
+import {
+  bundleContents, configFromCheckpoint, decodePolicyCheckpoint, decodeTfjsPolicyCheckpoint, loadBundle, loadBundleFromTfjs, type LoadedBundle,
+} from './policy-checkpoint';
 import { exportTfjs } from './tfjs-format';
 
 const OBS_DIM = 10;
@@ -135,6 +137,51 @@ describe('policy checkpoints: round trips', () => {
     // BC stacks demos step by step whatever its stored config says; the run's own setting stands.
     const bc = await bundleContents({ bundle, task: 'reach', stage: 'bc', config: stepConfig, step: 40 });
     expect(configFromCheckpoint(base, bc.metadata).policy.history_spacing).toBe('decision');
+  });
+});
+
+describe('policy checkpoints: the BC reference policy', () => {
+  /** A reference unlike the live weights: every value shifted by 1. */
+  async function shiftedReference() {
+    const weights = await bundle.policy.getWeights();
+    for (const entry of weights.values()) entry.data = entry.data.map((value) => value + 1);
+    return weights;
+  }
+
+  it('rides under reference.* in .flowtune (float32 even in an F16 file) and tfjs, apart from the model tensors', async () => {
+    const reference = await shiftedReference();
+    const contents = await bundleContents({ bundle, task: 'reach', stage: 'ppo', config, progress: sampleProgress(), reference });
+    const model = await bundle.policy.getWeights();
+    const halfBytes = encodeFlowtune(contents, { dtype: 'F16' });
+    const summary = inspectFlowtune(halfBytes);
+    expect([...summary.tensors.keys()]).toEqual([...model.keys()]);
+    expect([...summary.referenceTensors.keys()]).toEqual([...reference.keys()]);
+    expect([...summary.referenceTensors.values()].every((tensor) => tensor.dtype === 'F32')).toBe(true);
+    const { modelJson, weightsBin } = exportTfjs(contents);
+    for (const checkpoint of [decodePolicyCheckpoint(encodeFlowtune(contents)), decodePolicyCheckpoint(halfBytes), decodeTfjsPolicyCheckpoint(modelJson, weightsBin)]) {
+      expect([...checkpoint.tensors.keys()]).toEqual([...model.keys()]);
+      for (const [name, entry] of reference) {
+        expect([...bitsOf(checkpoint.reference!.get(name)!.data)], name).toEqual([...bitsOf(entry.data)]);
+        expect(checkpoint.reference!.get(name)!.shape).toEqual(entry.shape);
+      }
+    }
+    // A file written without one has none.
+    expect(decodePolicyCheckpoint(await fileBytes(true)).reference).toBeUndefined();
+    expect(inspectFlowtune(await fileBytes(true)).referenceTensors.size).toBe(0);
+  });
+
+  it('a reference that does not fit the architecture, or a model tensor under its prefix, is refused', async () => {
+    const missing = await shiftedReference();
+    missing.delete('velocity.output.bias');
+    const missingBytes = encodeFlowtune(await bundleContents({ bundle, task: 'reach', stage: 'ppo', config, progress: sampleProgress(), reference: missing }));
+    expect(() => decodePolicyCheckpoint(missingBytes)).toThrow(/^checkpoint has no reference tensor velocity\.output\.bias, which the model needs$/);
+    const wrong = await shiftedReference();
+    wrong.set('value.output.bias', { shape: [2], data: new Float32Array(2) });
+    const wrongBytes = encodeFlowtune(await bundleContents({ bundle, task: 'reach', stage: 'ppo', config, progress: sampleProgress(), reference: wrong }));
+    expect(() => decodePolicyCheckpoint(wrongBytes)).toThrow(/^reference tensor value\.output\.bias has shape \[2\], expected \[1\]$/);
+    const contents = await bundleContents({ bundle, task: 'reach', stage: 'bc', config });
+    contents.tensors.set('reference.velocity.output.bias', { shape: [1], data: new Float32Array(1) });
+    expect(() => encodeFlowtune(contents)).toThrow("model tensor reference.velocity.output.bias may not start with 'reference.', which marks the BC reference policy");
   });
 });
 

@@ -23,6 +23,8 @@ export interface BundleSnapshot {
   evalSummary?: Record<string, number>;
   /** The run layer's resume state (env and RNG states, history), stored as metadata `resume`. */
   resume?: JsonObject;
+  /** The BC regularizer's frozen reference policy weights (ppo.bc_coef > 0), stored under `reference.`. */
+  reference?: Map<string, TensorData>;
 }
 
 function adamToTensors(prefix: string, state: AdamMoments, shapes: ReadonlyMap<string, number[]>, out: Map<string, TensorData>): void {
@@ -65,7 +67,7 @@ export async function bundleContents(snapshot: BundleSnapshot): Promise<Flowtune
     config: snapshot.config as unknown as JsonObject,
   };
   if (snapshot.resume) metadata.resume = snapshot.resume;
-  return { tensors, metadata, optimizer };
+  return { tensors, metadata, optimizer, ...(snapshot.reference ? { reference: snapshot.reference } : {}) };
 }
 
 /** The architecture a checkpoint declares, validated like a hand-built one. */
@@ -130,6 +132,8 @@ export interface PolicyCheckpoint {
   actionNormalizer: MinMaxNormalizer;
   /** Counters and optimizer moments, when the file was written during a run. */
   progress?: RunProgress;
+  /** The BC regularizer's reference policy weights, shape-checked like the model's, when the run stored them. */
+  reference?: Map<string, TensorData>;
 }
 
 function checkpointFromDecoded(decoded: DecodedFlowtune, architecture: FlowPolicyOptions): PolicyCheckpoint {
@@ -145,7 +149,9 @@ function checkpointFromDecoded(decoded: DecodedFlowtune, architecture: FlowPolic
       critic: adamFromTensors('critic', decoded, paramShapes),
     }
     : undefined;
-  return { metadata: decoded.metadata, architecture, tensors: decoded.tensors, obsNormalizer, actionNormalizer, progress };
+  const checkpoint: PolicyCheckpoint = { metadata: decoded.metadata, architecture, tensors: decoded.tensors, obsNormalizer, actionNormalizer, progress };
+  if (decoded.reference) checkpoint.reference = decoded.reference;
+  return checkpoint;
 }
 
 /** A live policy from a decoded checkpoint; `detachCriticInput` is a training switch that leaves shapes alone. */

@@ -126,13 +126,15 @@ export const CONFIG_FIELDS: { readonly [K in ConfigKey]: SpecFor<ConfigValue<K>>
   'ppo.weight_decay': num('Decoupled weight decay; applies with ppo.optimizer=adamw only.', 0, 0, 1),
   'ppo.adam_eps': num('Adam epsilon.', 1e-5, 0, 1, { min: true }),
   'ppo.max_nonfinite_skips': int('Non-finite updates skipped in a row before training pauses with an error.', 3, 0, 1000),
+  'ppo.bc_coef': num('Weight of the BC regularizer: mean squared distance between the deterministic ODE actions of the policy and of the frozen policy the run started from, from the same x_0 (ReinFlow, DPPO); 0 = off.', 0, 0, 1e6),
 
-  'advantages.type': choice('Estimator: gae, mc (Monte Carlo), nstep, or grpo (group-normalized return), DESIGN.md §4.', ['gae', 'mc', 'nstep', 'grpo'], 'gae'),
+  'advantages.type': choice('Estimator: gae, mc (Monte Carlo), nstep, or grpo (group-normalized episode return), DESIGN.md §4.', ['gae', 'mc', 'nstep', 'grpo'], 'gae'),
   'advantages.gamma': num('Discount per env step (0.99 in all references).', 0.99, 0, 1),
   'advantages.lambda': num('GAE λ (0.95 in all references).', 0.95, 0, 1),
   'advantages.n_steps': int('Decisions looked ahead by the n-step estimator.', 5, 1, 100_000),
   'advantages.group_size': int('Envs per GRPO group, sharing a reset seed; must divide num_envs.', 8, 2, 4096),
   'advantages.normalize': bool('Normalize advantages over valid entries.', true),
+  'advantages.grpo_filter': bool('With advantages.type=grpo, drop groups whose finished episodes all succeeded or all failed (RLinf); logs advantages/grpo_kept_fraction.', false),
 
   'env.control_mode': choice('Action space: 4-D Cartesian delta via IK, or 8-D joint delta (DESIGN.md §5).', ['ee_delta_pos', 'joint_delta_pos'], 'ee_delta_pos'),
   'env.obs_type': choice('Observation: state vector, or point cloud plus proprioception.', ['state', 'pointcloud'], 'state'),

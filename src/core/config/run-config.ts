@@ -108,10 +108,12 @@ export interface PpoConfig {
   adam_eps: number;
   /** Non-finite updates skipped in a row before training stops. */
   max_nonfinite_skips: number;
+  /** Weight of the BC regularizer toward the frozen starting policy's ODE actions; 0 = off. */
+  bc_coef: number;
 }
 
 export interface AdvantagesConfig {
-  /** Estimator: gae, mc (Monte Carlo), nstep, grpo (group-normalized return). */
+  /** Estimator: gae, mc (Monte Carlo), nstep, grpo (group-normalized episode return). */
   type: 'gae' | 'mc' | 'nstep' | 'grpo';
   /** Discount per env step. */
   gamma: number;
@@ -123,6 +125,8 @@ export interface AdvantagesConfig {
   group_size: number;
   /** Normalize advantages over valid entries. */
   normalize: boolean;
+  /** GRPO: drop groups whose finished episodes all succeeded or all failed. */
+  grpo_filter: boolean;
 }
 
 export interface EnvConfig {

@@ -80,6 +80,22 @@ describe('validateConfig', () => {
     expect(validationError(config as unknown as RunConfig).field).toBe('noise.method');
   });
 
+  it('bounds the Stage 3 keys: ppo.bc_coef ≥ 0 and advantages.grpo_filter a boolean, from overrides and from built configs', () => {
+    expect(() => withOverrides('ppo.bc_coef=-1')).toThrow("ppo.bc_coef must be a number in [0, 1000000] (got '-1')");
+    expect(() => withOverrides('advantages.grpo_filter=maybe')).toThrow("advantages.grpo_filter must be one of true, false (got 'maybe')");
+    const config = withOverrides('ppo.bc_coef=0.1', 'advantages.type=grpo', 'advantages.grpo_filter=true');
+    expect([config.ppo.bc_coef, config.advantages.grpo_filter]).toEqual([0.1, true]);
+    expect(defaultConfig().ppo.bc_coef).toBe(0);
+    expect(defaultConfig().advantages.grpo_filter).toBe(false);
+    const built = defaultConfig() as unknown as { ppo: Record<string, unknown>; advantages: Record<string, unknown> };
+    built.ppo.bc_coef = -1;
+    built.advantages.grpo_filter = 1;
+    expect(listConfigProblems(built as unknown as RunConfig)).toEqual([
+      { field: 'ppo.bc_coef', message: 'ppo.bc_coef must be a number in [0, 1000000] (got -1)' },
+      { field: 'advantages.grpo_filter', message: 'advantages.grpo_filter must be one of true, false (got 1)' },
+    ]);
+  });
+
   it('lists several cross-field problems at once', () => {
     const problems = listConfigProblems(withOverrides('policy.n_action_steps=10', 'env.steps_per_iteration=30'));
     expect(problems.map((problem) => problem.field)).toEqual(['policy.n_action_steps', 'ppo.minibatch_size']);

@@ -49,6 +49,18 @@ describe('configWarnings', () => {
     expect(configWarnings(withOverrides('env.num_points=64', 'env.obs_type=pointcloud'), ['env.num_points'], STUDIO_HOST)).toEqual([]);
   });
 
+  it('warns that advantages.grpo_filter does nothing without GRPO, and only where PPO trains', () => {
+    for (const type of ['gae', 'mc', 'nstep'] as const) {
+      const config = withOverrides(`advantages.type=${type}`, 'advantages.grpo_filter=true');
+      expect(configWarnings(config, [], CLI_TRAIN_HOST)).toEqual([
+        `advantages.grpo_filter=true does nothing with advantages.type=${type}; it filters GRPO groups only (advantages.type=grpo)`,
+      ]);
+      expect(configWarnings(config, ['advantages.grpo_filter'], CLI_NO_PPO_HOST)).toEqual([]);
+    }
+    expect(configWarnings(withOverrides('advantages.type=grpo', 'advantages.grpo_filter=true'), ['advantages.grpo_filter'], STUDIO_HOST)).toEqual([]);
+    expect(configWarnings(withOverrides('advantages.grpo_filter=false'), ['advantages.grpo_filter'], STUDIO_HOST)).toEqual([]);
+  });
+
   it('gives each warning at most once, in a fixed order', () => {
     const config = withOverrides('ppo.entropy_coef=0.1', 'video.every=10', 'env.num_points=32');
     const warnings = configWarnings(config, ['env.num_points', 'video.every', 'env.num_points'], CLI_TRAIN_HOST);

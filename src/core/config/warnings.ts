@@ -27,8 +27,8 @@ const shown = (config: RunConfig, key: ConfigKey) => `${key}=${formatFieldValue(
 /**
  * Sentences for the keys in `config` that have no effect on `host`. `givenKeys` are the
  * keys someone set (typed on the command line, or differing from the defaults in the
- * studio); a key nobody set is never warned about, except ppo.entropy_coef, whose
- * default is 0 so any other value was set on purpose.
+ * studio); a key nobody set is never warned about, except ppo.entropy_coef and
+ * advantages.grpo_filter, whose defaults (0, false) mean any other value was set on purpose.
  */
 export function configWarnings(config: RunConfig, givenKeys: Iterable<ConfigKey>, host: WarningHost): string[] {
   const given = new Set(givenKeys);
@@ -37,6 +37,9 @@ export function configWarnings(config: RunConfig, givenKeys: Iterable<ConfigKey>
   if (host.trainsPpo && config.ppo.entropy_coef !== 0 && (method === 'sde' || method === 'cps')) {
     // With sde or cps σ is a fixed schedule, so the entropy bonus is a constant with no gradient.
     warnings.push(`${shown(config, 'ppo.entropy_coef')} does nothing with noise.method=${method}, whose std is fixed, so the entropy term has no gradient; only noise.method=noise has a learned std`);
+  }
+  if (host.trainsPpo && config.advantages.grpo_filter && config.advantages.type !== 'grpo') {
+    warnings.push(`${shown(config, 'advantages.grpo_filter')} does nothing with advantages.type=${config.advantages.type}; it filters GRPO groups only (advantages.type=grpo)`);
   }
   const videoKeys = [...given].filter((key) => key.startsWith('video.'));
   if (!host.recordsVideos && videoKeys.length > 0) {

@@ -3,7 +3,7 @@
  * and tests. Object order is the stable column order of metrics.csv.
  */
 
-export type MetricGroup = 'progress' | 'charts' | 'eval' | 'losses' | 'noise' | 'train' | 'env' | 'perf';
+export type MetricGroup = 'progress' | 'charts' | 'eval' | 'losses' | 'advantages' | 'noise' | 'train' | 'env' | 'perf';
 
 export interface MetricInfo {
   /** One line for chart tooltips. */
@@ -36,6 +36,8 @@ export const METRICS = {
   'losses/explained_variance': metric('losses', '1 − Var(returns − values) / Var(returns).'),
   'losses/grad_norm': metric('losses', 'Actor gradient norm before clipping (the critic\'s during critic warm-up); each is clipped on its own.'),
   'losses/nonfinite_skips': metric('losses', 'Minibatch updates skipped this iteration for non-finite values.', 'count'),
+  'losses/bc': metric('losses', 'BC regularizer: mean squared distance between the ODE actions of the policy and of the frozen starting policy (unscaled by ppo.bc_coef).'),
+  'advantages/grpo_kept_fraction': metric('advantages', 'Fraction of GRPO groups that advantages.grpo_filter kept (a success and a failure among their finished episodes).'),
   'noise/std': metric('noise', 'Mean exploration std used in the rollout.'),
   'noise/level': metric('noise', 'SDE / CPS noise level a in use.'),
   'train/actor_lr': metric('train', 'Actor learning rate in use.'),
@@ -64,7 +66,7 @@ export const METRIC_KEYS: readonly MetricKey[] = Object.keys(METRICS) as MetricK
 /** The metrics of one iteration; absent keys were not measured. */
 export type MetricRecord = Partial<Record<MetricKey, number>>;
 
-export const METRIC_GROUPS: readonly MetricGroup[] = ['progress', 'charts', 'eval', 'losses', 'noise', 'train', 'env', 'perf'];
+export const METRIC_GROUPS: readonly MetricGroup[] = ['progress', 'charts', 'eval', 'losses', 'advantages', 'noise', 'train', 'env', 'perf'];
 
 const KEY_SET: ReadonlySet<string> = new Set(METRIC_KEYS);
 

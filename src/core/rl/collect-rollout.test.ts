@@ -52,11 +52,12 @@ function scriptedEnv(ends: number[][]): BatchEnv & { actionsSeen: Float32Array[]
       const truncated = Uint8Array.from(row, (end) => (end === TRUNC || end === BOTH ? 1 : 0));
       const steps = Int32Array.from(row, (end) => (end === NONE ? nSteps : 1));
       row.forEach((end, envIndex) => {
-        if (end !== NONE) episodes.push({ envIndex, seed: 0, episodeReturn: call, length: call, success: false, nq: 0, qpos: new Float32Array(0), goal: [0, 0, 0] } as EpisodeRecord);
+        if (end !== NONE) episodes.push({ envIndex, seed: 0, episodeReturn: call, length: call, success: end === TERM || end === BOTH, nq: 0, qpos: new Float32Array(0), goal: [0, 0, 0] } as EpisodeRecord);
       });
       const reward = Float32Array.from({ length: numEnvs }, (_, envIndex) => call + 0.25 * envIndex);
       const finalObs = obsAt(0.5);
-      return { obs: obsAt(0), finalObs, reward, terminated, truncated, success: new Uint8Array(numEnvs), steps, stepObs: stepObsEndingIn(finalObs, steps, nSteps) };
+      // Success ends an episode by termination, as in the tasks.
+      return { obs: obsAt(0), finalObs, reward, terminated, truncated, success: terminated.slice(), steps, stepObs: stepObsEndingIn(finalObs, steps, nSteps) };
     },
     drainEpisodes: async () => {
       const out = episodes;
@@ -105,6 +106,8 @@ describe('collectRollout', () => {
       // Termination wins over a simultaneous truncation (no bootstrap).
       expect([...buffer.terminated]).toEqual([0, 0, 1, 0, 0, 1]);
       expect([...buffer.truncated]).toEqual([0, 1, 0, 0, 0, 0]);
+      // Successes are recorded per decision, for GRPO's filter.
+      expect([...buffer.success]).toEqual([0, 0, 1, 0, 0, 1]);
       // Entry (0, 1) was truncated: V of the observation before the reset, 0.1·1 + 0.01 + 0.5 + 0.001·slot.
       const finalObs = Float32Array.from({ length: 6 }, (_, index) => 0.1 + 0.01 * Math.floor(index / 3) + 0.001 * (index % 3) + 0.5);
       expect(buffer.finalValues[1]).toBeCloseTo((await valuesOf(bundle, config, finalObs))[1], 5);

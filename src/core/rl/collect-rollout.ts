@@ -114,6 +114,7 @@ export async function collectRollout(
       buffer.chunkSteps[entry] = result.steps[envIndex];
       buffer.terminated[entry] = result.terminated[envIndex];
       buffer.truncated[entry] = result.terminated[envIndex] ? 0 : result.truncated[envIndex];
+      buffer.success[entry] = result.success[envIndex];
       done[envIndex] = result.terminated[envIndex] || result.truncated[envIndex] ? 1 : 0;
       if (buffer.truncated[entry] && alive[envIndex]) anyTruncated = true;
     }

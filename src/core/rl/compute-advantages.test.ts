@@ -5,7 +5,7 @@ import { createRng } from '../random';
 import { computeAdvantages } from './compute-advantages';
 import { RolloutBuffer } from './rollout-buffer';
 
-const BASE: AdvantagesConfig = { type: 'gae', gamma: 0.5, lambda: 0.5, n_steps: 2, group_size: 2, normalize: false };
+const BASE: AdvantagesConfig = { type: 'gae', gamma: 0.5, lambda: 0.5, n_steps: 2, group_size: 2, normalize: false, grpo_filter: false };
 
 /**
  * T = 3 decisions × N = 2 envs, γ = 0.5, λ = 0.5. Entry (t, env) is at t·2 + env.
@@ -66,13 +66,34 @@ describe('computeAdvantages on a hand-built rollout', () => {
     expectClose(one.advantages, [1, 0, 2, 0, -0.5, 0]);
   });
 
-  it('grpo: the group-normalized rollout return on every valid step, Monte Carlo value targets', () => {
-    // Undiscounted valid reward sums: env 0: 1 + 2 + 0 = 3, env 1: 1. One group of 2:
-    // mean 2, sample std sqrt((1² + 1²)/1) = √2, so A = ±1/(√2 + 1e-6) ≈ ±0.7071063.
-    const { advantages, returns } = computeAdvantages(handBuffer(), { ...BASE, type: 'grpo' });
+  it('grpo: each finished episode\'s group-normalized score on its decisions, the unfinished tail masked, Monte Carlo value targets', () => {
+    // Finished episodes: env 0 t0–t1 (truncated at t1): 1 + 2 = 3; env 1 t0 (terminated): 1.
+    // env 0's t2 goes on to the end of the window: unfinished, so masked.
+    // One group of 2: mean 2, sample std sqrt((1² + 1²)/1) = √2, so A = ±1/(√2 + 1e-6) ≈ ±0.7071063.
+    const { advantages, returns, mask, metrics } = computeAdvantages(handBuffer(), { ...BASE, type: 'grpo' });
     const a = 1 / (Math.SQRT2 + 1e-6);
-    expectClose(advantages, [a, -a, a, 0, a, 0]);
+    expectClose(advantages, [a, -a, a, 0, 0, 0]);
+    expect(Array.from(mask)).toEqual([1, 1, 1, 0, 0, 0]);
     expectClose(returns, [2.5, 1, 3, 0, 1.5, 0]);
+    expect(metrics).toEqual({});
+  });
+
+  it('grpo_filter: a group whose episodes all failed is dropped and the kept fraction is logged; other types keep the rollout mask', () => {
+    // No chunk of handBuffer reached success, so its one group is all failed.
+    const buffer = handBuffer();
+    const dropped = computeAdvantages(buffer, { ...BASE, type: 'grpo', grpo_filter: true, normalize: true });
+    expect(Array.from(dropped.mask)).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(Array.from(dropped.advantages)).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(dropped.metrics).toEqual({ 'advantages/grpo_kept_fraction': 0 });
+    // A success in env 1's episode makes the group mixed: kept, with the same scores as without the filter.
+    buffer.success[1] = 1;
+    const kept = computeAdvantages(buffer, { ...BASE, type: 'grpo', grpo_filter: true });
+    const a = 1 / (Math.SQRT2 + 1e-6);
+    expectClose(kept.advantages, [a, -a, a, 0, 0, 0]);
+    expect(kept.metrics).toEqual({ 'advantages/grpo_kept_fraction': 1 });
+    const gae = computeAdvantages(buffer, BASE);
+    expect(gae.mask).toBe(buffer.mask);
+    expect(gae.metrics).toEqual({});
   });
 
   it('normalize: zero mean and unit (population) std over the valid entries only; masked entries stay 0', () => {

@@ -1,32 +1,42 @@
 import type { AdvantagesConfig } from '../config/run-config';
+import type { MetricRecord } from '../metrics/metric-keys';
 import {
-  broadcastEnvAdvantages,
   computeGae,
   computeGrpoAdvantages,
   computeMonteCarlo,
   computeNStep,
-  episodeReturnsFromRewards,
   normalizeAdvantages,
   type AdvantageResult,
 } from './advantages';
 import type { RolloutBuffer } from './rollout-buffer';
 
+/** Advantages and value targets, with the loss mask the update uses. */
+export interface RolloutAdvantages extends AdvantageResult {
+  /** [T, N] the rollout's loss mask; GRPO narrows it to finished episodes of kept groups. */
+  mask: Float32Array;
+  /** advantages/grpo_kept_fraction with GRPO's filter on; otherwise empty. */
+  metrics: MetricRecord;
+}
+
 /**
  * Advantages and value targets for a rollout by `advantages.type` (DESIGN.md §4), normalized
- * over valid entries when asked. GRPO scores each env's rollout return against its group's
- * (the envs that share a reset seed); its value targets stay the Monte Carlo returns.
+ * over the entries of the returned mask when asked. GRPO scores each finished episode against
+ * its group's (computeGrpoAdvantages); its value targets stay the Monte Carlo returns.
  */
-export function computeAdvantages(buffer: RolloutBuffer, config: AdvantagesConfig): AdvantageResult {
+export function computeAdvantages(buffer: RolloutBuffer, config: AdvantagesConfig): RolloutAdvantages {
   const signals = buffer.signals();
   let result: AdvantageResult;
+  let mask = buffer.mask;
+  const metrics: MetricRecord = {};
   if (config.type === 'gae') result = computeGae(signals, config.gamma, config.lambda);
   else if (config.type === 'mc') result = computeMonteCarlo(signals, config.gamma);
   else if (config.type === 'nstep') result = computeNStep(signals, config.gamma, config.n_steps);
   else {
-    const envReturns = episodeReturnsFromRewards(signals.rewards, signals, signals.mask);
-    const envAdvantages = computeGrpoAdvantages(envReturns, config.group_size);
-    result = { advantages: broadcastEnvAdvantages(envAdvantages, signals, signals.mask), returns: computeMonteCarlo(signals, config.gamma).returns };
+    const grpo = computeGrpoAdvantages(signals, config.group_size, { filter: config.grpo_filter });
+    mask = grpo.mask;
+    if (config.grpo_filter) metrics['advantages/grpo_kept_fraction'] = grpo.keptFraction;
+    result = { advantages: grpo.advantages, returns: computeMonteCarlo(signals, config.gamma).returns };
   }
-  if (!config.normalize) return result;
-  return { advantages: normalizeAdvantages(result.advantages, signals.mask), returns: result.returns };
+  const advantages = config.normalize ? normalizeAdvantages(result.advantages, mask) : result.advantages;
+  return { advantages, returns: result.returns, mask, metrics };
 }

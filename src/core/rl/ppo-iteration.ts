@@ -10,6 +10,7 @@ import type { BatchEnv } from '../envs/batch-env';
 import type { EpisodeRecord } from '../envs/task-env';
 import type { VectorEnvMetrics } from '../envs/vector-env';
 import type { MetricRecord } from '../metrics/metric-keys';
+import type { FlowPolicy } from '../policy/flow-policy';
 import type { PolicyBundle } from '../policy/policy-bundle';
 import { createRng, type Rng } from '../random';
 import type { NamedAdam } from './adam';
@@ -64,6 +65,8 @@ export interface PpoIterationInputs {
   skipStreak: { current: number };
   clock: () => number;
   beforeMinibatch?: () => Promise<void>;
+  /** The BC regularizer's frozen reference policy; needed when ppo.bc_coef > 0. */
+  reference?: FlowPolicy;
 }
 
 export interface PpoIterationResult {
@@ -80,16 +83,17 @@ export async function ppoIteration(inputs: PpoIterationInputs): Promise<PpoItera
   const slice = logProbSliceFromConfig(config, env.actionDim);
   const phases = new PhaseTimes(clock);
   const { buffer, stats } = await collectRollout(bundle, env, cursor, config, sampler, slice, iterationRng(config, inputs.iteration, 1), phases);
-  const { advantages, returns } = computeAdvantages(buffer, config.advantages);
+  const { advantages, returns, mask, metrics: advantageMetrics } = computeAdvantages(buffer, config.advantages);
   const actorLr = learningRateAt(lrSchedule(config, config.actor_lr, inputs.sizes.totalEnvSteps), envStepsBefore);
   const criticLr = learningRateAt(lrSchedule(config, config.critic_lr, inputs.sizes.totalEnvSteps), envStepsBefore);
   const criticOnly = envStepsBefore < config.ppo.critic_warmup_steps;
   const updateStarted = clock();
   const update = await ppoUpdate({
-    policy: bundle.policy, buffer, advantages, returns, sampler, slice, config,
+    policy: bundle.policy, buffer, advantages, returns, mask, sampler, slice, config,
     actorOptimizer: inputs.actorOptimizer, criticOptimizer: inputs.criticOptimizer,
     actorLr: criticOnly ? 0 : actorLr, criticLr, criticOnly, rng: iterationRng(config, inputs.iteration, 2),
     skipStreak: inputs.skipStreak, beforeMinibatch: inputs.beforeMinibatch, phases,
+    bc: inputs.reference && { reference: inputs.reference, rng: iterationRng(config, inputs.iteration, 3) },
   });
   const updateSeconds = (clock() - updateStarted) / 1000;
   const envMetricsAfter = await env.metrics();
@@ -98,6 +102,7 @@ export async function ppoIteration(inputs: PpoIterationInputs): Promise<PpoItera
   const metrics: MetricRecord = {
     ...episodeMetrics(stats.episodes),
     ...update.metrics,
+    ...advantageMetrics,
     'losses/explained_variance': explainedVariance(buffer.values, returns, buffer.mask),
     'noise/std': stats.meanNoiseStd,
     'noise/level': noiseAt(config, envStepsBefore).level,

@@ -7,18 +7,20 @@ import { TrainingError } from '../errors';
 import { createRng } from '../random';
 import { collectExpertDemos } from '../envs/expert-rollout';
 import { NamedAdam } from './adam';
+import { copyPolicy } from './bc-reference';
 import { buildBcDataset } from './bc-dataset';
 import type { BatchEnv } from '../envs/batch-env';
 import { PhaseTimes } from './phase-times';
 import { collectRollout } from './collect-rollout';
 import { computeAdvantages } from './compute-advantages';
 import { ObsHistory } from './obs-history';
+import type { FlowPolicy } from '../policy/flow-policy';
 import type { PolicyBundle } from '../policy/policy-bundle';
 import { logProbSliceFromConfig, samplerOptionsAt } from './policy-setup';
 import { ppoUpdate, type PpoUpdateResult } from './ppo-update';
 import { pretrainPolicy } from './pretrain';
 import type { RolloutBuffer } from './rollout-buffer';
-import { changedParameters, freshBundle, openChunkEnv, tinyConfig, weightSnapshot } from './fixtures/test-support';
+import { changedParameters, freshBundle, liveTensors, openChunkEnv, tinyConfig, weightSnapshot } from './fixtures/test-support';
 
 let mj: Mujoco;
 let env: BatchEnv;
@@ -308,6 +310,100 @@ describe('ppoUpdate non-finite guard', () => {
       for (let attempt = 0; attempt < 4; attempt++) expect((await update(parts)).nonfiniteSkips).toBe(1);
       expect(parts.skipStreak.current).toBe(4);
     } finally {
+      release(parts);
+    }
+  });
+});
+
+describe('ppoUpdate with the BC regularizer (ppo.bc_coef)', () => {
+  function updateWithReference(parts: UpdateParts, reference: FlowPolicy | undefined, criticOnly = false): Promise<PpoUpdateResult> {
+    const { config } = parts;
+    return ppoUpdate({
+      policy: parts.bundle.policy, buffer: parts.buffer, advantages: parts.advantages, returns: parts.returns,
+      sampler: samplerOptionsAt(config, 0, 'train'), slice: logProbSliceFromConfig(config, env.actionDim), config,
+      actorOptimizer: parts.actorOptimizer, criticOptimizer: parts.criticOptimizer, actorLr: criticOnly ? 0 : config.actor_lr,
+      criticLr: config.critic_lr, criticOnly, rng: createRng(5), skipStreak: parts.skipStreak,
+      bc: reference && { reference, rng: createRng(6) },
+    });
+  }
+
+  it('logs losses/bc = 0 while the policy is its reference (lr = 0), and the ratio stays 1', async () => {
+    const parts = await prepare(['ppo.bc_coef=0.5', 'actor_lr=0', 'critic_lr=0', 'ppo.epochs=2']);
+    const reference = copyPolicy(parts.bundle.policy);
+    try {
+      const result = await updateWithReference(parts, reference);
+      expect(result.applied).toBe(4);
+      // Same weights, same x_0, same ops: the two chunks are bit-identical.
+      expect(result.metrics['losses/bc']).toBe(0);
+      expect(result.metrics['losses/clip_fraction']).toBe(0);
+      expect(Math.abs(Number(result.metrics['losses/ratio_max']) - 1)).toBeLessThan(1e-5);
+    } finally {
+      reference.dispose();
+      release(parts);
+    }
+  });
+
+  it('grows losses/bc as the policy leaves its reference, keeps tf.memory().numTensors flat, and leaves the reference as it was', async () => {
+    const parts = await prepare(['ppo.bc_coef=0.5', 'actor_lr=1e-2', 'critic_lr=1e-3', 'ppo.epochs=2']);
+    const reference = copyPolicy(parts.bundle.policy);
+    try {
+      const referenceBefore = await reference.getWeights();
+      await updateWithReference(parts, reference);
+      const afterFirst = liveTensors();
+      const second = await updateWithReference(parts, reference);
+      expect(liveTensors()).toBe(afterFirst);
+      const third = await updateWithReference(parts, reference);
+      expect(liveTensors()).toBe(afterFirst);
+      expect(Number(second.metrics['losses/bc'])).toBeGreaterThan(0);
+      expect(Number.isFinite(third.metrics['losses/bc'])).toBe(true);
+      const referenceAfter = await reference.getWeights();
+      for (const [name, entry] of referenceBefore) expect(Array.from(referenceAfter.get(name)!.data), name).toEqual(Array.from(entry.data));
+    } finally {
+      reference.dispose();
+      release(parts);
+    }
+  });
+
+  it('computes no BC term during critic warm-up, and refuses ppo.bc_coef > 0 without a reference', async () => {
+    const parts = await prepare(['ppo.bc_coef=0.5', 'actor_lr=1e-3', 'critic_lr=1e-3']);
+    const reference = copyPolicy(parts.bundle.policy);
+    try {
+      const warmup = await updateWithReference(parts, reference, true);
+      expect(warmup.applied).toBe(2);
+      expect(warmup.metrics['losses/bc']).toBeUndefined();
+      await expect(updateWithReference(parts, undefined)).rejects.toThrow(
+        'ppo.bc_coef (0.5) needs the frozen reference policy of the run; pass it to the update or set ppo.bc_coef=0',
+      );
+    } finally {
+      reference.dispose();
+      release(parts);
+    }
+  });
+});
+
+describe('ppoUpdate with every decision masked out (GRPO filter dropped every group)', () => {
+  it('runs no minibatch: no NaN metric, no weight or optimizer moment moves, no tensor is left behind', async () => {
+    const parts = await prepare(['actor_lr=1e-2', 'critic_lr=1e-2', 'ppo.bc_coef=0.5']);
+    const reference = copyPolicy(parts.bundle.policy);
+    try {
+      const before = await weightSnapshot(parts.bundle);
+      const tensorsBefore = liveTensors();
+      const result = await ppoUpdate({
+        policy: parts.bundle.policy, buffer: parts.buffer, advantages: new Float32Array(parts.advantages.length), returns: parts.returns,
+        mask: new Float32Array(parts.buffer.mask.length), sampler: samplerOptionsAt(parts.config, 0, 'train'),
+        slice: logProbSliceFromConfig(parts.config, env.actionDim), config: parts.config, actorOptimizer: parts.actorOptimizer,
+        criticOptimizer: parts.criticOptimizer, actorLr: parts.config.actor_lr, criticLr: parts.config.critic_lr, criticOnly: false,
+        rng: createRng(5), skipStreak: parts.skipStreak, bc: { reference, rng: createRng(6) },
+      });
+      expect(result.applied).toBe(0);
+      expect(result.nonfiniteSkips).toBe(0);
+      expect(result.metrics).toEqual({ 'losses/nonfinite_skips': 0, 'train/early_stop_epoch': 1 });
+      expect(liveTensors()).toBe(tensorsBefore);
+      expect(changedParameters(before, await weightSnapshot(parts.bundle))).toEqual([]);
+      expect(parts.actorOptimizer.step).toBe(0);
+      expect(parts.skipStreak.current).toBe(0);
+    } finally {
+      reference.dispose();
       release(parts);
     }
   });

@@ -1,7 +1,8 @@
 import * as tf from '@tensorflow/tfjs';
 import type { RunConfig } from '../config/run-config';
-import { TrainingError } from '../errors';
+import { ConfigError, TrainingError } from '../errors';
 import { chainLogProb } from '../flow/chain-logprob';
+import { odeActions } from '../flow/ode-actions';
 import type { LogProbSlice } from '../flow/logprob-reduce';
 import type { SamplerOptions } from '../flow/sampling-options';
 import type { MetricRecord } from '../metrics/metric-keys';
@@ -9,6 +10,8 @@ import type { FlowPolicy } from '../policy/flow-policy';
 import { isCriticParameter } from '../policy/param-shapes';
 import type { Rng } from '../random';
 import type { NamedAdam } from './adam';
+import { drawBcNoise, referenceActions } from './bc-reference';
+import { bcRegularizerLoss } from './bc-regularizer';
 import { logProbUnitShape } from './collect-rollout';
 import { clipGradients } from './grad-clip';
 import { PhaseTimes } from './phase-times';
@@ -25,6 +28,8 @@ export interface PpoUpdateInputs {
   advantages: Float32Array;
   /** [T, N] value targets */
   returns: Float32Array;
+  /** [T, N] loss mask (computeAdvantages'; GRPO narrows the rollout's); the rollout's when absent. */
+  mask?: Float32Array;
   sampler: SamplerOptions;
   slice: LogProbSlice;
   config: RunConfig;
@@ -41,6 +46,8 @@ export interface PpoUpdateInputs {
   beforeMinibatch?: () => Promise<void>;
   /** Charged with the forward, backward, optimizer and data-move time (a throwaway one when absent). */
   phases?: PhaseTimes;
+  /** The BC regularizer's frozen reference policy and the stream its x_0 come from; needed when ppo.bc_coef > 0. */
+  bc?: { reference: FlowPolicy; rng: Rng };
 }
 
 export interface PpoUpdateResult {
@@ -52,7 +59,7 @@ export interface PpoUpdateResult {
 }
 
 const ACTOR_METRICS = ['losses/policy', 'losses/approx_kl', 'losses/clip_fraction', 'losses/ratio_mean', 'losses/ratio_max'] as const;
-type TrackedMetric = (typeof ACTOR_METRICS)[number] | 'losses/value' | 'losses/entropy' | 'losses/grad_norm';
+type TrackedMetric = (typeof ACTOR_METRICS)[number] | 'losses/value' | 'losses/entropy' | 'losses/grad_norm' | 'losses/bc';
 
 /** Fisher-Yates shuffle of the valid entries (mask = 1), with the run's RNG. */
 function shuffledValidEntries(mask: Float32Array, rng: Rng): Int32Array {
@@ -78,9 +85,12 @@ function trainableVariables(policy: FlowPolicy, criticOnly: boolean, method: Sam
 }
 
 /**
- * PPO epochs × shuffled minibatches over the valid (time × env) entries (DESIGN.md §4).
- * A non-finite loss or gradient skips that minibatch and leaves the weights as they were.
- * `target_kl` stops the loop after the minibatch whose mean approx_kl so far exceeds it.
+ * PPO epochs × shuffled minibatches over the valid (time × env) entries (DESIGN.md §4); a mask
+ * with no valid entry runs no minibatch and changes nothing. A non-finite loss or gradient skips
+ * that minibatch and leaves the weights as they were. `target_kl` stops the loop after the
+ * minibatch whose mean approx_kl so far exceeds it. With ppo.bc_coef > 0 the actor loss adds
+ * bc_coef × the BC regularizer (bcRegularizerLoss): both policies' ODE chunks from one x_0 drawn
+ * per minibatch, the reference's computed outside the gradient tape.
  */
 export async function ppoUpdate(inputs: PpoUpdateInputs): Promise<PpoUpdateResult> {
   const { policy, buffer, config, sampler, slice } = inputs;
@@ -92,6 +102,11 @@ export async function ppoUpdate(inputs: PpoUpdateInputs): Promise<PpoUpdateResul
   const variables = trainableVariables(policy, inputs.criticOnly, sampler.method, frozen);
   const paramNameOf = new Map([...variables].map(([name, variable]) => [variable.name, name]));
   const maxGradNorm = config.ppo.max_grad_norm > 0 ? config.ppo.max_grad_norm : Infinity;
+  const bcCoef = config.ppo.bc_coef;
+  const bc = bcCoef > 0 && !inputs.criticOnly ? inputs.bc : undefined;
+  if (bcCoef > 0 && !inputs.bc) {
+    throw new ConfigError('ppo.bc_coef', `ppo.bc_coef (${bcCoef}) needs the frozen reference policy of the run; pass it to the update or set ppo.bc_coef=0`);
+  }
   const sums = new Map<TrackedMetric, number>();
   let ratioMax = 0;
   let applied = 0;
@@ -102,7 +117,7 @@ export async function ppoUpdate(inputs: PpoUpdateInputs): Promise<PpoUpdateResul
   let stopped = false;
   for (let epoch = 0; epoch < config.ppo.epochs && !stopped; epoch++) {
     epochsRun = epoch + 1;
-    const order = shuffledValidEntries(buffer.mask, inputs.rng);
+    const order = shuffledValidEntries(inputs.mask ?? buffer.mask, inputs.rng);
     for (let first = 0; first < order.length && !stopped; first += config.ppo.minibatch_size) {
       await inputs.beforeMinibatch?.();
       const rows = order.subarray(first, Math.min(first + config.ppo.minibatch_size, order.length));
@@ -116,13 +131,20 @@ export async function ppoUpdate(inputs: PpoUpdateInputs): Promise<PpoUpdateResul
         returns: tf.tensor1d(RolloutBuffer.gather(inputs.returns, 1, rows)),
         oldValues: tf.tensor1d(RolloutBuffer.gather(buffer.values, 1, rows)),
       })));
+      // The reference's chunk is a constant of the loss, so it is computed before the tape records.
+      const bcTarget = bc && phases.timeSync('forward', () => tf.tidy(() => {
+        const x0 = drawBcNoise(bc.rng, m, horizon, actionDim);
+        return { x0, actions: referenceActions(bc.reference, frozen ? { features: batch.state } : { state: batch.state }, x0, sampler.steps) };
+      }));
       let kept: Partial<Record<TrackedMetric, tf.Scalar>> = {};
       // The forward runs inside variableGrads; its own time is measured there, the rest is backward.
       let forwardSeconds = 0;
       const gradsStarted = phases.clock();
       const { value: loss, grads } = tf.variableGrads(() => {
         const forwardStarted = phases.clock();
-        const recomputed = chainLogProb(policy, frozen ? { features: batch.state } : { state: batch.state }, batch.chains, batch.denoise, { ...sampler, ...slice });
+        // With the regularizer on, the features are encoded once for both passes.
+        const obs = frozen ? { features: batch.state } : bcTarget ? { features: policy.encode({ state: batch.state }) } : { state: batch.state };
+        const recomputed = chainLogProb(policy, obs, batch.chains, batch.denoise, { ...sampler, ...slice });
         const actor = ppoActorLoss(
           { logProbs: recomputed.logProb, oldLogProbs: batch.oldLogProbs, advantages: batch.advantages },
           { clipLow: config.ppo.clip_low, clipHigh: config.ppo.clip_high, dualClip: config.ppo.dual_clip > 0 ? config.ppo.dual_clip : undefined },
@@ -134,9 +156,11 @@ export async function ppoUpdate(inputs: PpoUpdateInputs): Promise<PpoUpdateResul
         const entropy = tf.mean(recomputed.entropy) as tf.Scalar;
         kept = { 'losses/value': tf.keep(critic.loss), 'losses/entropy': tf.keep(entropy) };
         for (const key of ACTOR_METRICS) kept[key] = tf.keep(actor.metrics[key]);
+        const regularizer = bcTarget && bcRegularizerLoss(odeActions(policy, obs, bcTarget.x0, sampler.steps), bcTarget.actions, slice);
+        if (regularizer) kept['losses/bc'] = tf.keep(regularizer.metrics['losses/bc']);
         const total = combinePpoLosses(
-          inputs.criticOnly ? { value: critic.loss } : { policy: actor.loss, value: critic.loss, entropy },
-          { valueCoef: config.ppo.value_coef, entropyCoef: config.ppo.entropy_coef },
+          inputs.criticOnly ? { value: critic.loss } : { policy: actor.loss, value: critic.loss, entropy, bc: regularizer?.loss },
+          { valueCoef: config.ppo.value_coef, entropyCoef: config.ppo.entropy_coef, bcCoef },
         );
         forwardSeconds = (phases.clock() - forwardStarted) / 1000;
         return total;
@@ -185,7 +209,7 @@ export async function ppoUpdate(inputs: PpoUpdateInputs): Promise<PpoUpdateResul
         klCount++;
         if (!inputs.criticOnly && config.ppo.target_kl > 0 && klSum / klCount > config.ppo.target_kl) stopped = true;
       } finally {
-        tf.dispose([loss, ...Object.values(grads), ...Object.values(actorClip.grads), ...Object.values(criticClip.grads), ...Object.values(kept), ...Object.values(batch)]);
+        tf.dispose([loss, ...Object.values(grads), ...Object.values(actorClip.grads), ...Object.values(criticClip.grads), ...Object.values(kept), ...Object.values(batch), ...(bcTarget ? [bcTarget.x0, bcTarget.actions] : [])]);
       }
     }
   }

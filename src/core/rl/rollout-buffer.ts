@@ -35,6 +35,8 @@ export class RolloutBuffer {
   readonly chunkSteps: Float32Array;
   readonly terminated: Uint8Array;
   readonly truncated: Uint8Array;
+  /** [T, N] 1 where the chunk reached the task's success (which ends the episode) */
+  readonly success: Uint8Array;
   /** [T, N] V(final_obs), read where truncated */
   readonly finalValues: Float32Array;
   /** [T, N] 1 = counts in the loss */
@@ -53,6 +55,7 @@ export class RolloutBuffer {
     this.chunkSteps = new Float32Array(entries);
     this.terminated = new Uint8Array(entries);
     this.truncated = new Uint8Array(entries);
+    this.success = new Uint8Array(entries);
     this.finalValues = new Float32Array(entries);
     this.mask = new Float32Array(entries);
     this.bootstrapValues = new Float32Array(shape.numEnvs);
@@ -81,6 +84,7 @@ export class RolloutBuffer {
       values: this.values,
       terminated: this.terminated,
       truncated: this.truncated,
+      success: this.success,
       chunkSteps: this.chunkSteps,
       finalValues: this.finalValues,
       bootstrapValues: this.bootstrapValues,

@@ -1,7 +1,7 @@
 /**
  * Turns a run config plus, optionally, a decoded checkpoint into a live Run with its envs
  * (DESIGN.md §2). A checkpoint written during a run resumes it exactly: counters,
- * optimizer moments, metric history, env and RNG states.
+ * optimizer moments, metric history, env and RNG states, and the BC reference policy.
  */
 import { bundleFromCheckpoint, type PolicyCheckpoint } from '../checkpoint/policy-checkpoint';
 import type { RunConfig } from '../config/run-config';
@@ -49,6 +49,8 @@ export async function openRun(config: RunConfig, checkpoint: PolicyCheckpoint | 
     if (checkpoint?.progress) {
       const note = await run.restore(checkpoint.progress, resume);
       if (note) notes.push(note);
+      const referenceNote = run.restoreReference(checkpoint.reference);
+      if (referenceNote) notes.push(referenceNote);
     }
     const openedRun = run;
     const openedBundle = bundle;

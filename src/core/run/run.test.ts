@@ -9,7 +9,7 @@ import { InThreadBatchEnv } from '../envs/in-thread-batch-env';
 import type { Mujoco } from '../envs/mujoco-types';
 import { ConfigError, TrainingError } from '../errors';
 import type { MetricRecord } from '../metrics/metric-keys';
-import { changedParameters, freshBundle, openChunkEnv, tinyConfig, weightSnapshot } from '../rl/fixtures/test-support';
+import { bitsOf, changedParameters, freshBundle, openChunkEnv, tinyConfig, weightSnapshot } from '../rl/fixtures/test-support';
 import { openRun } from './open-run';
 import { Run } from './run';
 import type { RunPorts } from './run-ports';
@@ -61,7 +61,7 @@ async function trainFrom(bytes: Uint8Array, config: RunConfig, iterations: numbe
  * N iterations straight against N/2, a save, a resume from the saved bytes, and N/2 more:
  * every metric of every iteration and every weight bit must match (DESIGN.md §6 "Resume state").
  */
-async function expectExactResume(overrides: string[]): Promise<void> {
+async function expectExactResume(overrides: string[]) {
   // Episodes of 3 env steps end inside every iteration (4 env steps per env), so resets and seed streams are exercised mid-run.
   const config = tinyConfig(['actor_lr=1e-3', 'critic_lr=1e-3', 'env.max_episode_steps=3', 'eval_episodes=2', 'eval.every=2', ...overrides]);
   const start = await initialCheckpoint(config);
@@ -75,6 +75,7 @@ async function expectExactResume(overrides: string[]): Promise<void> {
   // The comparison is not vacuous: the weights moved and episodes finished.
   expect(straight.records.every((record) => Number(record['charts/episode_length']) > 0)).toBe(true);
   expect(straight.records[3]['progress/iteration']).toBe(4);
+  return { start, straight, firstHalf };
 }
 
 describe('Run: exact resume', () => {
@@ -85,6 +86,27 @@ describe('Run: exact resume', () => {
       }, 120_000);
     }
   }
+
+  it('gae × sde with ppo.bc_coef: the checkpoint keeps the starting policy as the BC reference, so losses/bc resumes bit for bit', async () => {
+    const { start, straight, firstHalf } = await expectExactResume(['advantages.type=gae', 'noise.method=sde', 'ppo.bc_coef=0.5']);
+    // The regularizer ran and the policy left its reference, so a reference re-derived from the resumed weights would show.
+    expect(straight.records.every((record) => Number.isFinite(record['losses/bc']))).toBe(true);
+    expect(Number(straight.records[3]['losses/bc'])).toBeGreaterThan(0);
+    const initial = decodePolicyCheckpoint(start);
+    const saved = decodePolicyCheckpoint(firstHalf.saved);
+    expect([...saved.reference!.keys()]).toEqual([...initial.tensors.keys()]);
+    for (const [name, entry] of initial.tensors) expect([...bitsOf(saved.reference!.get(name)!.data)], name).toEqual([...bitsOf(entry.data)]);
+  }, 120_000);
+
+  it('a resume with ppo.bc_coef from a checkpoint saved without it says whose weights the reference is', async () => {
+    const config = tinyConfig(['actor_lr=1e-3', 'critic_lr=1e-3']);
+    const half = await trainFrom(await initialCheckpoint(config), config, 1);
+    expect(decodePolicyCheckpoint(half.saved).reference).toBeUndefined();
+    const resumed = await trainFrom(half.saved, tinyConfig(['actor_lr=1e-3', 'critic_lr=1e-3', 'ppo.bc_coef=0.5']), 1);
+    expect(resumed.notes).toEqual(['the checkpoint holds no BC reference policy, so ppo.bc_coef regularizes toward the weights it resumes from']);
+    // Its first minibatch compares the policy with itself.
+    expect(Number.isFinite(resumed.records[0]['losses/bc'])).toBe(true);
+  }, 60_000);
 
   it('gae × sde with step-spaced observation histories resumes exactly too', async () => {
     await expectExactResume(['advantages.type=gae', 'noise.method=sde', 'policy.n_obs_steps=2', 'policy.history_spacing=step']);
@@ -220,6 +242,29 @@ describe('Run', () => {
       expect(third['eval/episode_length']).toBeGreaterThan(0);
       expect(run.done).toBe(true);
       expect(run.history.map((record) => record['progress/iteration'])).toEqual([1, 2, 3]);
+    } finally {
+      run.dispose();
+      bundle.policy.dispose();
+    }
+  });
+
+  it('GRPO with grpo_filter: an iteration whose groups all failed keeps every weight and logs no NaN', async () => {
+    // Episodes of 3 env steps on reach end long before the arm gets near the goal: every group fails and is dropped.
+    const config = tinyConfig(['advantages.type=grpo', 'advantages.grpo_filter=true', 'env.max_episode_steps=3', 'actor_lr=1e-2', 'critic_lr=1e-2', 'ppo.bc_coef=0.5']);
+    const env = new InThreadBatchEnv(mj, { task: config.task, numEnvs: config.num_envs, recordEpisodes: false, maxEpisodeSteps: 3 });
+    opened.push(env);
+    const bundle = freshBundle(config, env.obsDim, env.actionDim);
+    const run = new Run({ bundle, env, config, clock: frozenClock });
+    try {
+      const before = await weightSnapshot(bundle);
+      const record = await run.step();
+      expect(record['charts/success_rate']).toBe(0);
+      expect(record['advantages/grpo_kept_fraction']).toBe(0);
+      expect(record['losses/policy']).toBeUndefined();
+      expect(record['losses/nonfinite_skips']).toBe(0);
+      for (const [key, value] of Object.entries(record)) expect(Number.isFinite(value), key).toBe(true);
+      expect(changedParameters(before, await weightSnapshot(bundle))).toEqual([]);
+      expect((await run.progress()).actor.step).toBe(0);
     } finally {
       run.dispose();
       bundle.policy.dispose();

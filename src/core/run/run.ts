@@ -17,9 +17,11 @@ import type { EpisodeRecord } from '../envs/task-env';
 import type { VectorEnvMetrics } from '../envs/vector-env';
 import { ConfigError, TrainingError } from '../errors';
 import type { MetricRecord } from '../metrics/metric-keys';
+import type { FlowPolicy, WeightEntry } from '../policy/flow-policy';
 import type { PolicyBundle } from '../policy/policy-bundle';
 import { createRng } from '../random';
 import { NamedAdam } from '../rl/adam';
+import { copyPolicy } from '../rl/bc-reference';
 import type { RolloutCursor } from '../rl/collect-rollout';
 import { evalSeeds, evalSummaryNumbers, evaluatePolicy, type EvalSummary, type EvalSummaryNumbers } from '../rl/evaluate';
 import { ObsHistory } from '../rl/obs-history';
@@ -77,6 +79,8 @@ export class Run {
   private restoredEval?: EvalSummaryNumbers;
   private startedAt?: number;
   private elapsedBefore = 0;
+  /** The BC regularizer's frozen reference (ppo.bc_coef > 0): the policy the run started from. */
+  private readonly reference?: FlowPolicy;
 
   constructor(private readonly parts: RunParts) {
     const config = parts.config;
@@ -92,6 +96,7 @@ export class Run {
     this.actorOptimizer = adam();
     this.criticOptimizer = adam();
     this.clock = parts.clock ?? (() => performance.now());
+    if (config.ppo.bc_coef > 0) this.reference = copyPolicy(parts.bundle.policy);
   }
 
   /** The config in force (frozen): noise fields change only through setNoise(). */
@@ -152,6 +157,7 @@ export class Run {
         bundle: this.parts.bundle, env: this.parts.env, config, sizes: this.sizes, cursor, iteration: this.iteration,
         envStepsBefore: this.envSteps, envMetricsBefore: this.envMetrics!, actorOptimizer: this.actorOptimizer,
         criticOptimizer: this.criticOptimizer, skipStreak: this.skipStreak, clock: this.clock, beforeMinibatch: this.parts.beforeMinibatch,
+        reference: this.reference,
       });
     } finally {
       this.midIteration = false;
@@ -225,13 +231,26 @@ export class Run {
     return state;
   }
 
-  /** The run as a checkpoint: weights, normalizers, config, optimizer moments and resume state. */
+  /** The run as a checkpoint: weights, normalizers, config, optimizer moments, resume state and any BC reference. */
   async contents(stage: CheckpointStage = 'ppo'): Promise<FlowtuneContents> {
     const evalSummary = this.evalSummary();
     return bundleContents({
       bundle: this.parts.bundle, task: this.config.task, stage, config: this.config, progress: await this.progress(),
       evalSummary: evalSummary ? { ...evalSummary } : undefined, resume: encodeResumeState(await this.resumeState()),
+      reference: this.reference ? await this.reference.getWeights() : undefined,
     });
+  }
+
+  /**
+   * Puts back the BC reference a resumed run's checkpoint stored, so it regularizes toward the
+   * policy the run started from. Without one (the run was saved with ppo.bc_coef=0) the reference
+   * stays the weights the run opened with, and the sentence returned says so.
+   */
+  restoreReference(weights: ReadonlyMap<string, WeightEntry> | undefined): string | undefined {
+    if (!this.reference) return undefined;
+    if (!weights) return 'the checkpoint holds no BC reference policy, so ppo.bc_coef regularizes toward the weights it resumes from';
+    this.reference.setWeights(weights);
+    return undefined;
   }
 
   /**
@@ -276,5 +295,6 @@ export class Run {
   dispose(): void {
     this.actorOptimizer.dispose();
     this.criticOptimizer.dispose();
+    this.reference?.dispose();
   }
 }

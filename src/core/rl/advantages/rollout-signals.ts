@@ -14,6 +14,8 @@ export interface RolloutSignals extends RolloutSize {
   terminated: FlatArray;
   /** [T, N] nonzero where the chunk ended in a truncation (bootstrap V(final_obs)). Termination wins if both are set. */
   truncated: FlatArray;
+  /** [T, N] optional: nonzero where the chunk reached success (GRPO's filter reads it). */
+  success?: FlatArray;
   /** [T, N] τ_t, the number of env steps the chunk ran (≥ 1); the chunk discount is γ^τ. */
   chunkSteps: FlatArray;
   /** [T, N] V(final_obs), the observation before auto-reset; read only where truncated. */
