@@ -80,6 +80,7 @@ const api: TrainerWorkerApi = {
   // A running queue owns the autosave: the queue resumes it, so no banner offers it.
   savedRun: async () => ((await queue.running()) ? null : (await readSavedRun())?.summary ?? null),
   resumeSaved: () => session.resumeSaved(),
+  rollBack: () => session.rollBack(),
   discardSaved: () => clearSavedRun(),
   async exportModel() {
     const files = await session.exportModel();
@@ -141,6 +142,7 @@ const api: TrainerWorkerApi = {
   async injectFault(kind) {
     if (!faults) throw new TrainingError('fault injection is off: it exists only in test builds with ?faults=1');
     if (kind === 'trainer-throw') faults.failNextStep();
+    else if (kind === 'nonfinite-updates') faults.failNextStep('nonfinite-updates');
     else faults.killEnvWorker();
   },
 };

@@ -91,6 +91,17 @@ function useRunDetailsSync(): void {
   }, [selected, runs, details]);
 }
 
+/** Takes the offered rollback after non-finite updates; the run then waits, paused, for Train. */
+async function rollBack(): Promise<void> {
+  const run = useRunStore.getState();
+  try {
+    await trainerClient().rollBack();
+    run.setRunError(undefined);
+  } catch (error) {
+    run.setRunError(errorText(error));
+  }
+}
+
 /** Keeps the URL hash equal to the accepted config, and applies hand-edited hashes. */
 function useHashSync(): void {
   const config = useRunStore((state) => state.config);
@@ -117,6 +128,7 @@ export function App() {
   const error = useRuntimeStore((state) => state.error);
   const runError = useRunStore((state) => state.runError);
   const configNotice = useRunStore((state) => state.configNotice);
+  const rollbackIteration = useRunStore((state) => state.status?.rollbackIteration);
   const [tab, setTab] = useState<MainTab>('charts');
   useHashSync();
   useRunDetailsSync();
@@ -136,6 +148,12 @@ export function App() {
       {runError && (
         <div className="error-banner" role="alert" data-testid="run-error">
           {runError}
+          {rollbackIteration !== undefined && (
+            <button data-testid="rollback" title="Back to the run's newest autosave, with half the actor learning rate (config on_nonfinite=rollback does this by itself)"
+              onClick={() => void rollBack()}>
+              Roll back to iteration {rollbackIteration} with half the actor lr
+            </button>
+          )}
           <button className="link" onClick={() => useRunStore.getState().setRunError(undefined)}>dismiss</button>
         </div>
       )}

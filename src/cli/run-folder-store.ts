@@ -29,6 +29,11 @@ export class RunFolderStore implements RunStore {
     writeFileSync(path.join(this.dir, 'metrics.csv'), formatMetricsCsv(history));
   }
 
+  async replaceMetrics(history: readonly MetricRecord[]): Promise<void> {
+    writeFileSync(this.metricsPath, formatMetricsJsonl(history));
+    writeFileSync(path.join(this.dir, 'metrics.csv'), formatMetricsCsv(history));
+  }
+
   checkpointPath(name: string): string {
     return path.join(this.dir, 'checkpoints', name);
   }

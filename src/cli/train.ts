@@ -40,7 +40,10 @@ async function main(): Promise<void> {
     if (run.iteration > 0) console.error(`resuming at iteration ${run.iteration} (${run.envSteps} env steps)`);
     const runDir = args.out || path.join('runs', `${config.task}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
     const store = new RunFolderStore(runDir, config, run.history);
-    await trainToEnd(run, store, (record) => console.log(formatProgressLine(record, run.sizes.iterations)));
+    await trainToEnd(run, store, {
+      onRecord: (record) => console.log(formatProgressLine(record, run.sizes.iterations)),
+      onNote: (note) => console.error(`warning: ${note}`),
+    });
     const last = run.history.at(-1) ?? {};
     console.log(JSON.stringify({
       task: config.task, iterations: run.iteration, env_steps: run.envSteps, wall_s: last['progress/wall_s'] ?? 0,

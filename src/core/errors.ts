@@ -37,9 +37,12 @@ export class CheckpointError extends FlowtuneError {
   override readonly name = 'CheckpointError' as const;
 }
 
-/** Training cannot go on (for example, repeated non-finite updates). */
+/** Training cannot go on (for example, repeated non-finite updates, whose `reason` says so). */
 export class TrainingError extends FlowtuneError {
   override readonly name = 'TrainingError' as const;
+  constructor(message: string, readonly reason?: 'nonfinite-updates') {
+    super(message);
+  }
 }
 
 /** A dropped run or sweep folder cannot be imported; the message is one sentence naming the file. */

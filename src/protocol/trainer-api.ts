@@ -82,6 +82,8 @@ export interface RunStatus {
   savedIteration?: number;
   /** Env worker restarts after a crash in this run. */
   envRestarts: number;
+  /** After repeated non-finite updates stopped the run: the autosaved iteration rollBack() returns to. */
+  rollbackIteration?: number;
 }
 
 /** Events pushed to the page through one Comlink.proxy callback. */
@@ -129,7 +131,7 @@ export interface ModelExport {
   baseName: string;
 }
 
-export type FaultKind = 'trainer-throw' | 'env-crash';
+export type FaultKind = 'trainer-throw' | 'env-crash' | 'nonfinite-updates';
 
 /** Which chains to sample for the chain view. */
 export interface ChainSampleRequest {
@@ -283,6 +285,8 @@ export interface TrainerWorkerApi {
   reset(): Promise<void>;
   status(): Promise<RunStatus>;
   savedRun(): Promise<SavedRunSummary | null>;
+  /** After repeated non-finite updates: back to this run's newest autosave with half the actor lr, paused. */
+  rollBack(): Promise<void>;
   /** Restores the autosaved run, paused at its saved iteration. */
   resumeSaved(): Promise<SavedRunSummary>;
   discardSaved(): Promise<void>;

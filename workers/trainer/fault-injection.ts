@@ -8,7 +8,7 @@ import { openBrowserShardPort } from '../env-pool';
 
 export class FaultInjection {
   private readonly crashers: { purpose: string; crash: () => void }[] = [];
-  private throwNext = false;
+  private throwNext?: 'failure' | 'nonfinite-updates';
 
   /** An opener of env shard ports that a later killEnvWorker() can crash. */
   shardPortOpener(purpose: 'train' | 'eval' | 'idle'): () => ShardPort {
@@ -36,14 +36,19 @@ export class FaultInjection {
     entry.crash();
   }
 
-  failNextStep(): void {
-    this.throwNext = true;
+  /** The next iteration throws: a plain failure, or the stop that repeated non-finite updates cause. */
+  failNextStep(kind: 'failure' | 'nonfinite-updates' = 'failure'): void {
+    this.throwNext = kind;
   }
 
   /** Called before every training iteration. */
   beforeStep(): void {
-    if (!this.throwNext) return;
-    this.throwNext = false;
+    const kind = this.throwNext;
+    if (!kind) return;
+    this.throwNext = undefined;
+    if (kind === 'nonfinite-updates') {
+      throw new TrainingError('3 updates in a row had a non-finite loss or gradient (injected fault)', 'nonfinite-updates');
+    }
     throw new TrainingError('the trainer failed on purpose (injected fault)');
   }
 }

@@ -21,6 +21,8 @@ import type { CheckpointFiles, CheckpointInfo, ModelExport, ModelSource, ObsType
 import { forgetRuns, keepRuns, keptListings, runProgress, type StoredListing } from './run-archive';
 import { DecisionGate } from './decision-gate';
 import { autosaveRun, readAutosave } from './run-autosave';
+import { readSavedRun } from './autosave-store';
+import { isNonfiniteStop, MAX_ROLLBACKS } from '../../src/core/run/run-loop';
 import { EpisodeStore } from './episode-store';
 import type { FaultInjection } from './fault-injection';
 import { InspectionJobs } from './inspection-jobs';
@@ -71,6 +73,8 @@ export class TrainingSession {
   private loop?: Promise<void>;
   private message?: string;
   private savedIteration?: number;
+  /** The autosaved iteration a rollback would return to, offered after non-finite updates stopped the run. */
+  private rollbackIteration?: number;
   private stepsLeft = Infinity;
   private loopActive = false;
   private readonly gate = new DecisionGate();
@@ -112,7 +116,7 @@ export class TrainingSession {
     return {
       phase: this.phase, task: this.config.task, iteration, totalIterations: total,
       envSteps: run?.envSteps ?? 0, totalEnvSteps: run?.sizes.totalEnvSteps ?? 0, elapsedSeconds: elapsed,
-      etaSeconds: eta, message: this.message, savedIteration: this.savedIteration,
+      etaSeconds: eta, message: this.message, savedIteration: this.savedIteration, rollbackIteration: this.rollbackIteration,
       envRestarts: this.envs.reduce((sum, env) => sum + env.restarts, 0),
     };
   }
@@ -270,6 +274,7 @@ export class TrainingSession {
       await this.keepCurrentRun();
     }
     this.pauseRequested = false;
+    this.rollbackIteration = undefined;
     this.gate.open();
     this.setPhase('running');
     this.loop = this.runLoop(this.opened.run);
@@ -291,6 +296,7 @@ export class TrainingSession {
 
   private async runLoop(run: Run): Promise<void> {
     this.loopActive = true;
+    let resumeAfter = false;
     try {
       while (!this.pauseRequested && this.stepsLeft > 0 && !run.done) {
         const record = await this.stepWithRecovery(run);
@@ -310,13 +316,24 @@ export class TrainingSession {
       this.onLoopEnd?.({ kind: run.done ? 'done' : 'paused', runId: this.currentRunId });
     } catch (error) {
       if (this.run === run) {
-        this.fail(error);
-        this.onLoopEnd?.({ kind: 'error', message: this.message ?? String(error), runId: this.currentRunId });
+        const rollbackFrom = isNonfiniteStop(error) && run.rollbacks < MAX_ROLLBACKS ? await this.ownAutosaveIteration() : undefined;
+        if (rollbackFrom !== undefined && run.config.on_nonfinite === 'rollback') {
+          // on_nonfinite=rollback: as the command line does, back to the newest save and on.
+          resumeAfter = await this.rollBackRun().then(() => true, (failure: unknown) => {
+            this.fail(failure);
+            return false;
+          });
+        } else {
+          this.rollbackIteration = rollbackFrom;
+          this.fail(error);
+          this.onLoopEnd?.({ kind: 'error', message: this.message ?? String(error), runId: this.currentRunId });
+        }
       }
     } finally {
       this.loopActive = false;
       await this.inspections.runQueued();
     }
+    if (resumeAfter) await this.train();
   }
 
   /** Keeps the iteration's finished episodes (and its eval episodes, when it evaluated) and announces them. */
@@ -456,6 +473,37 @@ export class TrainingSession {
 
   async announceRuns(): Promise<void> {
     this.emit({ type: 'runs', runs: await this.runListings() });
+  }
+
+  /** The iteration of the newest autosave when it is this run's. */
+  private async ownAutosaveIteration(): Promise<number | undefined> {
+    const saved = await readSavedRun().catch(() => null);
+    return saved && saved.runId !== undefined && saved.runId === this.listing?.id ? saved.summary.iteration : undefined;
+  }
+
+  /** Back to this run's newest autosave with half the actor lr (Run.rollBack), paused; the metrics after it are dropped. */
+  async rollBack(): Promise<void> {
+    if (this.iterationBusy()) throw new TrainingError('pause the run before rolling it back');
+    await this.rollBackRun();
+  }
+
+  /** The rollback itself; the loop calls it directly while its failed iteration unwinds (on_nonfinite=rollback). */
+  private async rollBackRun(): Promise<void> {
+    const run = this.run;
+    if (!run) throw new TrainingError('there is no run to roll back');
+    if (run.rollbacks >= MAX_ROLLBACKS) throw new TrainingError(`the run already rolled back ${MAX_ROLLBACKS} times`);
+    const saved = await readAutosave();
+    if (saved.listing?.id === undefined || saved.listing.id !== this.listing?.id) {
+      throw new TrainingError('the autosave belongs to another run, so this run has no saved point to roll back to');
+    }
+    const note = await run.rollBack(decodeFiles(saved.files, run.config.task, run.config));
+    this.rollbackIteration = undefined;
+    this.config = cloneConfig(run.config);
+    this.emit({ type: 'config', config: this.config });
+    this.emit({ type: 'history', records: [...run.history] });
+    if (note) this.emit({ type: 'error', name: 'ResumeNote', message: note });
+    await this.keepCurrentRun();
+    this.setPhase('paused', `non-finite updates: rolled back to iteration ${run.iteration} with actor_lr ${run.config.actor_lr} (rollback ${run.rollbacks} of at most ${MAX_ROLLBACKS})`);
   }
 
   /** Reopens the autosaved run exactly where it was saved. */

@@ -17,6 +17,7 @@ export function FaultPanel() {
       <div className="row">
         <button data-testid="fault-trainer" onClick={() => void inject('trainer-throw')}>Throw in trainer</button>
         <button data-testid="fault-env" onClick={() => void inject('env-crash')}>Crash an env worker</button>
+        <button data-testid="fault-nonfinite" onClick={() => void inject('nonfinite-updates')}>Non-finite updates</button>
       </div>
     </section>
   );

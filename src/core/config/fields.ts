@@ -73,6 +73,10 @@ export const CONFIG_FIELDS: { readonly [K in ConfigKey]: SpecFor<ConfigValue<K>>
   actor_lr: num('Actor learning rate (3e-5 in ReinFlow 003).', 3e-5, 0, 1),
   critic_lr: num('Critic learning rate (1e-4 in references 003 and 004).', 1e-4, 0, 1),
   eval_episodes: int('Episodes per deterministic evaluation, on fixed seeds from eval.seed.', 20, 0, 100_000),
+  on_nonfinite: choice(
+    'After ppo.max_nonfinite_skips non-finite updates in a row: pause with an error, or roll back to the last saved checkpoint with half the actor lr and go on (at most 4 times).',
+    ['pause', 'rollback'], 'pause',
+  ),
   checkpoint_every: int('Save a checkpoint every this many iterations; 0 = only at the end.', 10, 0, 1_000_000),
 
   'policy.denoise_steps': int('K, denoising steps per chunk (4 in RLinf 004; 8 in ReinFlow 003).', 4, 1, 128),

@@ -183,6 +183,8 @@ export interface RunConfig {
   eval_episodes: number;
   /** Save a checkpoint every this many iterations; 0 = only at the end. */
   checkpoint_every: number;
+  /** What a run does after ppo.max_nonfinite_skips non-finite updates in a row. */
+  on_nonfinite: 'pause' | 'rollback';
   policy: PolicyConfig;
   noise: NoiseConfig;
   ppo: PpoConfig;

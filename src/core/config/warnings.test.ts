@@ -42,6 +42,16 @@ describe('configWarnings', () => {
     expect(configWarnings(withOverrides('policy.velocity_net=ditx', 'policy.ditx_dim=64'), ['policy.velocity_net', 'policy.ditx_dim'], STUDIO_HOST)).toEqual([]);
   });
 
+  it('warns that on_nonfinite=rollback does nothing when training never stops, or on the command line with nothing saved before the end', () => {
+    const never = applyOverrides(defaultConfig(), ['on_nonfinite=rollback', 'ppo.max_nonfinite_skips=0']);
+    expect(configWarnings(never, ['on_nonfinite'], STUDIO_HOST)).toEqual(['on_nonfinite=rollback does nothing with ppo.max_nonfinite_skips=0, which never stops training on non-finite updates']);
+    const unsaved = applyOverrides(defaultConfig(), ['on_nonfinite=rollback', 'checkpoint_every=0']);
+    expect(configWarnings(unsaved, ['on_nonfinite'], CLI_TRAIN_HOST)).toEqual(['on_nonfinite=rollback does nothing with checkpoint_every=0: no checkpoint is saved before the end, so there is none to roll back to']);
+    // The studio autosaves on its own, and pretrain never runs PPO.
+    expect(configWarnings(unsaved, ['on_nonfinite'], STUDIO_HOST)).toEqual([]);
+    expect(configWarnings(unsaved, ['on_nonfinite'], CLI_NO_PPO_HOST)).toEqual([]);
+  });
+
   it('warns that env.num_points does nothing with state observations', () => {
     const config = withOverrides('env.num_points=64');
     expect(configWarnings(config, ['env.num_points'], STUDIO_HOST))

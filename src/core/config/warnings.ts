@@ -13,14 +13,16 @@ export interface WarningHost {
   readonly trainsPpo: boolean;
   /** Eval videos are recorded here (only the studio does). */
   readonly recordsVideos: boolean;
+  /** The host saves the run on its own, whatever checkpoint_every says (the studio's autosave). */
+  readonly autosaves: boolean;
 }
 
 /** The command line's `train`. */
-export const CLI_TRAIN_HOST: WarningHost = { trainsPpo: true, recordsVideos: false };
+export const CLI_TRAIN_HOST: WarningHost = { trainsPpo: true, recordsVideos: false, autosaves: false };
 /** The command line's `pretrain` and `eval`. */
-export const CLI_NO_PPO_HOST: WarningHost = { trainsPpo: false, recordsVideos: false };
+export const CLI_NO_PPO_HOST: WarningHost = { trainsPpo: false, recordsVideos: false, autosaves: false };
 /** The studio's trainer. */
-export const STUDIO_HOST: WarningHost = { trainsPpo: true, recordsVideos: true };
+export const STUDIO_HOST: WarningHost = { trainsPpo: true, recordsVideos: true, autosaves: true };
 
 const shown = (config: RunConfig, key: ConfigKey) => `${key}=${formatFieldValue(getField(config, key))}`;
 
@@ -40,6 +42,11 @@ export function configWarnings(config: RunConfig, givenKeys: Iterable<ConfigKey>
   }
   if (host.trainsPpo && config.advantages.grpo_filter && config.advantages.type !== 'grpo') {
     warnings.push(`${shown(config, 'advantages.grpo_filter')} does nothing with advantages.type=${config.advantages.type}; it filters GRPO groups only (advantages.type=grpo)`);
+  }
+  if (host.trainsPpo && config.on_nonfinite === 'rollback' && config.ppo.max_nonfinite_skips === 0) {
+    warnings.push(`${shown(config, 'on_nonfinite')} does nothing with ppo.max_nonfinite_skips=0, which never stops training on non-finite updates`);
+  } else if (host.trainsPpo && !host.autosaves && config.on_nonfinite === 'rollback' && config.checkpoint_every === 0) {
+    warnings.push(`${shown(config, 'on_nonfinite')} does nothing with checkpoint_every=0: no checkpoint is saved before the end, so there is none to roll back to`);
   }
   const videoKeys = [...given].filter((key) => key.startsWith('video.'));
   if (!host.recordsVideos && videoKeys.length > 0) {

@@ -41,6 +41,7 @@ export const METRICS = {
   'noise/std': metric('noise', 'Mean exploration std used in the rollout.'),
   'noise/level': metric('noise', 'SDE / CPS noise level a in use.'),
   'train/actor_lr': metric('train', 'Actor learning rate in use.'),
+  'train/rollbacks': metric('train', 'Rollbacks to the last saved checkpoint after non-finite updates so far (on_nonfinite=rollback); absent before the first.'),
   'train/critic_lr': metric('train', 'Critic learning rate in use.'),
   'train/early_stop_epoch': metric('train', 'Epoch at which target_kl stopped the update (epochs run when it did not).', 'epochs'),
   'env/clipped_actions': metric('env', 'Fraction of action elements clipped to [-1, 1].'),

@@ -188,6 +188,7 @@ export async function ppoUpdate(inputs: PpoUpdateInputs): Promise<PpoUpdateResul
           if (limit > 0 && inputs.skipStreak.current >= limit) {
             throw new TrainingError(
               `${inputs.skipStreak.current} updates in a row had a non-finite loss or gradient, so training paused with the weights from before them; lower actor_lr or critic_lr, or check the observations`,
+              'nonfinite-updates',
             );
           }
           continue;

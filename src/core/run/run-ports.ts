@@ -24,4 +24,6 @@ export interface RunStore {
   saveCheckpoint(name: string, bytes: Uint8Array, history: readonly MetricRecord[]): Promise<void>;
   /** One finished iteration's metrics, in order. */
   appendMetrics(record: MetricRecord): Promise<void>;
+  /** Replaces the stored metrics with `history` (after a rollback dropped the iterations past its checkpoint). */
+  replaceMetrics(history: readonly MetricRecord[]): Promise<void>;
 }

@@ -7,7 +7,7 @@
 import type { FlowtuneContents } from '../checkpoint/checkpoint-writer';
 import type { RunProgress } from '../checkpoint/checkpoint-types';
 import type { CheckpointStage } from '../checkpoint/metadata';
-import { bundleContents } from '../checkpoint/policy-checkpoint';
+import { bundleContents, type PolicyCheckpoint } from '../checkpoint/policy-checkpoint';
 import { cloneConfig } from '../config/access';
 import { deriveSizes, type DerivedSizes } from '../config/derive';
 import type { NoiseConfig, RunConfig } from '../config/run-config';
@@ -26,7 +26,7 @@ import type { RolloutCursor } from '../rl/collect-rollout';
 import { evalSeeds, evalSummaryNumbers, evaluatePolicy, type EvalSummary, type EvalSummaryNumbers } from '../rl/evaluate';
 import { ObsHistory } from '../rl/obs-history';
 import { ppoIteration, trainSeeds } from '../rl/ppo-iteration';
-import { encodeResumeState } from './resume-codec';
+import { decodeResumeState, encodeResumeState } from './resume-codec';
 import { rolloutStateKey } from './run-env-config';
 import type { RolloutResumeState, RunResumeState } from './run-state';
 
@@ -81,6 +81,8 @@ export class Run {
   private elapsedBefore = 0;
   /** The BC regularizer's frozen reference (ppo.bc_coef > 0): the policy the run started from. */
   private readonly reference?: FlowPolicy;
+  /** Rollbacks after non-finite updates so far (logged as train/rollbacks once there is one). */
+  rollbacks = 0;
 
   constructor(private readonly parts: RunParts) {
     const config = parts.config;
@@ -173,6 +175,7 @@ export class Run {
       'progress/wall_s': this.elapsedSeconds(),
       ...result.metrics,
     };
+    if (this.rollbacks > 0) record['train/rollbacks'] = this.rollbacks;
     if (this.parts.evalEnv && config.eval.every > 0 && (this.iteration % config.eval.every === 0 || this.done)) {
       const summary = await this.evaluate();
       record['eval/success_rate'] = summary.successRate;
@@ -284,6 +287,22 @@ export class Run {
     this.cursor = { history };
     this.envMetrics = rollout.env.metrics;
     return undefined;
+  }
+
+  /**
+   * The second live change to a run (after setNoise): back to a checkpoint it saved, with the actor
+   * lr scaled, after repeated non-finite updates (config on_nonfinite). Weights, moments, counters,
+   * history and env state are the checkpoint's; the history after it is dropped.
+   */
+  async rollBack(checkpoint: PolicyCheckpoint, actorLrScale = 0.5): Promise<string | undefined> {
+    if (!checkpoint.progress) throw new TrainingError('the checkpoint to roll back to holds no run progress (optimizer state and counters)');
+    this.parts.bundle.policy.setWeights(checkpoint.tensors);
+    const state = checkpoint.metadata.resume ? decodeResumeState(checkpoint.metadata.resume) : undefined;
+    const note = await this.restore(checkpoint.progress, state);
+    this.restoreReference(checkpoint.reference);
+    this.rollbacks++;
+    this.configInForce = frozen(validateConfig({ ...cloneConfig(this.configInForce), actor_lr: this.configInForce.actor_lr * actorLrScale }));
+    return note;
   }
 
   /** Puts the run back on fresh episodes (after its env workers were rebuilt). */
