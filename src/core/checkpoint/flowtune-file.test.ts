@@ -157,7 +157,7 @@ describe('decodeFlowtune rejects bad files with one clear sentence', () => {
     expect(message({ __metadata__: { flowtune: '{not json' } })).toBe('checkpoint entry __metadata__.flowtune is not valid JSON');
     expect(message({ __metadata__: { flowtune: 3 } })).toBe('checkpoint header entry __metadata__ must map names to strings');
     expect(message(metadataEntry({ ...sampleMetadata(), format_version: 7 }))).toBe('checkpoint has format_version 7, but this build reads format_version 1');
-    expect(message(metadataEntry({ ...sampleMetadata(), stage: 'sft' }))).toBe('checkpoint metadata field \'stage\' is "sft"; allowed values are bc, ppo');
+    expect(message(metadataEntry({ ...sampleMetadata(), stage: 'sft' }))).toBe('checkpoint metadata field \'stage\' is "sft"; allowed values are bc, offline, ppo');
     expect(message(metadataEntry({ ...sampleMetadata(), training: { step: 1, iteration: -1, env_steps: 0 } }))).toBe("checkpoint metadata field 'training.iteration' must be a non-negative integer, got -1");
     expect(message(metadataEntry({ ...sampleMetadata(), shape_meta: { obs: {}, action: { shape: [1.5] } } }))).toBe("checkpoint metadata field 'shape_meta.action.shape' must be a shape (an array of non-negative integers)");
     const optimizerOnly = buildSafetensors({ ...metadataEntry(), 'optimizer.m': { dtype: 'F32', shape: [1], data_offsets: [0, 4] } }, data);

@@ -4,8 +4,9 @@ import type { JsonObject, JsonValue } from './checkpoint-types';
 /** The metadata format this build writes and reads. */
 export const FLOWTUNE_FORMAT_VERSION = 1;
 
-export type CheckpointStage = 'bc' | 'ppo';
-const STAGES: readonly CheckpointStage[] = ['bc', 'ppo'];
+/** bc: stage-1 flow BC; offline: stage-2 advantage-weighted BC; ppo: stage-3 online fine-tuning (DESIGN.md §12). */
+export type CheckpointStage = 'bc' | 'offline' | 'ppo';
+const STAGES: readonly CheckpointStage[] = ['bc', 'offline', 'ppo'];
 
 /** Observation and action spec (shape_meta), each entry a shape without the batch axis. */
 export interface ShapeMeta {

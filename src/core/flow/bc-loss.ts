@@ -96,12 +96,17 @@ export interface BcLossResult {
  * x_t = t·noise + (1 − t)·action, target v = noise − action, MSE (DESIGN.md §3 "Stage 1").
  * Shortcut rows (stepSize 2d > 0) regress v(x_t, t, 2d) on the detached two-step average
  * (v(x_t, t, d) + v(x_t − d·v(x_t, t, d), t − d, d))/2. actions [B, H, A] (normalized).
+ * With `rowWeights` [B] (stage 2's advantage weights) the loss is (1/B)·Σ_b w_b·mse_b, so weights
+ * of mean 1 keep stage 1's scale; the flow_mse and consistency_mse metrics stay unweighted.
  */
-export function bcFlowLoss(policy: FlowPolicy, obs: PolicyObs, actions: tf.Tensor, draw: BcDraw): BcLossResult {
+export function bcFlowLoss(policy: FlowPolicy, obs: PolicyObs, actions: tf.Tensor, draw: BcDraw, rowWeights?: tf.Tensor): BcLossResult {
   const { horizon, actionDim } = policy.options;
   const batch = policy.batchSize(obs);
   if (actions.rank !== 3 || actions.shape[0] !== batch || actions.shape[1] !== horizon || actions.shape[2] !== actionDim) {
     throw new ShapeError('actions', `actions must be [B, H, A] = [${batch}, ${horizon}, ${actionDim}], got [${actions.shape.join(', ')}]`);
+  }
+  if (rowWeights && (rowWeights.rank !== 1 || rowWeights.shape[0] !== batch)) {
+    throw new ShapeError('rowWeights', `rowWeights must be [B] = [${batch}], got [${rowWeights.shape.join(', ')}]`);
   }
   if (draw.noise.length !== batch * horizon * actionDim || draw.t.length !== batch || draw.stepSize.length !== batch) {
     throw new ShapeError('draw', `BC draw sizes (${draw.noise.length}, ${draw.t.length}, ${draw.stepSize.length}) do not match batch ${batch} × [${horizon}, ${actionDim}]`);
@@ -132,7 +137,7 @@ export function bcFlowLoss(policy: FlowPolicy, obs: PolicyObs, actions: tf.Tenso
     const consistencySum = tf.sum(tf.mul(rowError, tf.reshape(consistencyMask, [batch])));
     const flowSum = tf.sub(tf.sum(rowError), consistencySum);
     return {
-      loss: tf.mean(rowError) as tf.Scalar,
+      loss: (rowWeights ? tf.mean(tf.mul(rowError, rowWeights)) : tf.mean(rowError)) as tf.Scalar,
       metrics: {
         flow_mse: tf.div(flowSum, Math.max(flowRows, 1)) as tf.Scalar,
         consistency_mse: tf.div(consistencySum, Math.max(consistencyRows, 1)) as tf.Scalar,
@@ -141,20 +146,21 @@ export function bcFlowLoss(policy: FlowPolicy, obs: PolicyObs, actions: tf.Tenso
   });
 }
 
-/** One BC gradient step on the encoder and velocity net; returns the loss and metrics as numbers. */
+/** One BC gradient step on the encoder and velocity net (rowWeights [B]: see bcFlowLoss); returns the loss and metrics as numbers. */
 export async function bcTrainStep(
   policy: FlowPolicy,
   optimizer: tf.Optimizer,
   obs: PolicyObs,
   actions: tf.Tensor,
   draw: BcDraw,
+  rowWeights?: tf.Tensor,
 ): Promise<{ loss: number; metrics: { flow_mse: number; consistency_mse: number } }> {
   const trainable = [...policy.namedVariables()]
     .filter(([name]) => name.startsWith('encoder.') || name.startsWith('velocity.'))
     .map(([, variable]) => variable);
   let kept: tf.Scalar[] = [];
   const { value, grads } = tf.variableGrads(() => {
-    const result = bcFlowLoss(policy, obs, actions, draw);
+    const result = bcFlowLoss(policy, obs, actions, draw, rowWeights);
     kept = [tf.keep(result.metrics.flow_mse), tf.keep(result.metrics.consistency_mse)];
     return result.loss;
   }, trainable);

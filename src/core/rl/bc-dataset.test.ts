@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Demonstrations } from '../envs/expert-rollout';
+import { MinMaxNormalizer } from '../policy/normalizer';
 import { MIN_OBS_HALF_RANGE, buildBcDataset } from './bc-dataset';
 
 /** Two episodes of a 1-D task: obs 0..2 and 10..11, actions equal to obs/10 - so normalization is easy to follow. */
@@ -45,5 +46,16 @@ describe('buildBcDataset', () => {
     expect(buildBcDataset(demos, 1, 1, { includeFailures: true }).size).toBe(5);
     demos.success = Uint8Array.from([0, 0]);
     expect(() => buildBcDataset(demos, 1, 1)).toThrow('the demonstrations hold no usable steps (no successful episodes)');
+  });
+
+  it('uses given normalizers instead of fitting new ones (stage 2 continues a trained policy)', () => {
+    const obs = new MinMaxNormalizer({ min: [-10], max: [10] }, 'obs_normalizer');
+    const action = new MinMaxNormalizer({ min: [0], max: [2] }, 'action_normalizer');
+    const dataset = buildBcDataset(tinyDemos(), 1, 1, { normalizers: { obs, action } });
+    expect(dataset.obsNormalizer).toBe(obs);
+    expect(dataset.actionNormalizer).toBe(action);
+    // obs 11 → 11/10 = 1.1 (outside [-1, 1]: the given range is kept, not widened); action 1.1 → (1.1 − 1)/1 = 0.1.
+    expect(dataset.obs[4]).toBeCloseTo(1.1, 6);
+    expect(dataset.actions[4]).toBeCloseTo(0.1, 6);
   });
 });

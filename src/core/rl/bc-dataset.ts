@@ -31,27 +31,34 @@ function widened(normalizer: MinMaxNormalizer, minHalfRange: number): MinMaxNorm
   return new MinMaxNormalizer({ min, max }, 'obs_normalizer');
 }
 
+/** Stage 1's normalizers, fit on the demos: point ranges pooled, every observation range widened to the floor. */
+function fitNormalizers(demos: Demonstrations, numPoints: number | undefined): { obsNormalizer: MinMaxNormalizer; actionNormalizer: MinMaxNormalizer } {
+  const fitted = MinMaxNormalizer.fit(demos.obs, demos.obsDim, 'obs_normalizer');
+  const pooled = numPoints ? new MinMaxNormalizer(poolPointRanges(fitted.toJSON(), numPoints), 'obs_normalizer') : fitted;
+  return { obsNormalizer: widened(pooled, MIN_OBS_HALF_RANGE), actionNormalizer: MinMaxNormalizer.fit(demos.actions, demos.actionDim, 'action_normalizer') };
+}
+
 /**
  * One sample per demo step t: the history (obs_{t−nObs+1..t}, the episode's first obs repeated
  * before its start) and the chunk actions_{t..t+H−1} (the episode's last action repeated past
  * its end). Only successful episodes are used unless `includeFailures`. With `numPoints`, frames
- * start with that many points, whose ranges are pooled (`poolPointRanges`).
+ * start with that many points, whose ranges are pooled (`poolPointRanges`). With `normalizers`
+ * (a trained policy's, as stage 2 continues it) those are used instead of fitting new ones.
  */
 export function buildBcDataset(
   demos: Demonstrations,
   nObsSteps: number,
   horizon: number,
-  options: { includeFailures?: boolean; numPoints?: number } = {},
+  options: { includeFailures?: boolean; numPoints?: number; normalizers?: { obs: MinMaxNormalizer; action: MinMaxNormalizer } } = {},
 ): BcDataset {
   const { obsDim, actionDim } = demos;
   const episodes = demos.success.length;
   if (demos.episodeStarts.length !== episodes + 1) {
     throw new ShapeError('episodeStarts', `episodeStarts has ${demos.episodeStarts.length} entries; expected episodes + 1 = ${episodes + 1}`);
   }
-  const fitted = MinMaxNormalizer.fit(demos.obs, obsDim, 'obs_normalizer');
-  const pooled = options.numPoints ? new MinMaxNormalizer(poolPointRanges(fitted.toJSON(), options.numPoints), 'obs_normalizer') : fitted;
-  const obsNormalizer = widened(pooled, MIN_OBS_HALF_RANGE);
-  const actionNormalizer = MinMaxNormalizer.fit(demos.actions, actionDim, 'action_normalizer');
+  const { obsNormalizer, actionNormalizer } = options.normalizers
+    ? { obsNormalizer: options.normalizers.obs, actionNormalizer: options.normalizers.action }
+    : fitNormalizers(demos, options.numPoints);
   const normObs = obsNormalizer.normalize(demos.obs);
   const normActions = actionNormalizer.normalize(demos.actions);
   const rows: number[] = [];

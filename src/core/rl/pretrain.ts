@@ -5,6 +5,7 @@ import type { FlowPolicy } from '../policy/flow-policy';
 import { createRng } from '../random';
 import type { BcDataset } from './bc-dataset';
 import { RolloutBuffer } from './rollout-buffer';
+import { WeightEma } from './weight-ema';
 
 export interface PretrainOptions {
   steps: number;
@@ -20,7 +21,8 @@ export interface PretrainOptions {
   logEvery?: number;
 }
 
-function checkPretrainOptions(options: PretrainOptions): void {
+/** Throws ConfigError naming the first bad field (steps, batch_size, lr, ema). */
+export function checkPretrainOptions(options: Pick<PretrainOptions, 'steps' | 'batchSize' | 'learningRate' | 'emaDecay'>): void {
   const positiveInt = (field: string, value: number) => {
     if (!Number.isInteger(value) || value < 1) throw new ConfigError(field, `${field} must be a positive integer, got ${value}`);
   };
@@ -42,8 +44,7 @@ export async function pretrainPolicy(policy: FlowPolicy, dataset: BcDataset, opt
   const { horizon, actionDim } = policy.options;
   const obsSize = dataset.obs.length / dataset.size;
   const chunkSize = horizon * actionDim;
-  const ema = new Map<string, tf.Tensor>();
-  if (options.emaDecay > 0) for (const [name, variable] of policy.namedVariables()) ema.set(name, tf.clone(variable));
+  const ema = new WeightEma(policy, options.emaDecay);
   const logEvery = options.logEvery ?? 100;
   let lossSum = 0;
   let lossCount = 0;
@@ -60,13 +61,7 @@ export async function pretrainPolicy(policy: FlowPolicy, dataset: BcDataset, opt
       } finally {
         tf.dispose([state, actions]);
       }
-      if (options.emaDecay > 0) {
-        for (const [name, variable] of policy.namedVariables()) {
-          const previous = ema.get(name)!;
-          ema.set(name, tf.tidy(() => tf.add(tf.mul(previous, options.emaDecay), tf.mul(variable, 1 - options.emaDecay))));
-          previous.dispose();
-        }
-      }
+      ema.update();
       if (step % logEvery === 0 || step === options.steps) {
         finalLoss = lossSum / lossCount;
         options.onProgress?.(step, finalLoss);
@@ -74,9 +69,9 @@ export async function pretrainPolicy(policy: FlowPolicy, dataset: BcDataset, opt
         lossCount = 0;
       }
     }
-    for (const [name, average] of ema) policy.namedVariables().get(name)!.assign(average);
+    ema.applyTo();
   } finally {
-    tf.dispose([...ema.values()]);
+    ema.dispose();
     optimizer.dispose();
   }
   return { finalLoss };

@@ -1,0 +1,106 @@
+import * as tf from '@tensorflow/tfjs';
+import { DEFAULT_BC_LOSS_OPTIONS, bcTrainStep, drawBcInputs, validateBcLossOptions, type BcLossOptions } from '../flow/bc-loss';
+import { ShapeError } from '../errors';
+import type { MetricRecord } from '../metrics/metric-keys';
+import type { FlowPolicy } from '../policy/flow-policy';
+import { createRng } from '../random';
+import { checkPretrainOptions, type PretrainOptions } from '../rl/pretrain';
+import { RolloutBuffer } from '../rl/rollout-buffer';
+import { WeightEma } from '../rl/weight-ema';
+
+/** Stage-2 samples (demo steps and rollout decisions) with their advantage weights. */
+export interface WeightedSamples {
+  size: number;
+  /** [S, nObs·obsDim] normalized stacked observation. */
+  obs: Float32Array;
+  /** [S, H, A] normalized action chunk. */
+  actions: Float32Array;
+  /** [S] loss weight, mean 1. */
+  weights: Float32Array;
+  /** [S] 1 where the weight was capped at w_max. */
+  clipped: Uint8Array;
+}
+
+export interface WeightedBcOptions extends Omit<PretrainOptions, 'onProgress'> {
+  /** Called every `logEvery` steps with the window's means (losses/weighted_bc, advantages/weight_*). */
+  onProgress?: (step: number, record: MetricRecord) => void;
+}
+
+/** Running sums of one progress window. */
+class Window {
+  loss = 0;
+  steps = 0;
+  weight = 0;
+  weightMax = 0;
+  clipped = 0;
+  rows = 0;
+
+  add(loss: number, samples: WeightedSamples, rows: Int32Array): void {
+    this.loss += loss;
+    this.steps++;
+    for (const row of rows) {
+      this.weight += samples.weights[row];
+      this.weightMax = Math.max(this.weightMax, samples.weights[row]);
+      this.clipped += samples.clipped[row];
+    }
+    this.rows += rows.length;
+  }
+
+  record(): MetricRecord {
+    return {
+      'losses/weighted_bc': this.loss / this.steps,
+      'advantages/weight_mean': this.weight / this.rows,
+      'advantages/weight_max': this.weightMax,
+      'advantages/weight_clipped': this.clipped / this.rows,
+    };
+  }
+}
+
+/**
+ * Advantage-weighted flow-matching BC (DESIGN.md §12 "Stage 2", AW-ShortCut): stage 1's loop
+ * (Adam on the encoder and velocity net, uniform minibatches, the shortcut fraction, EMA weights
+ * kept at the end), with each row's loss multiplied by its weight (bcFlowLoss `rowWeights`).
+ */
+export async function trainWeightedBc(policy: FlowPolicy, samples: WeightedSamples, options: WeightedBcOptions): Promise<{ finalLoss: number }> {
+  checkPretrainOptions(options);
+  const bcOptions: BcLossOptions = { ...DEFAULT_BC_LOSS_OPTIONS, shortcutFraction: options.shortcutFraction };
+  validateBcLossOptions(bcOptions, policy);
+  const { horizon, actionDim } = policy.options;
+  const chunkSize = horizon * actionDim;
+  const obsSize = samples.obs.length / samples.size;
+  if (samples.size < 1 || samples.actions.length !== samples.size * chunkSize || samples.weights.length !== samples.size || samples.clipped.length !== samples.size) {
+    throw new ShapeError('samples', `stage-2 samples must hold ${samples.size} chunks [${horizon}, ${actionDim}], weights and clip flags; got ${samples.actions.length / chunkSize}, ${samples.weights.length} and ${samples.clipped.length}`);
+  }
+  const rng = createRng(options.seed);
+  const optimizer = tf.train.adam(options.learningRate);
+  const ema = new WeightEma(policy, options.emaDecay);
+  const logEvery = options.logEvery ?? 100;
+  let window = new Window();
+  let finalLoss = NaN;
+  try {
+    for (let step = 1; step <= options.steps; step++) {
+      const rows = Int32Array.from({ length: options.batchSize }, () => rng.int(samples.size));
+      const state = tf.tensor2d(RolloutBuffer.gather(samples.obs, obsSize, rows), [rows.length, obsSize]);
+      const actions = tf.tensor3d(RolloutBuffer.gather(samples.actions, chunkSize, rows), [rows.length, horizon, actionDim]);
+      const weights = tf.tensor1d(RolloutBuffer.gather(samples.weights, 1, rows));
+      try {
+        const result = await bcTrainStep(policy, optimizer, { state }, actions, drawBcInputs(rows.length, horizon, actionDim, bcOptions, rng), weights);
+        window.add(result.loss, samples, rows);
+      } finally {
+        tf.dispose([state, actions, weights]);
+      }
+      ema.update();
+      if (step % logEvery === 0 || step === options.steps) {
+        const record = window.record();
+        finalLoss = record['losses/weighted_bc']!;
+        options.onProgress?.(step, record);
+        window = new Window();
+      }
+    }
+    ema.applyTo();
+  } finally {
+    ema.dispose();
+    optimizer.dispose();
+  }
+  return { finalLoss };
+}

@@ -1,0 +1,35 @@
+import * as tf from '@tensorflow/tfjs';
+import type { FlowPolicy } from '../policy/flow-policy';
+
+/**
+ * Exponential moving average of a policy's weights (stage 1 and 2 BC keep it, not the raw
+ * weights): avg ← decay·avg + (1 − decay)·θ after each step, starting from the weights at
+ * construction. Decay 0 keeps nothing and `applyTo` changes nothing. Owns its tensors: dispose().
+ */
+export class WeightEma {
+  private readonly averages = new Map<string, tf.Tensor>();
+
+  constructor(private readonly policy: FlowPolicy, readonly decay: number) {
+    if (decay > 0) for (const [name, variable] of policy.namedVariables()) this.averages.set(name, tf.clone(variable));
+  }
+
+  /** Folds the policy's current weights into the average. */
+  update(): void {
+    for (const [name, variable] of this.policy.namedVariables()) {
+      const previous = this.averages.get(name);
+      if (!previous) continue;
+      this.averages.set(name, tf.tidy(() => tf.add(tf.mul(previous, this.decay), tf.mul(variable, 1 - this.decay))));
+      previous.dispose();
+    }
+  }
+
+  /** Replaces the policy's weights with the average. */
+  applyTo(): void {
+    for (const [name, average] of this.averages) this.policy.namedVariables().get(name)!.assign(average);
+  }
+
+  dispose(): void {
+    tf.dispose([...this.averages.values()]);
+    this.averages.clear();
+  }
+}
