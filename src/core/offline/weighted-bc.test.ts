@@ -2,11 +2,8 @@ import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useNodeBackend } from '../../cli/node-backend';
 import type { MetricRecord } from '../metrics/metric-keys';
-import { MinMaxNormalizer } from '../policy/normalizer';
-import { createRng } from '../random';
-import type { BcDataset } from '../rl/bc-dataset';
 import { pretrainPolicy } from '../rl/pretrain';
-import { bitsOf, freshBundle, tinyConfig, weightSnapshot } from '../rl/fixtures/test-support';
+import { bitsOf, freshBundle, syntheticBcDataset, tinyConfig, weightSnapshot } from '../rl/fixtures/test-support';
 import { trainWeightedBc, type WeightedBcOptions } from './weighted-bc';
 
 beforeAll(async () => {
@@ -19,15 +16,7 @@ const config = tinyConfig(['policy.n_obs_steps=1']);
 const horizon = config.policy.horizon;
 const OPTIONS: Omit<WeightedBcOptions, 'onProgress'> = { steps: 40, batchSize: 16, learningRate: 3e-3, emaDecay: 0.9, shortcutFraction: 0.25, seed: 8 };
 
-/** 48 samples whose chunk is a smooth function of the observation. */
-function syntheticDataset(): BcDataset {
-  const rng = createRng(31);
-  const size = 48;
-  const obs = Float32Array.from({ length: size * OBS_DIM }, () => 2 * rng.uniform() - 1);
-  const actions = Float32Array.from({ length: size * horizon * ACTION_DIM }, (_, offset) => Math.tanh(obs[Math.floor(offset / (horizon * ACTION_DIM)) * OBS_DIM] + 0.1 * (offset % ACTION_DIM)));
-  const unit = (dim: number) => new MinMaxNormalizer({ min: new Array(dim).fill(-1), max: new Array(dim).fill(1) });
-  return { size, obs, actions, obsNormalizer: unit(OBS_DIM), actionNormalizer: unit(ACTION_DIM) };
-}
+const syntheticDataset = () => syntheticBcDataset(horizon, 48);
 
 describe('trainWeightedBc', () => {
   it('with every weight 1 is exactly stage 1: the same weights, bit for bit, as pretrainPolicy', async () => {

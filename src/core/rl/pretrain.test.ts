@@ -2,11 +2,8 @@ import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useNodeBackend } from '../../cli/node-backend';
 import { ConfigError } from '../errors';
-import { MinMaxNormalizer } from '../policy/normalizer';
-import { createRng } from '../random';
-import type { BcDataset } from './bc-dataset';
 import { pretrainPolicy, type PretrainOptions } from './pretrain';
-import { freshBundle, tinyConfig, weightSnapshot } from './fixtures/test-support';
+import { freshBundle, syntheticBcDataset, tinyConfig, weightSnapshot } from './fixtures/test-support';
 
 beforeAll(async () => {
   await useNodeBackend('wasm');
@@ -17,22 +14,7 @@ const ACTION_DIM = 2;
 const config = tinyConfig(['policy.n_obs_steps=1']);
 const horizon = config.policy.horizon;
 
-/** 64 samples whose action chunk is a smooth function of the observation, all in [-1, 1]. */
-function syntheticDataset(): BcDataset {
-  const rng = createRng(31);
-  const size = 64;
-  const obs = Float32Array.from({ length: size * OBS_DIM }, () => 2 * rng.uniform() - 1);
-  const actions = new Float32Array(size * horizon * ACTION_DIM);
-  for (let sample = 0; sample < size; sample++) {
-    for (let step = 0; step < horizon; step++) {
-      const base = (sample * horizon + step) * ACTION_DIM;
-      actions[base] = Math.tanh(obs[sample * OBS_DIM] + 0.2 * step);
-      actions[base + 1] = 0.8 * obs[sample * OBS_DIM + 1] * obs[sample * OBS_DIM + 2];
-    }
-  }
-  const unit = (dim: number) => new MinMaxNormalizer({ min: new Array(dim).fill(-1), max: new Array(dim).fill(1) });
-  return { size, obs, actions, obsNormalizer: unit(OBS_DIM), actionNormalizer: unit(ACTION_DIM) };
-}
+const syntheticDataset = () => syntheticBcDataset(horizon, 64);
 
 const OPTIONS: PretrainOptions = { steps: 1, batchSize: 16, learningRate: 3e-3, emaDecay: 0, shortcutFraction: 0.25, seed: 8 };
 
