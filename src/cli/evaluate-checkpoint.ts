@@ -9,8 +9,7 @@ import { evaluatePolicy } from '../core/rl/evaluate';
 import type { PolicyBundle } from '../core/policy/policy-bundle';
 import { loadRunCheckpoint, openEvalEnv } from './run-setup';
 
-/** `npm run eval`'s defaults: far from the training seeds (0 on) and from the in-run evaluation's. */
-export const EVAL_DEFAULTS = { episodes: 100, seed: 1_000_000, batch: 100 } as const;
+export { EVAL_DEFAULTS } from '../core/rl/evaluate';
 
 export interface CheckpointEvaluation {
   task: string;

@@ -8,15 +8,15 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { CLI_NO_PPO_HOST, listConfigProblems, type RunConfig } from '../core/config';
 import { bundleContents } from '../core/checkpoint/policy-checkpoint';
 import { encodeFlowtune } from '../core/checkpoint/flowtune-file';
-import { readDemoFile } from '../core/envs/demo-format';
+import { firstDemoEpisodes, readDemoFile } from '../core/envs/demo-format';
 import { InThreadBatchEnv } from '../core/envs/in-thread-batch-env';
 import { TASK_NAMES } from '../core/envs/task-types';
-import { ConfigError } from '../core/errors';
+import { ConfigError, DemosError } from '../core/errors';
 import type { MetricRecord } from '../core/metrics/metric-keys';
 import type { PolicyBundle } from '../core/policy/policy-bundle';
 import { DEFAULT_ADVANTAGE_WEIGHTS } from '../core/offline/advantage-weights';
 import { demosFitProblem } from '../core/offline/demos-fit';
-import { runOfflineStage } from '../core/offline/offline-stage';
+import { OFFLINE_STAGE_DEFAULTS, runOfflineStage } from '../core/offline/offline-stage';
 import { DEFAULT_CRITIC_OPTIONS } from '../core/offline/value-critic';
 import { runEnvConfig } from '../core/run/run-env-config';
 import { UsageError, parseRunArgs, printConfigWarnings, runCli } from './cli-args';
@@ -24,41 +24,25 @@ import { EVAL_DEFAULTS, evaluateBundle } from './evaluate-checkpoint';
 import { loadMujocoNode } from './mujoco-node';
 import { loadRunCheckpoint, prepareRuntime } from './run-setup';
 
-/** Stage 2's defaults; the README's table lists the same values. */
-const OFFLINE_DEFAULTS = {
-  rollouts: 32,
-  rolloutSeed: 2_000_000,
-  steps: 1000,
-  batchSize: 256,
-  lr: 3e-4,
-  ema: 0.995,
-  /** The stage-1 default, used when the policy has the shortcut step-size input. */
-  shortcut: 0.25,
-} as const;
-
 const SPEC = {
   task: { kind: 'enum', values: TASK_NAMES, required: true, doc: 'task of the checkpoint and the demos' },
   ckpt: { kind: 'string', required: true, doc: 'stage-1 checkpoint (.flowtune) to continue' },
   demos: { kind: 'string', required: true, doc: 'demonstration file from npm run demos' },
+  episodes: { kind: 'int', min: 0, max: 1_000_000, default: 0, doc: 'use only the first N demo episodes, as pretraining\'s episodes= does (0 = all)' },
   out: { kind: 'string', required: true, doc: 'checkpoint to write (.flowtune), stage offline' },
-  rollouts: { kind: 'int', min: 0, max: 100_000, default: OFFLINE_DEFAULTS.rollouts, doc: 'episodes of the stage-1 policy rolled out with the stochastic sampler (0 = demos only)' },
-  rollout_seed: { kind: 'int', min: 0, max: 2 ** 30, default: OFFLINE_DEFAULTS.rolloutSeed, doc: 'rollout episode e resets with rollout_seed + e (apart from demo and eval seeds)' },
+  rollouts: { kind: 'int', min: 0, max: 100_000, default: OFFLINE_STAGE_DEFAULTS.rollouts, doc: 'episodes of the stage-1 policy rolled out with the stochastic sampler (0 = demos only)' },
+  rollout_seed: { kind: 'int', min: 0, max: 2 ** 30, default: OFFLINE_STAGE_DEFAULTS.rolloutSeed, doc: 'rollout episode e resets with rollout_seed + e (apart from demo and eval seeds)' },
   beta: { kind: 'number', min: 1e-3, max: 1e3, default: DEFAULT_ADVANTAGE_WEIGHTS.beta, doc: 'temperature on advantages standardized over the dataset: w = min(exp(Â/β), w_max)' },
   w_max: { kind: 'number', min: 1, max: 1e6, default: DEFAULT_ADVANTAGE_WEIGHTS.maxWeight, doc: 'cap on exp(Â/β) before the weights are scaled to mean 1' },
-  steps: { kind: 'int', min: 1, max: 10_000_000, default: OFFLINE_DEFAULTS.steps, doc: 'weighted BC gradient steps' },
-  batch_size: { kind: 'int', min: 1, max: 65_536, default: OFFLINE_DEFAULTS.batchSize, doc: 'samples per step, drawn from demos ∪ rollouts' },
-  lr: { kind: 'number', min: 1e-7, max: 1, default: OFFLINE_DEFAULTS.lr, doc: 'Adam learning rate of the weighted BC' },
-  ema: { kind: 'number', min: 0, max: 0.99999, default: OFFLINE_DEFAULTS.ema, doc: 'EMA decay of the kept weights, starting from the stage-1 weights (0 = off)' },
-  shortcut: { kind: 'number', min: 0, max: 1, doc: `fraction of each batch on the shortcut self-consistency target (default ${OFFLINE_DEFAULTS.shortcut} when the policy has the shortcut input, else 0)` },
+  steps: { kind: 'int', min: 1, max: 10_000_000, default: OFFLINE_STAGE_DEFAULTS.steps, doc: 'weighted BC gradient steps' },
+  batch_size: { kind: 'int', min: 1, max: 65_536, default: OFFLINE_STAGE_DEFAULTS.batchSize, doc: 'samples per step, drawn from demos ∪ rollouts' },
+  lr: { kind: 'number', min: 1e-7, max: 1, default: OFFLINE_STAGE_DEFAULTS.lr, doc: 'Adam learning rate of the weighted BC' },
+  ema: { kind: 'number', min: 0, max: 0.99999, default: OFFLINE_STAGE_DEFAULTS.ema, doc: 'EMA decay of the kept weights, starting from the stage-1 weights (0 = off)' },
+  shortcut: { kind: 'number', min: 0, max: 1, doc: `fraction of each batch on the shortcut self-consistency target (default ${OFFLINE_STAGE_DEFAULTS.shortcut} when the policy has the shortcut input, else 0)` },
   critic_steps: { kind: 'int', min: 1, max: 10_000_000, default: DEFAULT_CRITIC_OPTIONS.steps, doc: 'Adam steps fitting the value MLP to the returns-to-go' },
   critic_folds: { kind: 'int', min: 1, max: 16, default: 1, doc: 'cross-fitting: with k > 1 each episode\'s baseline comes from a critic fit on the other k − 1 folds (1 = one critic on every sample)' },
   critic_hidden: { kind: 'string', default: DEFAULT_CRITIC_OPTIONS.hidden.join(','), doc: 'hidden widths of the value MLP, comma-separated' },
 } as const;
-
-/** A demonstration file that cannot be read or used (exit 1, like a bad checkpoint). */
-class DemosFileError extends Error {
-  override readonly name = 'DemosFileError';
-}
 
 function parseWidths(text: string): number[] {
   const widths = text.split(',').map((part) => Number(part.trim()));
@@ -74,12 +58,12 @@ function readDemos(path: string): ReturnType<typeof readDemoFile> {
     bytes = new Uint8Array(readFileSync(path));
   } catch (error) {
     const code = (error as { code?: string }).code;
-    throw new DemosFileError(code === 'ENOENT' ? `demos file '${path}' does not exist` : `demos file '${path}' cannot be read (${code ?? 'unknown error'})`);
+    throw new DemosError(code === 'ENOENT' ? `demos file '${path}' does not exist` : `demos file '${path}' cannot be read (${code ?? 'unknown error'})`);
   }
   try {
     return readDemoFile(bytes);
   } catch (error) {
-    throw new DemosFileError(`demos file '${path}' is invalid: ${(error as Error).message}`);
+    throw new DemosError(`demos file '${path}' is invalid: ${(error as Error).message}`);
   }
 }
 
@@ -105,12 +89,13 @@ async function main(): Promise<void> {
   const { loaded, config } = loadRunCheckpoint(args.ckpt, parsed, overrides);
   const { bundle } = loaded;
   try {
-    const { demos, metadata } = readDemos(args.demos);
+    const { demos: allDemos, metadata } = readDemos(args.demos);
+    const demos = args.episodes > 0 ? firstDemoEpisodes(allDemos, args.episodes) : allDemos;
     const problem = demosFitProblem(metadata, config.task, bundle.policy.options);
-    if (problem) throw new DemosFileError(`${problem}; record demos with npm run demos -- task=${config.task}`);
+    if (problem) throw new DemosError(`${problem}; record demos with npm run demos -- task=${config.task}`);
     // Demo files hold dense rewards; rollouts rewarded otherwise would not share their returns' scale.
     if (config.env.reward !== 'dense') throw new ConfigError('env.reward', `env.reward=${config.env.reward} cannot be used: the demos hold dense rewards, so stage 2 needs env.reward=dense`);
-    const shortcut = args.shortcut ?? (bundle.policy.options.shortcut ? OFFLINE_DEFAULTS.shortcut : 0);
+    const shortcut = args.shortcut ?? (bundle.policy.options.shortcut ? OFFLINE_STAGE_DEFAULTS.shortcut : 0);
     let start: Record<string, number> = {};
     if (config.eval_episodes > 0) {
       start = await evaluate(bundle, config);

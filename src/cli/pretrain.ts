@@ -7,14 +7,14 @@ import { CLI_NO_PPO_HOST } from '../core/config';
 import { printConfigWarnings, runCli, parseRunArgs } from './cli-args';
 import { bundleContents } from '../core/checkpoint/policy-checkpoint';
 import { encodeFlowtune } from '../core/checkpoint/flowtune-file';
-import { readDemoFile, type DemoMetadata } from '../core/envs/demo-format';
+import { firstDemoEpisodes, readDemoFile, type DemoMetadata } from '../core/envs/demo-format';
 import type { RunConfig } from '../core/config/run-config';
 import { TASK_NAMES } from '../core/envs/task-types';
 import { ConfigError } from '../core/errors';
 import { FlowPolicy } from '../core/policy/flow-policy';
 import { buildBcDataset } from '../core/rl/bc-dataset';
 import { policyOptionsFromConfig } from '../core/rl/policy-setup';
-import { pretrainPolicy } from '../core/rl/pretrain';
+import { PRETRAIN_DEFAULTS, pretrainPolicy } from '../core/rl/pretrain';
 import { EVAL_DEFAULTS, evaluateBundle } from './evaluate-checkpoint';
 import { prepareRuntime } from './run-setup';
 
@@ -22,11 +22,11 @@ const SPEC = {
   task: { kind: 'enum', values: TASK_NAMES, required: true, doc: 'task the demos are for' },
   demos: { kind: 'string', required: true, doc: 'demonstration file from npm run demos' },
   out: { kind: 'string', required: true, doc: 'checkpoint to write (.flowtune)' },
-  steps: { kind: 'int', min: 1, max: 10_000_000, default: 3000, doc: 'gradient steps' },
-  batch_size: { kind: 'int', min: 1, max: 65_536, default: 256, doc: 'samples per step' },
-  lr: { kind: 'number', min: 1e-7, max: 1, default: 1e-3, doc: 'Adam learning rate' },
-  ema: { kind: 'number', min: 0, max: 0.99999, default: 0.995, doc: 'EMA decay of the kept weights (0 = off)' },
-  shortcut: { kind: 'number', min: 0, max: 1, default: 0.25, doc: 'fraction of each batch on the shortcut self-consistency target' },
+  steps: { kind: 'int', min: 1, max: 10_000_000, default: PRETRAIN_DEFAULTS.steps, doc: 'gradient steps' },
+  batch_size: { kind: 'int', min: 1, max: 65_536, default: PRETRAIN_DEFAULTS.batchSize, doc: 'samples per step' },
+  lr: { kind: 'number', min: 1e-7, max: 1, default: PRETRAIN_DEFAULTS.learningRate, doc: 'Adam learning rate' },
+  ema: { kind: 'number', min: 0, max: 0.99999, default: PRETRAIN_DEFAULTS.emaDecay, doc: 'EMA decay of the kept weights (0 = off)' },
+  shortcut: { kind: 'number', min: 0, max: 1, default: PRETRAIN_DEFAULTS.shortcutFraction, doc: 'fraction of each batch on the shortcut self-consistency target' },
   episodes: { kind: 'int', min: 0, max: 1_000_000, default: 0, doc: 'use only the first N demo episodes (0 = all)' },
 } as const;
 
@@ -37,7 +37,7 @@ async function main(): Promise<void> {
   const { demos, metadata } = readDemoFile(new Uint8Array(readFileSync(args.demos)));
   if (metadata.task !== args.task) throw new ConfigError('task', `demos file is for task '${metadata.task}' but task is '${args.task}'`);
   const config = demoRunConfig(parsedConfig, userOverrides, metadata);
-  const limited = args.episodes > 0 ? firstEpisodes(demos, args.episodes) : demos;
+  const limited = args.episodes > 0 ? firstDemoEpisodes(demos, args.episodes) : demos;
   const numPoints = config.env.obs_type === 'pointcloud' ? config.env.num_points : undefined;
   const dataset = buildBcDataset(limited, config.policy.n_obs_steps, config.policy.horizon, { numPoints });
   console.error(`BC on ${dataset.size} samples from ${limited.success.length} episodes`);
@@ -79,21 +79,6 @@ function demoRunConfig(config: RunConfig, userOverrides: readonly string[], meta
     throw new ConfigError('env.num_points', `env.num_points=${config.env.num_points} but the demos hold ${numPoints} points per observation`);
   }
   return { ...config, env: { ...config.env, obs_type: metadata.obs_mode, num_points: numPoints } };
-}
-
-/** The first `count` episodes of a demonstration set. */
-function firstEpisodes(demos: ReturnType<typeof readDemoFile>['demos'], count: number): typeof demos {
-  const episodes = Math.min(count, demos.success.length);
-  const rows = demos.episodeStarts[episodes];
-  return {
-    ...demos,
-    obs: demos.obs.slice(0, rows * demos.obsDim),
-    actions: demos.actions.slice(0, rows * demos.actionDim),
-    rewards: demos.rewards.slice(0, rows),
-    episodeStarts: demos.episodeStarts.slice(0, episodes + 1),
-    success: demos.success.slice(0, episodes),
-    seeds: demos.seeds.slice(0, episodes),
-  };
 }
 
 void runCli(main);

@@ -175,3 +175,18 @@ export function demoMetadataFor(
     success_rate: episodes > 0 ? successes / episodes : 0, max_episode_steps: options.maxEpisodeSteps,
   };
 }
+
+/** The first `count` episodes of a demonstration set (all of them when it holds fewer). */
+export function firstDemoEpisodes(demos: Demonstrations, count: number): Demonstrations {
+  const episodes = Math.min(count, demos.success.length);
+  const rows = demos.episodeStarts[episodes];
+  return {
+    ...demos,
+    obs: demos.obs.slice(0, rows * demos.obsDim),
+    actions: demos.actions.slice(0, rows * demos.actionDim),
+    rewards: demos.rewards.slice(0, rows),
+    episodeStarts: demos.episodeStarts.slice(0, episodes + 1),
+    success: demos.success.slice(0, episodes),
+    seeds: demos.seeds.slice(0, episodes),
+  };
+}
