@@ -18,12 +18,15 @@ import { liveFrame } from './trainer/live-frame';
 import { forgetRuns, forgetSweep, keptRunDetails, keptSweeps } from './trainer/run-archive';
 import { importFolders } from './trainer/folder-import';
 import { RunQueue } from './trainer/run-queue';
+import { RecipeSession } from './trainer/recipe-session';
 
 let backend: BackendName | undefined;
 let faults: FaultInjection | undefined;
 let listener: unknown;
 let session = new TrainingSession(defaultConfig());
 let queue = new RunQueue(session, (event) => session.emit(event));
+let recipe = new RecipeSession(session, (event) => session.emit(event));
+session.blockedBy = () => recipe.blocksTraining();
 
 function requireBackend(): void {
   if (!backend) throw new TrainingError('trainer worker is not initialized: call init() first');
@@ -38,6 +41,8 @@ const api: TrainerWorkerApi = {
       faults = new FaultInjection();
       session = new TrainingSession(session.config, faults);
       queue = new RunQueue(session, (event) => session.emit(event));
+      recipe = new RecipeSession(session, (event) => session.emit(event));
+      session.blockedBy = () => recipe.blocksTraining();
     }
     return report;
   },
@@ -139,6 +144,25 @@ const api: TrainerWorkerApi = {
   cancelQueue: () => queue.cancel(),
   queueStatus: () => queue.status(),
   resumeQueue: () => queue.resume(),
+  recordDemos: (request) => recipe.recordDemos(request),
+  loadDemos: async (file) => recipe.loadDemos(file),
+  async exportDemos() {
+    const file = recipe.exportDemos();
+    return Comlink.transfer(file, [file.bytes.buffer as ArrayBuffer]);
+  },
+  startPretrain: (request) => {
+    requireBackend();
+    return recipe.startPretrain(request);
+  },
+  startOffline: (request) => {
+    requireBackend();
+    return recipe.startOffline(request);
+  },
+  pauseRecipe: () => recipe.pauseRecipe(),
+  resumeRecipe: () => recipe.resumeRecipe(),
+  // Not transferred: the stage keeps its finished file for later exports.
+  exportRecipePolicy: () => recipe.exportRecipePolicy(),
+  recipeStatus: async () => recipe.status(),
   async injectFault(kind) {
     if (!faults) throw new TrainingError('fault injection is off: it exists only in test builds with ?faults=1');
     if (kind === 'trainer-throw') faults.failNextStep();

@@ -2,7 +2,7 @@
  * Named errors (DESIGN.md §9). Code that crosses comlink branches on `name`,
  * because `instanceof` does not survive structured cloning.
  */
-export type FlowtuneErrorName = 'ConfigError' | 'EnvError' | 'CheckpointError' | 'ShapeError' | 'TrainingError' | 'ImportError';
+export type FlowtuneErrorName = 'ConfigError' | 'EnvError' | 'CheckpointError' | 'ShapeError' | 'TrainingError' | 'ImportError' | 'DemosError';
 
 abstract class FlowtuneError extends Error {
   abstract override readonly name: FlowtuneErrorName;
@@ -50,8 +50,13 @@ export class ImportError extends FlowtuneError {
   override readonly name = 'ImportError' as const;
 }
 
+/** A demonstration file or set cannot be used (corrupt, or for another task or observation); one sentence. */
+export class DemosError extends FlowtuneError {
+  override readonly name = 'DemosError' as const;
+}
+
 const FLOWTUNE_ERROR_NAMES: ReadonlySet<string> = new Set<FlowtuneErrorName>([
-  'ConfigError', 'EnvError', 'CheckpointError', 'ShapeError', 'TrainingError', 'ImportError',
+  'ConfigError', 'EnvError', 'CheckpointError', 'ShapeError', 'TrainingError', 'ImportError', 'DemosError',
 ]);
 
 /** True for any named Flowtune error, also after a trip through structured clone. */

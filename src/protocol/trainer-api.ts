@@ -2,9 +2,11 @@ import type { AdapterSummary, BackendName } from '../core/backend/choose-backend
 import type { NoiseConfig, RunConfig, TaskName } from '../core/config/run-config';
 import type { MetricRecord } from '../core/metrics/metric-keys';
 import type { EpisodePoses, SceneVisual } from '../core/render/scene-visual';
+import type { RecipeApi, RecipePoint, RecipeStatus } from './recipe-api';
 import type { DroppedFile, ImportedSweep, ImportResult, QueueRequest, QueueStatus, RunDetails, RunListing } from './runs-api';
 
 export type * from './runs-api';
+export type * from './recipe-api';
 
 /** Which tfjs backend the trainer worker runs on, and why. */
 export interface BackendReport {
@@ -103,6 +105,12 @@ export type TrainerEvent =
   | { type: 'runs'; runs: RunListing[] }
   /** The queue changed; null when there is none. */
   | { type: 'queue'; queue: QueueStatus | null }
+  /** The demos flow's stage, progress and held demos changed. */
+  | { type: 'recipe'; status: RecipeStatus }
+  /** One new point of the demos flow's charts. */
+  | { type: 'recipe-point'; point: RecipePoint }
+  /** Replaces the demos flow's chart points (a stage started over). */
+  | { type: 'recipe-points'; points: RecipePoint[] }
   | { type: 'error'; name: string; message: string };
 
 /** An autosaved run in IndexedDB that can be resumed. */
@@ -259,7 +267,7 @@ export interface LiveFrame {
 }
 
 /** The trainer worker's comlink surface (DESIGN.md §2: the UI talks to workers through these types). */
-export interface TrainerWorkerApi {
+export interface TrainerWorkerApi extends RecipeApi {
   init(options: TrainerInitOptions): Promise<BackendReport>;
   probeSample(seed: number): Promise<ProbeSampleResult>;
   /** Registers the page's event callback (a Comlink.proxy); the previous one is released. */

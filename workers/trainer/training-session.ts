@@ -88,6 +88,8 @@ export class TrainingSession {
   private listing?: StoredListing;
   /** The label of the next run opened (the queue sets it). */
   nextRunLabel?: RunLabel;
+  /** Why Train must wait (the demos flow is busy); undefined when it need not. */
+  blockedBy?: () => string | undefined;
   /** Told each time the training loop ends (the queue advances on it). */
   onLoopEnd?: (outcome: LoopOutcome) => void;
 
@@ -248,6 +250,8 @@ export class TrainingSession {
   /** Starts a run, or continues a paused one. */
   async train(stepsLimit = Infinity): Promise<void> {
     if (this.iterationBusy()) return;
+    const blocked = this.blockedBy?.();
+    if (blocked) throw new TrainingError(blocked);
     if (this.run?.done) return;
     // Never resume the loop under a chain-view sample: the update would change the weights it reads.
     await this.inspections.settle();

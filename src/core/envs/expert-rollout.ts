@@ -3,6 +3,7 @@
  * demonstration (observations, actions, boundaries, success). Episode e uses
  * reset seed `seed + e`; the expert's noise stream is seeded from it too.
  */
+import { ShapeError } from '../errors';
 import { createRng } from '../random';
 import type { Mujoco } from './mujoco-types';
 import { VectorEnv } from './vector-env';
@@ -13,6 +14,8 @@ export interface ExpertRolloutOptions {
   episodes: number;
   seed: number;
   noise: number;
+  /** Reset seeds of the episodes, in order; default seed, seed + 1, … (`episodes` of them). */
+  seeds?: readonly number[];
   obsMode?: ObsMode;
   numPoints?: number;
   /** Called after each episode with (episodeIndex, success). */
@@ -49,8 +52,9 @@ export function collectExpertDemos(mj: Mujoco, options: ExpertRolloutOptions): D
     const success: number[] = [];
     const seeds: number[] = [];
     const task = env.env(0).task;
-    for (let episodeIndex = 0; episodeIndex < options.episodes; episodeIndex++) {
-      const seed = options.seed + episodeIndex;
+    const episodeSeeds = options.seeds ?? Array.from({ length: options.episodes }, (_, episodeIndex) => options.seed + episodeIndex);
+    for (let episodeIndex = 0; episodeIndex < episodeSeeds.length; episodeIndex++) {
+      const seed = episodeSeeds[episodeIndex];
       const expert = task.createExpert(options.noise, createRng((seed * 7919 + 17) >>> 0));
       expert.reset();
       let obs = env.reset([seed]);
@@ -83,4 +87,38 @@ export function collectExpertDemos(mj: Mujoco, options: ExpertRolloutOptions): D
   } finally {
     env.dispose();
   }
+}
+
+/** Concatenates demonstration sets of one task and observation, episodes in the given order. */
+export function mergeDemonstrations(parts: readonly Demonstrations[]): Demonstrations {
+  if (parts.length === 0) throw new ShapeError('demos', 'there are no demonstrations to merge');
+  const [first] = parts;
+  for (const part of parts) {
+    if (part.task !== first.task || part.obsMode !== first.obsMode || part.obsDim !== first.obsDim || part.actionDim !== first.actionDim) {
+      throw new ShapeError('demos', `demonstrations of ${part.task} (${part.obsMode}, obs ${part.obsDim}, act ${part.actionDim}) cannot join ${first.task} (${first.obsMode}, obs ${first.obsDim}, act ${first.actionDim})`);
+    }
+  }
+  const join = <T extends Float32Array | Int32Array | Uint8Array>(arrays: T[], make: (length: number) => T): T => {
+    const out = make(arrays.reduce((sum, array) => sum + array.length, 0));
+    let offset = 0;
+    for (const array of arrays) {
+      out.set(array, offset);
+      offset += array.length;
+    }
+    return out;
+  };
+  const starts = [0];
+  for (const part of parts) {
+    const base = starts[starts.length - 1];
+    for (let episode = 1; episode < part.episodeStarts.length; episode++) starts.push(base + part.episodeStarts[episode]);
+  }
+  return {
+    task: first.task, obsMode: first.obsMode, obsDim: first.obsDim, actionDim: first.actionDim,
+    obs: join(parts.map((part) => part.obs), (n) => new Float32Array(n)),
+    actions: join(parts.map((part) => part.actions), (n) => new Float32Array(n)),
+    rewards: join(parts.map((part) => part.rewards), (n) => new Float32Array(n)),
+    episodeStarts: Int32Array.from(starts),
+    success: join(parts.map((part) => part.success), (n) => new Uint8Array(n)),
+    seeds: join(parts.map((part) => part.seeds), (n) => new Int32Array(n)),
+  };
 }

@@ -44,6 +44,8 @@ export type ShardRequest =
   | { type: 'metrics'; id: number }
   | { type: 'snapshot'; id: number }
   | { type: 'restore'; id: number; snapshot: VectorEnvSnapshot }
+  /** Runs the task's scripted expert for whole episodes on these reset seeds (its own single env); replies Demonstrations. */
+  | { type: 'expert'; id: number; seeds: number[]; noise: number }
   | { type: 'dispose'; id: number };
 
 export interface ShardStepPayload {

@@ -4,6 +4,7 @@
  * worker_thread and in a Web Worker; the MuJoCo module is passed in.
  */
 import type { Mujoco } from './mujoco-types';
+import { collectExpertDemos } from './expert-rollout';
 import { VectorEnv } from './vector-env';
 import type { ShardErrorPayload, ShardPort, ShardReply, ShardRequest, ShardSharedBuffers, ShardStepPayload } from './shard-protocol';
 
@@ -86,6 +87,11 @@ export function serveEnvShard(mujoco: Mujoco | Promise<Mujoco>, port: ShardPort)
       case 'restore':
         env.restore(request.snapshot);
         return { result: null, transfer: [] };
+      case 'expert': {
+        const { task, obsMode, numPoints } = env.config;
+        const demos = collectExpertDemos(mj!, { task, obsMode, numPoints, episodes: request.seeds.length, seed: 0, seeds: request.seeds, noise: request.noise });
+        return { result: demos, transfer: [demos.obs.buffer, demos.actions.buffer, demos.rewards.buffer, demos.episodeStarts.buffer, demos.success.buffer, demos.seeds.buffer] };
+      }
       case 'dispose':
         env.dispose();
         env = null;

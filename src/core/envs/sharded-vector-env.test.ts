@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Mujoco } from './mujoco-types';
 import { createNodeShardedEnv, loadMujocoNode } from '../../cli/mujoco-node';
+import { collectExpertDemos } from './expert-rollout';
 import { VectorEnv } from './vector-env';
 import { defaultWorkerCount, ShardedVectorEnv } from './sharded-vector-env';
 import type { ShardPort } from './shard-protocol';
@@ -113,4 +114,24 @@ describe('InThreadBatchEnv', () => {
       plain.dispose();
     }
   });
+
+  it('records scripted-expert demos in its workers exactly as collectExpertDemos does in one thread, and stops when told', async () => {
+    const expected = collectExpertDemos(mj, { task: 'reach', episodes: 5, seed: 40, noise: 0.2 });
+    const env = await createNodeShardedEnv({ task: 'reach', numEnvs: 2 }, { numWorkers: 2 });
+    try {
+      const progress: number[] = [];
+      const demos = await env.recordExpertDemos({ seeds: [40, 41, 42, 43, 44], noise: 0.2, episodesPerRequest: 2, onProgress: (episodes) => progress.push(episodes) });
+      expect(demos).toBeDefined();
+      // Batches of 2, 2 and 1 episodes, whichever worker finishes first.
+      expect(progress.at(-1)).toBe(5);
+      expect(progress).toHaveLength(3);
+      for (const key of ['obs', 'actions', 'rewards', 'episodeStarts', 'success', 'seeds'] as const) expect([...demos![key]]).toEqual([...expected[key]]);
+      let requests = 0;
+      const stopped = await env.recordExpertDemos({ seeds: [40, 41, 42, 43], noise: 0.2, episodesPerRequest: 1, shouldStop: () => ++requests > 2 });
+      expect(stopped).toBeUndefined();
+    } finally {
+      await env.dispose();
+    }
+  });
 });
+

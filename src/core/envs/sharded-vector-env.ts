@@ -6,6 +6,7 @@
  * is signalled through Atomics; otherwise arrays are transferred in messages.
  */
 import { ConfigError, EnvError, ShapeError } from '../errors';
+import { mergeDemonstrations, type Demonstrations } from './expert-rollout';
 import type { EpisodeRecord } from './task-env';
 import type { VectorChunkResult, VectorEnvMetrics, VectorEnvSnapshot, VectorStepResult } from './vector-env';
 import { checkChunkActions, checkSeeds, resolveVectorEnvConfig, type ResolvedVectorEnvConfig, type VectorEnvConfig } from './vector-env-config';
@@ -36,6 +37,18 @@ function rebuildError(payload: ShardErrorPayload, envOffset: number): Error {
 
 function addMetrics(sum: VectorEnvMetrics, part: VectorEnvMetrics): VectorEnvMetrics {
   return { clippedActions: sum.clippedActions + part.clippedActions, unstableResets: sum.unstableResets + part.unstableResets, envSteps: sum.envSteps + part.envSteps };
+}
+
+/** How a scripted-expert recording over the shards goes. */
+export interface ExpertRecording {
+  /** Reset seeds, one episode each; the result keeps this order. */
+  seeds: readonly number[];
+  noise: number;
+  /** Episodes per request: progress is reported, and a stop honoured, between requests. */
+  episodesPerRequest?: number;
+  onProgress?: (episodes: number, successes: number) => void;
+  /** Checked before each request; true stops the recording, which then returns undefined. */
+  shouldStop?: () => boolean;
 }
 
 export function defaultWorkerCount(numEnvs: number, hardwareConcurrency: number): number {
@@ -276,6 +289,37 @@ export class ShardedVectorEnv implements BatchEnv {
   async metrics(): Promise<VectorEnvMetrics> {
     const all = (await Promise.all(this.shards.map((shard) => this.request(shard, { type: 'metrics', id: 0 })))) as VectorEnvMetrics[];
     return all.reduce(addMetrics, { clippedActions: 0, unstableResets: 0, envSteps: 0 });
+  }
+
+  /**
+   * Runs the task's scripted expert in the shards' workers, each request on its own single env,
+   * the shards taking requests as they free up; the same demonstrations as collectExpertDemos on
+   * these seeds in one thread. Undefined when `shouldStop` ended it early.
+   */
+  async recordExpertDemos(recording: ExpertRecording): Promise<Demonstrations | undefined> {
+    const perRequest = Math.max(1, recording.episodesPerRequest ?? 2);
+    const batches: number[][] = [];
+    for (let first = 0; first < recording.seeds.length; first += perRequest) batches.push(recording.seeds.slice(first, first + perRequest));
+    const parts: Demonstrations[] = new Array(batches.length);
+    let next = 0;
+    let episodes = 0;
+    let successes = 0;
+    let stopped = false;
+    await Promise.all(this.shards.map(async (shard) => {
+      while (next < batches.length) {
+        if (recording.shouldStop?.()) {
+          stopped = true;
+          return;
+        }
+        const index = next++;
+        const part = (await this.request(shard, { type: 'expert', id: 0, seeds: batches[index], noise: recording.noise })) as Demonstrations;
+        parts[index] = part;
+        episodes += part.success.length;
+        successes += part.success.reduce((sum, flag) => sum + flag, 0);
+        recording.onProgress?.(episodes, successes);
+      }
+    }));
+    return stopped || batches.length === 0 ? undefined : mergeDemonstrations(parts);
   }
 
   async dispose(): Promise<void> {

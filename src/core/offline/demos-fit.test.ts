@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { DemoMetadata } from '../envs/demo-format';
 import { resolveFlowPolicyOptions } from '../policy/options';
-import { demosFitProblem } from './demos-fit';
+import { applyOverrides, defaultConfig } from '../config';
+import { demosEnvProblem, demosFitProblem } from './demos-fit';
 
 const policy = resolveFlowPolicyOptions({ obsDim: 29, horizon: 8, actionDim: 4 });
 const metadata = { task: 'reach', obs_mode: 'state', obs_dim: 29, action_dim: 4 } as DemoMetadata;
@@ -18,3 +19,20 @@ describe('demosFitProblem', () => {
     expect(demosFitProblem({ ...metadata, action_dim: 8 }, 'reach', policy)).toBe("the demos' actions have 8 dims but the checkpoint's policy outputs 4");
   });
 });
+
+describe('demosEnvProblem', () => {
+  const reach = applyOverrides(defaultConfig(), ['task=reach']);
+  const fitting = { ...metadata, control_mode: 'ee_delta_pos' } as DemoMetadata;
+
+  it('accepts demos recorded for the env the config builds', () => {
+    expect(demosEnvProblem(fitting, reach)).toBeUndefined();
+  });
+
+  it('names the first mismatch in one sentence', () => {
+    expect(demosEnvProblem({ ...fitting, task: 'lift' }, reach)).toBe("the demos are for task 'lift' but the task is 'reach'");
+    expect(demosEnvProblem({ ...fitting, obs_mode: 'pointcloud' }, reach)).toBe("the demos hold pointcloud observations but reach's env gives state observations (env.obs_type)");
+    expect(demosEnvProblem({ ...fitting, obs_dim: 30 }, reach)).toBe("the demos' observations hold 30 values but the env's hold 29");
+    expect(demosEnvProblem({ ...fitting, control_mode: 'joint_delta' }, reach)).toBe('the demos were recorded with control mode joint_delta but the env uses ee_delta_pos');
+  });
+});
+

@@ -1,4 +1,8 @@
+import type { RunConfig } from '../config/run-config';
+import { actionDim } from '../envs/controller';
 import type { DemoMetadata } from '../envs/demo-format';
+import { observationSpec } from '../envs/observation';
+import { getTask } from '../envs/registry';
 import { obsFrameSize, type FlowPolicyOptions } from '../policy/options';
 
 /**
@@ -12,5 +16,25 @@ export function demosFitProblem(metadata: DemoMetadata, task: string, options: F
   const frame = obsFrameSize(options);
   if (metadata.obs_dim !== frame) return `the demos' observations hold ${metadata.obs_dim} values but the checkpoint's policy reads ${frame} per frame`;
   if (metadata.action_dim !== options.actionDim) return `the demos' actions have ${metadata.action_dim} dims but the checkpoint's policy outputs ${options.actionDim}`;
+  return undefined;
+}
+
+/**
+ * Why demonstrations cannot train a new policy for the config's env (another task, observation
+ * kind or size, control mode or action size), as one sentence; undefined when they can.
+ */
+export function demosEnvProblem(metadata: DemoMetadata, config: RunConfig): string | undefined {
+  if (metadata.task !== config.task) return `the demos are for task '${metadata.task}' but the task is '${config.task}'`;
+  const obsType = config.env.obs_type;
+  if (metadata.obs_mode !== obsType) return `the demos hold ${metadata.obs_mode} observations but ${config.task}'s env gives ${obsType} observations (env.obs_type)`;
+  const spec = observationSpec(getTask(config.task), obsType, config.env.num_points);
+  if (metadata.obs_dim !== spec.dim) {
+    return obsType === 'pointcloud'
+      ? `the demos' observations hold ${metadata.obs_dim} values but the env's hold ${spec.dim} (${config.env.num_points} points; env.num_points)`
+      : `the demos' observations hold ${metadata.obs_dim} values but the env's hold ${spec.dim}`;
+  }
+  if (metadata.control_mode !== config.env.control_mode) return `the demos were recorded with control mode ${metadata.control_mode} but the env uses ${config.env.control_mode}`;
+  const envActions = actionDim(config.env.control_mode);
+  if (metadata.action_dim !== envActions) return `the demos' actions have ${metadata.action_dim} dims but the env's have ${envActions}`;
   return undefined;
 }

@@ -14,6 +14,18 @@ import { fitBaseline, type CriticFit } from './fit-baseline';
 import type { CriticOptions } from './value-critic';
 import { trainWeightedBc, type WeightedBcOptions } from './weighted-bc';
 
+/** Stage 2's defaults (`npm run offline` and the studio's demos flow); the README's table lists the same values. */
+export const OFFLINE_STAGE_DEFAULTS = {
+  rollouts: 32,
+  rolloutSeed: 2_000_000,
+  steps: 1000,
+  batchSize: 256,
+  lr: 3e-4,
+  ema: 0.995,
+  /** The stage-1 default, used when the policy has the shortcut step-size input. */
+  shortcut: 0.25,
+} as const;
+
 /** Everything stage 2 does after loading (DESIGN.md §12 "Stage 2"). */
 export interface OfflineStageOptions {
   /** Episodes of the stage-1 policy to roll out (0 = demos only); episode e resets with rolloutSeed + e. */
@@ -23,7 +35,7 @@ export interface OfflineStageOptions {
   /** Cross-fitting folds of the critic (1 = one critic fit on every sample); see fitBaseline. */
   criticFolds: number;
   weighting: AdvantageWeightOptions;
-  bc: Omit<WeightedBcOptions, 'seed' | 'onProgress'>;
+  bc: Omit<WeightedBcOptions, 'seed' | 'onProgress' | 'afterStep'>;
   seed: number;
 }
 
@@ -31,6 +43,8 @@ export interface OfflineStageHooks {
   /** Messages about each phase (rollouts, critic, weights), one line each. */
   onPhase?: (line: string) => void;
   onProgress?: WeightedBcOptions['onProgress'];
+  /** Awaited after every weighted BC step (see PretrainOptions.afterStep). */
+  afterStep?: WeightedBcOptions['afterStep'];
 }
 
 export interface OfflineStageReport {
@@ -160,7 +174,7 @@ export async function runOfflineStage(
     + `mean on demos ${demoMean.toFixed(3)}, on rollouts ${rolloutMean.toFixed(3)}`);
 
   const { finalLoss } = await trainWeightedBc(policy, { size, obs, actions: concat(demoSet.actions, rollouts.actions), weights, clipped }, {
-    ...options.bc, seed: options.seed + 2, onProgress: hooks.onProgress,
+    ...options.bc, seed: options.seed + 2, onProgress: hooks.onProgress, afterStep: hooks.afterStep,
   });
   return {
     demoSamples: demoSet.size, rolloutSamples: rollouts.size, rollouts: rolloutSummary, critic: fit, weights: { ...weightStats, demoMean, rolloutMean }, finalLoss,

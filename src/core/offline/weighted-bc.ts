@@ -96,6 +96,7 @@ export async function trainWeightedBc(policy: FlowPolicy, samples: WeightedSampl
         options.onProgress?.(step, record);
         window = new Window();
       }
+      await options.afterStep?.(step, (use) => ema.withAverage(use));
     }
     ema.applyTo();
   } finally {

@@ -16,6 +16,12 @@ export interface EvalSummary {
   records: EpisodeRecord[];
 }
 
+/**
+ * A checkpoint's stored evaluation (`npm run eval`'s defaults): seeds far from the training seeds (0 on)
+ * and from the in-run evaluation's; batch b of envs draws x_0 from the stream seeded seed + its first episode.
+ */
+export const EVAL_DEFAULTS = { episodes: 100, seed: 1_000_000, batch: 100 } as const;
+
 /** Fixed evaluation seeds, kept apart from training seeds by `eval.seed`. */
 export function evalSeeds(config: RunConfig, count: number): number[] {
   return Array.from({ length: count }, (_, episodeIndex) => config.eval.seed + episodeIndex);

@@ -76,4 +76,35 @@ describe('pretrainPolicy', () => {
       bundle.policy.dispose();
     }
   });
+
+  it('lets a host look at the averaged weights mid-training without changing where training ends', async () => {
+    const plain = freshBundle(config, OBS_DIM, ACTION_DIM);
+    const looked = freshBundle(config, OBS_DIM, ACTION_DIM);
+    try {
+      const options = { ...OPTIONS, steps: 6, emaDecay: 0.5 };
+      await pretrainPolicy(plain.policy, syntheticDataset(), options);
+      const seen: Map<string, Float32Array>[] = [];
+      const steps: number[] = [];
+      await pretrainPolicy(looked.policy, syntheticDataset(), {
+        ...options,
+        afterStep: async (step, averaged) => {
+          steps.push(step);
+          if (step === 3 || step === 6) seen.push(await averaged(() => weightSnapshot(looked)));
+        },
+      });
+      expect(steps).toEqual([1, 2, 3, 4, 5, 6]);
+      const end = await weightSnapshot(plain);
+      // Training resumed from the raw weights: both runs end on the same averaged weights, which the last look saw.
+      for (const [name, values] of end) {
+        expect([...(await weightSnapshot(looked)).get(name)!]).toEqual([...values]);
+        expect([...seen[1].get(name)!]).toEqual([...values]);
+      }
+      // At step 3 the average was elsewhere.
+      const moved = [...end].some(([name, values]) => values.some((value, index) => value !== seen[0].get(name)![index]));
+      expect(moved).toBe(true);
+    } finally {
+      plain.policy.dispose();
+      looked.policy.dispose();
+    }
+  });
 });

@@ -7,6 +7,9 @@ import type { BcDataset } from './bc-dataset';
 import { RolloutBuffer } from './rollout-buffer';
 import { WeightEma } from './weight-ema';
 
+/** Stage 1's defaults (`npm run pretrain` and the studio's demos flow). */
+export const PRETRAIN_DEFAULTS = { steps: 3000, batchSize: 256, learningRate: 1e-3, emaDecay: 0.995, shortcutFraction: 0.25 } as const;
+
 export interface PretrainOptions {
   steps: number;
   batchSize: number;
@@ -19,6 +22,11 @@ export interface PretrainOptions {
   /** Called every `logEvery` steps with the mean loss since the last call. */
   onProgress?: (step: number, meanLoss: number) => void;
   logEvery?: number;
+  /**
+   * Awaited after every step: where a host pauses, evaluates or exports. `averaged` runs its
+   * callback with the EMA weights in the policy (the ones kept at the end), then restores the raw ones.
+   */
+  afterStep?: (step: number, averaged: <T>(use: () => Promise<T>) => Promise<T>) => Promise<void>;
 }
 
 /** Throws ConfigError naming the first bad field (steps, batch_size, lr, ema). */
@@ -68,6 +76,7 @@ export async function pretrainPolicy(policy: FlowPolicy, dataset: BcDataset, opt
         lossSum = 0;
         lossCount = 0;
       }
+      await options.afterStep?.(step, (use) => ema.withAverage(use));
     }
     ema.applyTo();
   } finally {

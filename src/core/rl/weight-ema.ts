@@ -28,6 +28,22 @@ export class WeightEma {
     for (const [name, average] of this.averages) this.policy.namedVariables().get(name)!.assign(average);
   }
 
+  /**
+   * Runs `use` with the averaged weights in the policy (an evaluation or an export mid-training),
+   * then puts the raw weights back, so training goes on exactly as it would have.
+   */
+  async withAverage<T>(use: () => Promise<T>): Promise<T> {
+    if (this.averages.size === 0) return use();
+    const raw = new Map([...this.policy.namedVariables()].map(([name, variable]) => [name, tf.clone(variable)] as const));
+    try {
+      this.applyTo();
+      return await use();
+    } finally {
+      for (const [name, weights] of raw) this.policy.namedVariables().get(name)!.assign(weights);
+      tf.dispose([...raw.values()]);
+    }
+  }
+
   dispose(): void {
     tf.dispose([...this.averages.values()]);
     this.averages.clear();

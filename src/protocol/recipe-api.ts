@@ -1,0 +1,111 @@
+/**
+ * The "New from demos" side of the trainer worker's surface (DESIGN.md §12, journey 7): record
+ * scripted-expert demos in the env workers or load a `.demos` file, pretrain flow BC (stage 1),
+ * optionally run advantage-weighted BC (stage 2); the result becomes the model of the next run.
+ */
+import type { TaskName } from '../core/config/run-config';
+
+/** The demonstrations the studio holds for the current task. */
+export interface DemoSetSummary {
+  /** 'recorded', or the dropped file's name. */
+  source: string;
+  task: TaskName;
+  obsType: 'state' | 'pointcloud';
+  /** Point-cloud demos only. */
+  numPoints?: number;
+  episodes: number;
+  /** Control steps over all episodes. */
+  steps: number;
+  successes: number;
+  /** Expert noise, when recorded here. */
+  noise?: number;
+}
+
+export interface RecordDemosRequest {
+  episodes: number;
+  /** Expert action noise (the `npm run demos` noise). */
+  noise: number;
+  /** Episode e resets with seed + e (the `npm run demos` seed). */
+  seed: number;
+}
+
+export interface PretrainRequest {
+  steps: number;
+  batchSize: number;
+  learningRate: number;
+  /** Deterministic evaluation every this many steps and at the end (0 = only at the end). */
+  evalEvery: number;
+  /** Episodes per evaluation (0 = none). */
+  evalEpisodes: number;
+}
+
+export interface OfflineRequest {
+  /** Episodes of the stage-1 policy rolled out with the stochastic sampler (0 = demos only). */
+  rollouts: number;
+  steps: number;
+  /** Temperature of the advantage weights. */
+  beta: number;
+  evalEvery: number;
+  evalEpisodes: number;
+}
+
+/** Defaults the studio's forms start from (the command line's, except smaller evaluations). */
+export const RECORD_DEFAULTS: RecordDemosRequest = { episodes: 50, noise: 0.3, seed: 0 };
+export const PRETRAIN_DEFAULTS: PretrainRequest = { steps: 1000, batchSize: 256, learningRate: 1e-3, evalEvery: 250, evalEpisodes: 20 };
+export const OFFLINE_DEFAULTS: OfflineRequest = { rollouts: 32, steps: 1000, beta: 1, evalEvery: 250, evalEpisodes: 20 };
+
+export type RecipeStage = 'record' | 'pretrain' | 'offline';
+
+/** idle: nothing started; running; paused (pretrain/offline only); done; stopped (record cancelled); error. */
+export type RecipePhase = 'idle' | 'running' | 'paused' | 'done' | 'stopped' | 'error';
+
+export interface RecipeStatus {
+  /** The stage running, paused or last ended; undefined before any. */
+  stage?: RecipeStage;
+  phase: RecipePhase;
+  /** Episodes recorded, or gradient steps taken, of `total`. */
+  done: number;
+  total: number;
+  /** One line: the stage's current step, or the error sentence. */
+  message?: string;
+  demos?: DemoSetSummary;
+  /** The newest policy the stages made: 'bc' after pretraining, 'offline' after stage 2. */
+  policyStage?: 'bc' | 'offline';
+}
+
+/** One point of a stage's live charts. */
+export interface RecipePoint {
+  stage: 'pretrain' | 'offline';
+  step: number;
+  /** Mean (weighted) BC loss since the previous point; absent on eval-only points. */
+  loss?: number;
+  /** Deterministic evaluation success at this step, when one ran. */
+  evalSuccess?: number;
+}
+
+/** An exported file: a `.demos` or a stage's `.flowtune`. */
+export interface RecipeFile {
+  name: string;
+  bytes: Uint8Array;
+}
+
+/** What the trainer worker offers for the demos flow; all of it is refused while a run is active. */
+export interface RecipeApi {
+  /** Records expert episodes of the selected task in the env workers; null when cancelled (the held demos then stay). */
+  recordDemos(request: RecordDemosRequest): Promise<DemoSetSummary | null>;
+  /** Validates a `.demos` file for the selected task; a bad one throws DemosError (one sentence) and the held demos stay. */
+  loadDemos(file: RecipeFile): Promise<DemoSetSummary>;
+  /** The held demos as a `.demos` file. */
+  exportDemos(): Promise<RecipeFile>;
+  /** Stage 1 on the held demos with the config's policy; resolves when it finishes, pauses or fails. The result becomes the selected model. */
+  startPretrain(request: PretrainRequest): Promise<void>;
+  /** Stage 2 from the stage-1 policy; resolves when it finishes, pauses or fails. The result becomes the selected model. */
+  startOffline(request: OfflineRequest): Promise<void>;
+  /** Pauses pretraining or stage 2 after its current step; cancels a recording after its current episodes (nothing recorded is kept). */
+  pauseRecipe(): Promise<void>;
+  /** Continues a paused stage; resolves like the start call. */
+  resumeRecipe(): Promise<void>;
+  /** The stage's policy as it is now (its averaged weights) as a `.flowtune`; while paused or done. */
+  exportRecipePolicy(): Promise<RecipeFile>;
+  recipeStatus(): Promise<RecipeStatus>;
+}

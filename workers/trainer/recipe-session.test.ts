@@ -1,0 +1,86 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createNodeShardedEnv } from '../../src/cli/mujoco-node';
+import { useNodeBackend } from '../../src/cli/node-backend';
+import { inspectFlowtune } from '../../src/core/checkpoint/flowtune-file';
+import { readDemoFile } from '../../src/core/envs/demo-format';
+import type { RecipePoint, RecipeStatus, TrainerEvent } from '../../src/protocol/trainer-api';
+import { smallConfig } from './fixtures/test-checkpoints';
+import { RecipeSession } from './recipe-session';
+import { TrainingSession } from './training-session';
+
+const openEnv = (config: Parameters<typeof createNodeShardedEnv>[0]) => createNodeShardedEnv(config, { numWorkers: 1 });
+
+function studio() {
+  const session = new TrainingSession(smallConfig(['task=reach', 'policy.n_obs_steps=1']));
+  const statuses: RecipeStatus[] = [];
+  const points: RecipePoint[] = [];
+  const models: string[] = [];
+  const emit = (event: TrainerEvent) => {
+    session.emit(event);
+    if (event.type === 'recipe') statuses.push(event.status);
+    if (event.type === 'recipe-point') points.push(event.point);
+    if (event.type === 'recipe-points') points.splice(0, points.length, ...event.points);
+  };
+  session.setListener((event) => {
+    if (event.type === 'model' && event.model.kind === 'checkpoint') models.push(`${event.model.info.source} ${event.model.info.stage}`);
+  });
+  const recipe = new RecipeSession(session, emit, openEnv);
+  session.blockedBy = () => recipe.blocksTraining();
+  return { session, recipe, statuses, points, models };
+}
+
+describe('RecipeSession', () => {
+  beforeAll(async () => {
+    await useNodeBackend('wasm');
+  });
+
+  it('records demos in env workers, pretrains with pauses and evals, runs stage 2, and each result becomes the model', async () => {
+    const { session, recipe, statuses, points, models } = studio();
+    const summary = await recipe.recordDemos({ episodes: 3, noise: 0.1, seed: 0 });
+    expect(summary).toMatchObject({ source: 'recorded', task: 'reach', episodes: 3, noise: 0.1 });
+    expect(statuses.filter((status) => status.stage === 'record').map((status) => status.done)).toContain(3);
+    const exported = readDemoFile(recipe.exportDemos().bytes);
+    expect(exported.metadata.episodes).toBe(3);
+    expect([...exported.demos.seeds]).toEqual([0, 1, 2]);
+
+    // Pause at once: the stage parks after its first step, and Train is refused only while it runs.
+    const started = recipe.startPretrain({ steps: 8, batchSize: 16, learningRate: 1e-3, evalEvery: 4, evalEpisodes: 2 });
+    await expect(session.train()).rejects.toThrow('the demos flow is pretraining: pause it or let it finish before training');
+    await recipe.pauseRecipe();
+    await started;
+    expect(recipe.status()).toMatchObject({ phase: 'paused', stage: 'pretrain', done: 1, total: 8 });
+    const parked = await recipe.exportRecipePolicy();
+    expect(inspectFlowtune(parked.bytes).metadata).toMatchObject({ stage: 'bc', task: 'reach' });
+    await recipe.resumeRecipe();
+    expect(recipe.status()).toMatchObject({ phase: 'done', stage: 'pretrain', done: 8, policyStage: 'bc' });
+    // Evaluations at steps 4 and 8, and the end's is stored in the checkpoint that became the model.
+    expect(points.filter((point) => point.evalSuccess !== undefined).map((point) => point.step)).toEqual([4, 8]);
+    expect(points.some((point) => point.loss !== undefined && Number.isFinite(point.loss))).toBe(true);
+    expect(models.at(-1)).toBe('reach-demos-bc.flowtune bc');
+    expect(session.selected?.checkpoint.metadata.eval).toMatchObject({ episodes: 2, seed: 1_000_000 });
+
+    await recipe.startOffline({ rollouts: 2, steps: 4, beta: 1, evalEvery: 0, evalEpisodes: 1 });
+    expect(recipe.status()).toMatchObject({ phase: 'done', stage: 'offline', policyStage: 'offline' });
+    expect(models.at(-1)).toBe('reach-demos-offline.flowtune offline');
+    expect(session.selected?.checkpoint.metadata.training.step).toBe(12);
+    // Stage 1's chart points stay; stage 2's follow them.
+    expect(points.some((point) => point.stage === 'pretrain')).toBe(true);
+    expect(points.filter((point) => point.stage === 'offline' && point.evalSuccess !== undefined).map((point) => point.step)).toEqual([4]);
+  }, 120_000);
+
+  it('refuses a corrupt or mismatched .demos file in one sentence and keeps the demos it holds', async () => {
+    const { recipe } = studio();
+    await recipe.recordDemos({ episodes: 2, noise: 0, seed: 5 });
+    const held = recipe.status().demos;
+    expect(() => recipe.loadDemos({ name: 'broken.demos', bytes: new Uint8Array([1, 2, 3]) })).toThrow(/^broken\.demos is not a valid \.demos file: /);
+    const lift = studio();
+    lift.session.config = smallConfig(['task=lift', 'policy.n_obs_steps=1']);
+    const liftDemos = await lift.recipe.recordDemos({ episodes: 1, noise: 0, seed: 0 });
+    expect(liftDemos?.task).toBe('lift');
+    expect(() => recipe.loadDemos({ name: 'lift.demos', bytes: lift.recipe.exportDemos().bytes }))
+      .toThrow("lift.demos cannot be used: the demos are for task 'lift' but the task is 'reach'");
+    expect(recipe.status().demos).toEqual(held);
+    await expect(recipe.startOffline({ rollouts: 0, steps: 2, beta: 1, evalEvery: 0, evalEpisodes: 0 })).rejects.toThrow('stage 2 starts from a stage-1 policy: pretrain one first');
+    await expect(recipe.startPretrain({ steps: 0, batchSize: 16, learningRate: 1e-3, evalEvery: 0, evalEpisodes: 0 })).rejects.toThrow('steps must be an integer in [1, 10000000], got 0');
+  }, 60_000);
+});
