@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Rebuilds the shipped checkpoints and the results table from scratch:
 # scripted demos → BC pretraining → PPO fine-tuning (3 training seeds) → evaluation table and curves.
-# Usage: npm run reproduce [-- STAGE]   STAGE: all (default) | bc | ppo | results
+# Usage: npm run reproduce [-- STAGE]   STAGE: all (default) | bc | ppo | results | recipe
+# recipe (not part of all): BC → stage 2 offline → PPO on lift and pick-cube, against the ppo stage's BC → PPO runs.
 # The BC checkpoints are deliberately imperfect (few or noisy demos) so online RL has room.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,6 +25,8 @@ pc_points=128
 # what a user who changes no setting gets (the run-config defaults, DESIGN.md §4).
 ppo_tasks=(lift pick-cube pick-cube-pointcloud)
 ppo_seeds=(0 1 2)
+# The recipe comparison: stage 2 (npm run offline, its defaults) on the same demos BC used, per training seed.
+recipe_tasks=(lift pick-cube)
 
 if [[ "$stage" == all || "$stage" == bc ]]; then
   for recipe in "${bc_recipe[@]}"; do
@@ -53,4 +56,21 @@ if [[ "$stage" == all || "$stage" == ppo || "$stage" == results ]]; then
   npm run --silent results -- tasks=lift,pick-cube,pick-cube-pointcloud seeds=0,1,2 runs="$work" ckpts="$ckpt" episodes=100 seed=2000000 out=public/results/results.md
   npm run --silent plot -- runs="$work/lift-ppo-s0,$work/lift-ppo-s1,$work/lift-ppo-s2,$work/pick-cube-ppo-s0,$work/pick-cube-ppo-s1,$work/pick-cube-ppo-s2,$work/pick-cube-pointcloud-ppo-s0,$work/pick-cube-pointcloud-ppo-s1,$work/pick-cube-pointcloud-ppo-s2" \
     metric=charts/success_rate smoothing=0.9 out=public/results/learning-curves.png
+fi
+
+if [[ "$stage" == recipe ]]; then
+  for recipe in "${bc_recipe[@]}"; do
+    read -r task demo_episodes noise episodes steps <<<"$recipe"
+    [[ " ${recipe_tasks[*]} " == *" $task "* ]] || continue
+    # Demos are deterministic for a seed, so this is the file BC pretrained on.
+    [[ -f "$work/$task.demos" ]] || npm run --silent demos -- task="$task" episodes="$demo_episodes" seed=0 noise="$noise" out="$work/$task.demos"
+    for seed in "${ppo_seeds[@]}"; do
+      npm run --silent offline -- task="$task" ckpt="$ckpt/$task-bc.flowtune" demos="$work/$task.demos" episodes="$episodes" seed="$seed" \
+        eval_episodes=100 out="$work/$task-offline-s$seed.flowtune"
+      rm -rf "$work/$task-offline-ppo-s$seed"
+      npm run --silent train -- task="$task" ckpt="$work/$task-offline-s$seed.flowtune" out="$work/$task-offline-ppo-s$seed" seed="$seed"
+    done
+  done
+  tasks=$(IFS=,; echo "${recipe_tasks[*]}")
+  npm run --silent results -- compare=recipe tasks="$tasks" seeds=0,1,2 runs="$work" ckpts="$ckpt" episodes=100 seed=2000000 out=public/results/recipe.md
 fi

@@ -4,13 +4,19 @@
  * (`<ckpts>/<task>-bc.flowtune`) and the final checkpoint of each fine-tuning run
  * (`<runs>/<task>-ppo-s<seed>/checkpoints/final.flowtune`) on the same fresh seeds, reads each
  * run's env steps and wall-clock from its metrics.jsonl, and writes the markdown table.
+ *
+ * `compare=recipe` compares BC → PPO (`<task>-ppo-s<seed>`) with BC → stage 2 → PPO
+ * (`<runs>/<task>-offline-s<seed>.flowtune`, then `<task>-offline-ppo-s<seed>`): the success each
+ * run started from and ended at, on the same fresh seeds, and the env steps to 90% smoothed
+ * rollout success (`npm run reproduce -- recipe`).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { applyOverrides, defaultConfig } from '../core/config';
-import { parseMetricsJsonl } from '../core/metrics';
+import { envStepsToReach, parseMetricsJsonl, type MetricRecord } from '../core/metrics';
 import { parseCliArgs, runCli, UsageError } from './cli-args';
 import { evaluateCheckpoint } from './evaluate-checkpoint';
+import { formatRecipeTable, type RecipeResult, type RecipeSeedResult } from './recipe-table';
 import { formatResultsTable, type TaskResult } from './results-table';
 import { prepareRuntime } from './run-setup';
 import { TASK_NAMES } from '../core/envs/task-types';
@@ -23,18 +29,28 @@ const SPEC = {
   episodes: { kind: 'int', min: 1, max: 100_000, default: 100, doc: 'evaluation episodes per checkpoint' },
   seed: { kind: 'int', min: 0, max: 2 ** 31 - 1, default: 2_000_000, doc: 'first eval reset seed, apart from training and in-run eval seeds' },
   out: { kind: 'string', default: '', doc: 'markdown file to write (the table is printed either way)' },
+  compare: { kind: 'enum', values: ['none', 'recipe'], default: 'none', doc: 'recipe: BC → PPO against BC → stage 2 → PPO per task and seed' },
 } as const;
 
-function lastRecord(runDir: string): { envSteps: number; wallSeconds: number } {
+/** Sample efficiency: env steps until the rollout success, smoothed as the learning-curve plots are, first reaches this. */
+const RECIPE_THRESHOLD = 0.9;
+const RECIPE_SMOOTHING = 0.9;
+
+function runRecords(runDir: string): MetricRecord[] {
   const file = path.join(runDir, 'metrics.jsonl');
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch {
-    throw new UsageError('runs', `run folder ${runDir} has no metrics.jsonl; train it first (npm run reproduce -- ppo)`);
+    throw new UsageError('runs', `run folder ${runDir} has no metrics.jsonl; train it first (npm run reproduce -- ppo, or -- recipe)`);
   }
-  const last = parseMetricsJsonl(text).records.at(-1);
-  if (!last) throw new UsageError('runs', `${file} has no records`);
+  const records = parseMetricsJsonl(text).records;
+  if (records.length === 0) throw new UsageError('runs', `${file} has no records`);
+  return records;
+}
+
+function lastRecord(runDir: string): { envSteps: number; wallSeconds: number } {
+  const last = runRecords(runDir).at(-1)!;
   return { envSteps: Number(last['progress/env_steps']), wallSeconds: Number(last['progress/wall_s']) };
 }
 
@@ -50,14 +66,13 @@ async function main(): Promise<void> {
   await prepareRuntime();
   const seeds = args.seeds.split(',').map(Number);
   if (seeds.some((seed) => !Number.isInteger(seed))) throw new UsageError('seeds', `seeds must be comma-separated integers, got '${args.seeds}'`);
+  if (args.compare === 'recipe') {
+    await compareRecipes(args, seeds);
+    return;
+  }
   const results: TaskResult[] = [];
   for (const task of args.tasks.split(',')) {
-    const config = applyOverrides(defaultConfig(), [`task=${taskOfRow(task)}`]);
-    const evaluate = async (file: string) => {
-      const result = await evaluateCheckpoint(file, config, [], { episodes: args.episodes, seed: args.seed, batch: Math.min(args.episodes, 100) });
-      console.error(`${file}: success ${result.success_rate.toFixed(3)} over ${result.episodes} episodes`);
-      return result.success_rate;
-    };
+    const evaluate = evaluator(args, task);
     const bcSuccessRate = await evaluate(path.join(args.ckpts, `${task}-bc.flowtune`));
     const seedResults = [];
     for (const seed of seeds) {
@@ -66,12 +81,52 @@ async function main(): Promise<void> {
     }
     results.push({ task, bcSuccessRate, seeds: seedResults, episodes: args.episodes });
   }
-  const table = formatResultsTable(results);
-  if (args.out) {
-    mkdirSync(path.dirname(args.out), { recursive: true });
-    writeFileSync(args.out, table);
+  writeTable(formatResultsTable(results), args.out);
+}
+
+function writeTable(table: string, out: string): void {
+  if (out) {
+    mkdirSync(path.dirname(out), { recursive: true });
+    writeFileSync(out, table);
   }
   process.stdout.write(table);
+}
+
+type ResultsArgs = { tasks: string; runs: string; ckpts: string; episodes: number; seed: number; out: string };
+
+function evaluator(args: ResultsArgs, task: string): (file: string) => Promise<number> {
+  const config = applyOverrides(defaultConfig(), [`task=${taskOfRow(task)}`]);
+  return async (file) => {
+    const result = await evaluateCheckpoint(file, config, [], { episodes: args.episodes, seed: args.seed, batch: Math.min(args.episodes, 100) });
+    console.error(`${file}: success ${result.success_rate.toFixed(3)} over ${result.episodes} episodes`);
+    return result.success_rate;
+  };
+}
+
+async function compareRecipes(args: ResultsArgs, seeds: number[]): Promise<void> {
+  const results: RecipeResult[] = [];
+  for (const task of args.tasks.split(',')) {
+    const evaluate = evaluator(args, task);
+    const bcSuccessRate = await evaluate(path.join(args.ckpts, `${task}-bc.flowtune`));
+    const seedResult = async (seed: number, runName: string, startSuccessRate: number): Promise<RecipeSeedResult> => {
+      const runDir = path.join(args.runs, runName);
+      const records = runRecords(runDir);
+      return {
+        seed, startSuccessRate, finalSuccessRate: await evaluate(path.join(runDir, 'checkpoints', 'final.flowtune')),
+        envStepsToThreshold: envStepsToReach(records, 'charts/success_rate', RECIPE_THRESHOLD, RECIPE_SMOOTHING),
+        wallSeconds: Number(records.at(-1)!['progress/wall_s']),
+      };
+    };
+    const direct: RecipeSeedResult[] = [];
+    const staged: RecipeSeedResult[] = [];
+    for (const seed of seeds) {
+      direct.push(await seedResult(seed, `${task}-ppo-s${seed}`, bcSuccessRate));
+      const offlineSuccess = await evaluate(path.join(args.runs, `${task}-offline-s${seed}.flowtune`));
+      staged.push(await seedResult(seed, `${task}-offline-ppo-s${seed}`, offlineSuccess));
+    }
+    results.push({ task, recipe: 'BC → PPO', seeds: direct }, { task, recipe: 'BC → offline → PPO', seeds: staged });
+  }
+  writeTable(formatRecipeTable(results, RECIPE_THRESHOLD), args.out);
 }
 
 void runCli(main);

@@ -5,3 +5,4 @@ export * from './downsample';
 export * from './serialize';
 export * from './series';
 export * from './progress-line';
+export * from './steps-to-threshold';
