@@ -160,6 +160,7 @@ const api: TrainerWorkerApi = {
   },
   pauseRecipe: () => recipe.pauseRecipe(),
   resumeRecipe: () => recipe.resumeRecipe(),
+  discardRecipe: () => recipe.discardRecipe(),
   // Not transferred: the stage keeps its finished file for later exports.
   exportRecipePolicy: () => recipe.exportRecipePolicy(),
   recipeStatus: async () => recipe.status(),

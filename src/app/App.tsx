@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { parseBackendName } from '../core/backend/choose-backend';
 import { decodeConfigHash, defaultConfig, encodeConfigHash, type RunConfig } from '../core/config';
 import { ChartsPanel } from './charts/ChartsPanel';
+import { DemosPanel } from './demos/DemosPanel';
 import { BackendBadge } from './components/BackendBadge';
 import { CheckpointPanel } from './components/CheckpointPanel';
 import { ConfigPanel } from './components/ConfigPanel';
@@ -120,9 +121,9 @@ function useHashSync(): void {
   }, []);
 }
 
-type MainTab = 'charts' | 'config' | 'inspect' | 'runs';
+type MainTab = 'charts' | 'config' | 'inspect' | 'runs' | 'demos';
 
-const TAB_LABELS: Record<MainTab, string> = { charts: 'Charts', config: 'Config', inspect: 'Inspect', runs: 'Runs' };
+const TAB_LABELS: Record<MainTab, string> = { charts: 'Charts', config: 'Config', inspect: 'Inspect', runs: 'Runs', demos: 'New from demos' };
 
 export function App() {
   const error = useRuntimeStore((state) => state.error);
@@ -173,7 +174,7 @@ export function App() {
         </aside>
         <main className="main">
           <nav className="tabs" role="tablist">
-            {(['charts', 'config', 'inspect', 'runs'] as const).map((name) => (
+            {(['charts', 'config', 'inspect', 'runs', 'demos'] as const).map((name) => (
               <button key={name} role="tab" aria-selected={tab === name} className={tab === name ? 'active' : ''} data-testid={`tab-${name}`} onClick={() => setTab(name)}>
                 {TAB_LABELS[name]}
               </button>
@@ -183,6 +184,7 @@ export function App() {
             {tab === 'charts' && <ChartsPanel />}
             {tab === 'config' && <ConfigPanel />}
             {tab === 'runs' && <RunsPanel />}
+            {tab === 'demos' && <DemosPanel />}
             {tab === 'inspect' && (
               <div className="inspect-slot" data-testid="inspect-slot">
                 <ChainView />

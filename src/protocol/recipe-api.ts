@@ -56,7 +56,7 @@ export const OFFLINE_DEFAULTS: OfflineRequest = { rollouts: 32, steps: 1000, bet
 
 export type RecipeStage = 'record' | 'pretrain' | 'offline';
 
-/** idle: nothing started; running; paused (pretrain/offline only); done; stopped (record cancelled); error. */
+/** idle: nothing started; running; paused (pretrain/offline only); done; stopped (recording cancelled, or a paused stage discarded); error. */
 export type RecipePhase = 'idle' | 'running' | 'paused' | 'done' | 'stopped' | 'error';
 
 export interface RecipeStatus {
@@ -89,7 +89,7 @@ export interface RecipeFile {
   bytes: Uint8Array;
 }
 
-/** What the trainer worker offers for the demos flow; all of it is refused while a run is active. */
+/** What the trainer worker offers for the demos flow; all of it is refused while a run trains. */
 export interface RecipeApi {
   /** Records expert episodes of the selected task in the env workers; null when cancelled (the held demos then stay). */
   recordDemos(request: RecordDemosRequest): Promise<DemoSetSummary | null>;
@@ -105,6 +105,8 @@ export interface RecipeApi {
   pauseRecipe(): Promise<void>;
   /** Continues a paused stage; resolves like the start call. */
   resumeRecipe(): Promise<void>;
+  /** Ends a paused stage without a result; the model stays as it was. Starting a stage also discards a paused one. */
+  discardRecipe(): Promise<void>;
   /** The stage's policy as it is now (its averaged weights) as a `.flowtune`; while paused or done. */
   exportRecipePolicy(): Promise<RecipeFile>;
   recipeStatus(): Promise<RecipeStatus>;

@@ -83,4 +83,26 @@ describe('RecipeSession', () => {
     await expect(recipe.startOffline({ rollouts: 0, steps: 2, beta: 1, evalEvery: 0, evalEpisodes: 0 })).rejects.toThrow('stage 2 starts from a stage-1 policy: pretrain one first');
     await expect(recipe.startPretrain({ steps: 0, batchSize: 16, learningRate: 1e-3, evalEvery: 0, evalEpisodes: 0 })).rejects.toThrow('steps must be an integer in [1, 10000000], got 0');
   }, 60_000);
+
+  it('discards a paused stage on request, or when a stage starts anew; the model stays until a stage finishes', async () => {
+    const { recipe, models } = studio();
+    await recipe.recordDemos({ episodes: 2, noise: 0, seed: 0 });
+    const request = { steps: 6, batchSize: 8, learningRate: 1e-3, evalEvery: 0, evalEpisodes: 0 };
+    const first = recipe.startPretrain(request);
+    await recipe.pauseRecipe();
+    await first;
+    await expect(recipe.recordDemos({ episodes: 1, noise: 0, seed: 0 })).rejects.toThrow('the demos flow is paused in stage 1: resume or discard it first');
+    await recipe.discardRecipe();
+    expect(recipe.status()).toMatchObject({ phase: 'stopped', message: 'stage 1 discarded at step 1 / 6; the model is unchanged' });
+    expect(recipe.status().policyStage).toBeUndefined();
+    expect(models).toEqual([]);
+    // Paused again, then a new start replaces the parked loop and runs to its end.
+    const second = recipe.startPretrain(request);
+    await recipe.pauseRecipe();
+    await second;
+    await recipe.startPretrain({ ...request, steps: 3 });
+    expect(recipe.status()).toMatchObject({ phase: 'done', stage: 'pretrain', done: 3, total: 3, policyStage: 'bc' });
+    expect(models).toEqual(['reach-demos-bc.flowtune bc']);
+  }, 60_000);
 });
+

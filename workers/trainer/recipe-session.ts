@@ -31,7 +31,7 @@ import type { ShardedVectorEnv } from '../../src/core/envs/sharded-vector-env';
 import type { VectorEnvConfig } from '../../src/core/envs/vector-env-config';
 import { createBrowserVectorEnv, hardwareCores } from '../env-pool';
 import { checkOfflineRequest, checkPretrainRequest, checkRecordRequest } from './recipe-requests';
-import { StagePause } from './stage-pause';
+import { StageDiscarded, StagePause } from './stage-pause';
 import type { TrainingSession } from './training-session';
 import { evaluateInWorkers, type StoredEval } from './worker-eval';
 
@@ -65,6 +65,8 @@ export class RecipeSession {
   private stage1?: StageResult;
   private readonly pause = new StagePause();
   private cancelRecording = false;
+  /** The stage loop in flight (running or parked), so a new stage can wait for a discarded one to unwind. */
+  private stageLoop?: Promise<void>;
   /** While a stage is parked: its policy with the averaged weights, as a file. */
   private exportParked?: () => Promise<RecipeFile>;
 
@@ -140,27 +142,31 @@ export class RecipeSession {
     return { name: `${this.held.demos.task}.demos`, bytes: writeDemoFile(this.held.demos, this.held.metadata) };
   }
 
+  /** Stage 1; a paused stage is discarded first. */
   async startPretrain(request: PretrainRequest): Promise<void> {
-    this.assertFree();
+    this.assertNotRunning();
     checkPretrainRequest(request);
     const held = this.usableDemos();
+    if (this.pause.paused) await this.discardParked();
     const config = cloneConfig(this.session.config);
     const settled = this.pause.untilSettled();
     this.replacePoints([]);
-    void this.runStage('pretrain', request.steps, () => this.pretrain(held, config, request));
+    this.stageLoop = this.runStage('pretrain', request.steps, () => this.pretrain(held, config, request));
     return settled;
   }
 
+  /** Stage 2 from stage 1's policy; a paused stage is discarded first. */
   async startOffline(request: OfflineRequest): Promise<void> {
-    this.assertFree();
+    this.assertNotRunning();
     checkOfflineRequest(request);
     const held = this.usableDemos();
     const start = this.stage1;
     if (!start) throw new TrainingError('stage 2 starts from a stage-1 policy: pretrain one first');
+    if (this.pause.paused) await this.discardParked();
     const config = cloneConfig(this.session.config);
     const settled = this.pause.untilSettled();
     this.replacePoints(this.points.filter((point) => point.stage === 'pretrain'));
-    void this.runStage('offline', request.steps, () => this.offline(held, start.file, config, request));
+    this.stageLoop = this.runStage('offline', request.steps, () => this.offline(held, start.file, config, request));
     return settled;
   }
 
@@ -174,6 +180,14 @@ export class RecipeSession {
     if (!this.pause.paused) throw new TrainingError('nothing is paused in the demos flow');
     this.assertNoRun();
     return this.pause.resume();
+  }
+
+  /** Ends a paused stage without a result: the model and the earlier stages' results stay as they were. */
+  async discardRecipe(): Promise<void> {
+    if (!this.pause.paused) throw new TrainingError('nothing is paused in the demos flow');
+    const stage = this.state.stage === 'offline' ? 'stage 2' : 'stage 1';
+    if (this.pause.paused) await this.discardParked();
+    this.update({ phase: 'stopped', message: `${stage} discarded at step ${this.state.done} / ${this.state.total}; the model is unchanged` });
   }
 
   async exportRecipePolicy(): Promise<RecipeFile> {
@@ -195,6 +209,8 @@ export class RecipeSession {
       this.update({ phase: 'done', done: steps, message: `${what} is now the model: press Train to fine-tune it with PPO` });
       this.pause.settle();
     } catch (error) {
+      // A discarded stage ends quietly: the stage replacing it reports from here on.
+      if (error instanceof StageDiscarded) return;
       this.update({ phase: 'error', message: `${stage === 'pretrain' ? 'pretraining' : 'stage 2'} failed: ${(error as Error).message}` });
       this.pause.settle(error as Error);
     } finally {
@@ -287,9 +303,21 @@ export class RecipeSession {
     return this.held;
   }
 
+  /** Recording and loading wait for a paused stage to be resumed or discarded. */
   private assertFree(): void {
-    if (this.state.phase === 'running' || this.pause.paused) throw new TrainingError(`the demos flow is ${this.activity()}: wait for it, or cancel or finish it first`);
+    if (this.pause.paused) throw new TrainingError(`the demos flow is ${this.activity()}: resume or discard it first`);
+    this.assertNotRunning();
+  }
+
+  private assertNotRunning(): void {
+    if (this.state.phase === 'running') throw new TrainingError(`the demos flow is ${this.activity()}: wait for it, or pause or cancel it first`);
     this.assertNoRun();
+  }
+
+  private async discardParked(): Promise<void> {
+    if (!this.pause.paused) return;
+    this.pause.discard();
+    await this.stageLoop;
   }
 
   private assertNoRun(): void {

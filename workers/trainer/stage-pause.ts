@@ -2,8 +2,14 @@
  * Pausing a step loop that runs in the background (the demos flow's stages): the call that starts
  * or resumes the loop resolves when the loop next pauses or ends, and rejects when it fails.
  */
+/** Thrown out of a parked loop that was discarded instead of resumed. */
+export class StageDiscarded extends Error {
+  override readonly name = 'StageDiscarded';
+}
+
 export class StagePause {
   private requested = false;
+  private discarded = false;
   private release?: () => void;
   private waiter?: { resolve: () => void; reject: (error: Error) => void };
 
@@ -31,7 +37,20 @@ export class StagePause {
       onPause();
       this.settle();
     });
+    if (this.discarded) {
+      this.discarded = false;
+      throw new StageDiscarded('the paused stage was discarded');
+    }
     onResume();
+  }
+
+  /** Ends a parked loop: its checkpoint() throws StageDiscarded, so the loop unwinds and frees what it holds. */
+  discard(): void {
+    const release = this.release;
+    if (!release) return;
+    this.discarded = true;
+    this.release = undefined;
+    release();
   }
 
   /** Lets a parked loop go on; the returned promise settles at its next pause or end. */

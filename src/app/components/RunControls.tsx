@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import { useRecipeStore } from '../store/recipe-slice';
 import { useRunStore } from '../store/run-slice';
 import { errorText, trainerClient } from '../workers/trainer-client';
 import { parseTaskVariant, taskVariant, taskVariants } from './task-variants';
@@ -15,6 +16,10 @@ async function act(action: () => Promise<unknown>): Promise<void> {
 export function RunControls() {
   const phase = useRunStore((state) => state.status?.phase ?? 'idle');
   const task = useRunStore((state) => state.config.task);
+  // A demos-flow stage holds the trainer while it runs, and its task until it ends.
+  const recipePhase = useRecipeStore((state) => state.status?.phase);
+  const recipeRunning = recipePhase === 'running';
+  const recipeHoldsTask = recipeRunning || recipePhase === 'paused';
   const obsType = useRunStore((state) => state.config.env.obs_type);
   const variants = useMemo(() => taskVariants({ task, obsType }), [task, obsType]);
   const client = trainerClient();
@@ -24,7 +29,8 @@ export function RunControls() {
     <div className="controls">
       <label className="task-picker">
         task
-        <select value={taskVariant(task, obsType).value} disabled={hasRun} data-testid="task" title={hasRun ? 'Reset the run to change the task' : 'Task and observation to train on'}
+        <select value={taskVariant(task, obsType).value} disabled={hasRun || recipeHoldsTask} data-testid="task"
+          title={hasRun ? 'Reset the run to change the task' : recipeHoldsTask ? 'A New-from-demos stage is using this task: let it finish or discard it' : 'Task and observation to train on'}
           onChange={(event) => {
             const variant = parseTaskVariant(event.target.value);
             if (variant) void act(() => trainerClient().selectTask(variant.task, variant.obsType));
@@ -32,11 +38,12 @@ export function RunControls() {
           {variants.map((variant) => <option key={variant.value} value={variant.value}>{variant.label}</option>)}
         </select>
       </label>
-      <button className="primary" data-testid="train" disabled={running || phase === 'done'} onClick={() => act(() => client.train())}>
+      <button className="primary" data-testid="train" disabled={running || phase === 'done' || recipeRunning}
+        title={recipeRunning ? 'A New-from-demos stage is running: pause it or let it finish' : undefined} onClick={() => act(() => client.train())}>
         {phase === 'paused' || phase === 'stopped' ? 'Resume' : 'Train'}
       </button>
       <button data-testid="pause" disabled={phase !== 'running'} onClick={() => act(() => client.pause())}>Pause</button>
-      <button data-testid="step" disabled={running || phase === 'done'} title="Run one iteration, then pause" onClick={() => act(() => client.stepOnce())}>Step</button>
+      <button data-testid="step" disabled={running || phase === 'done' || recipeRunning} title="Run one iteration, then pause" onClick={() => act(() => client.stepOnce())}>Step</button>
       <button data-testid="stop" disabled={!hasRun || phase === 'stopped' || phase === 'done'} onClick={() => act(() => client.stop())}>Stop</button>
       <button data-testid="reset" disabled={!hasRun} title="Drop the run and its charts; the selected model stays" onClick={() => act(() => client.reset())}>Reset</button>
       <span className={`phase phase-${phase}`} data-testid="phase">{phase}</span>

@@ -4,6 +4,7 @@ import type { RunStatus, TrainerEvent, TrainerWorkerApi } from '../../protocol/t
 import { useCompareStore } from '../store/compare-slice';
 import { useRunStore } from '../store/run-slice';
 import { useEpisodeStore } from '../store/episode-slice';
+import { useRecipeStore } from '../store/recipe-slice';
 
 let client: Comlink.Remote<TrainerWorkerApi> | undefined;
 
@@ -77,6 +78,15 @@ export function applyTrainerEvent(event: TrainerEvent): void {
       break;
     case 'queue':
       useCompareStore.getState().setQueue(event.queue);
+      break;
+    case 'recipe':
+      useRecipeStore.getState().setStatus(event.status);
+      break;
+    case 'recipe-point':
+      useRecipeStore.getState().appendPoint(event.point);
+      break;
+    case 'recipe-points':
+      useRecipeStore.getState().replacePoints(event.points);
       break;
     case 'error':
       store.setRunError(`${event.name}: ${event.message}`);

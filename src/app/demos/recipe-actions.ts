@@ -1,0 +1,104 @@
+/** The demos flow's calls to the trainer worker; a refusal becomes the flow's one-sentence notice. */
+import * as Comlink from 'comlink';
+import { download } from '../components/ExportPanel';
+import { useRecipeStore, type RecipeNoticePlace } from '../store/recipe-slice';
+import { errorText, trainerClient } from '../workers/trainer-client';
+import { chooseDemosFile, refusalText } from './demos-file';
+import { parseOfflineForm, parsePretrainForm, parseRecordForm, type FormParse } from './recipe-form';
+
+function refuse(place: RecipeNoticePlace, text: string): void {
+  useRecipeStore.getState().setNotice({ kind: 'error', text, place });
+}
+
+/** Runs one call with the old notice cleared; a rejection's sentence becomes the notice at `place`. */
+async function attempt(place: RecipeNoticePlace, call: () => Promise<unknown>): Promise<void> {
+  useRecipeStore.getState().setNotice(undefined);
+  try {
+    await call();
+  } catch (error) {
+    refuse(place, errorText(error));
+  }
+}
+
+/** The request, or undefined once the form's problem is shown at `place`. */
+function checked<T>(place: RecipeNoticePlace, parse: FormParse<T>): T | undefined {
+  if ('problem' in parse) {
+    refuse(place, parse.problem);
+    return undefined;
+  }
+  return parse.request;
+}
+
+/** Where a pause, resume or export belongs: the training stage in hand, else stage 1. */
+function currentStagePlace(): RecipeNoticePlace {
+  return useRecipeStore.getState().status?.stage === 'offline' ? 'offline' : 'pretrain';
+}
+
+/** The worker's status, for a tab opened before any recipe event arrived. */
+export async function refreshRecipeStatus(): Promise<void> {
+  try {
+    useRecipeStore.getState().setStatus(await trainerClient().recipeStatus());
+  } catch (error) {
+    refuse('demos', errorText(error));
+  }
+}
+
+/** Records expert episodes; resolves when the recording ends (progress comes as recipe events). */
+export async function recordDemos(): Promise<void> {
+  const request = checked('demos', parseRecordForm(useRecipeStore.getState().drafts.record));
+  if (request) await attempt('demos', () => trainerClient().recordDemos(request));
+}
+
+/** Reads the dropped or chosen `.demos` file and hands its bytes to the worker; a refused file leaves the held demos as they were. */
+export async function loadDemosFile(files: readonly File[]): Promise<void> {
+  const file = chooseDemosFile(files);
+  if (typeof file === 'string') return refuse('demos', file);
+  useRecipeStore.getState().setNotice(undefined);
+  try {
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    // The page keeps no copy, so the buffer moves to the worker instead of being cloned.
+    await trainerClient().loadDemos(Comlink.transfer({ name: file.name, bytes }, [bytes.buffer]));
+  } catch (error) {
+    refuse('demos', refusalText(file.name, errorText(error)));
+  }
+}
+
+export async function exportDemos(): Promise<void> {
+  await attempt('demos', async () => {
+    const file = await trainerClient().exportDemos();
+    download(file.name, file.bytes, 'application/octet-stream');
+  });
+}
+
+/** Stage 1; resolves when it finishes, pauses or fails. */
+export async function startPretrain(): Promise<void> {
+  const request = checked('pretrain', parsePretrainForm(useRecipeStore.getState().drafts.pretrain));
+  if (request) await attempt('pretrain', () => trainerClient().startPretrain(request));
+}
+
+/** Stage 2; resolves when it finishes, pauses or fails. */
+export async function startOffline(): Promise<void> {
+  const request = checked('offline', parseOfflineForm(useRecipeStore.getState().drafts.offline));
+  if (request) await attempt('offline', () => trainerClient().startOffline(request));
+}
+
+/** Pauses a training stage, or cancels a recording after its current episodes. */
+export async function pauseRecipe(): Promise<void> {
+  const place = useRecipeStore.getState().status?.stage === 'record' ? 'demos' : currentStagePlace();
+  await attempt(place, () => trainerClient().pauseRecipe());
+}
+
+export async function resumeRecipe(): Promise<void> {
+  await attempt(currentStagePlace(), () => trainerClient().resumeRecipe());
+}
+
+export async function discardRecipe(): Promise<void> {
+  await attempt(currentStagePlace(), () => trainerClient().discardRecipe());
+}
+
+export async function exportRecipePolicy(): Promise<void> {
+  await attempt(currentStagePlace(), async () => {
+    const file = await trainerClient().exportRecipePolicy();
+    download(file.name, file.bytes, 'application/octet-stream');
+  });
+}
