@@ -1,6 +1,7 @@
 /**
  * `npm run eval -- task=T ckpt=FILE.flowtune episodes=N seed=S`: deterministic ODE evaluation
- * (DESIGN.md §4, §10). The last stdout line is JSON with the success rate.
+ * (DESIGN.md §4, §10). The last stdout line is JSON with the success rate. `ckpt=FILE.onnx`
+ * runs an exported policy through onnxruntime-node on the same seeds and x_0 draws.
  */
 import { CLI_NO_PPO_HOST, listConfigProblems } from '../core/config';
 import { printConfigWarnings, runCli, parseRunArgs } from './cli-args';
@@ -10,7 +11,7 @@ import { TASK_NAMES } from '../core/envs/task-types';
 
 const SPEC = {
   task: { kind: 'enum', values: TASK_NAMES, required: true, doc: 'task to evaluate on' },
-  ckpt: { kind: 'string', required: true, doc: 'checkpoint (.flowtune)' },
+  ckpt: { kind: 'string', required: true, doc: 'checkpoint (.flowtune), or an exported policy (.onnx, run through onnxruntime-node)' },
   episodes: { kind: 'int', min: 1, max: 100_000, default: EVAL_DEFAULTS.episodes, doc: 'episodes, one per seed' },
   seed: { kind: 'int', min: 0, max: 2 ** 31 - 1, default: EVAL_DEFAULTS.seed, doc: 'first reset seed (episode e uses seed + e); kept apart from training seeds' },
   batch: { kind: 'int', min: 1, max: 4096, default: EVAL_DEFAULTS.batch, doc: 'episodes run side by side' },

@@ -7,6 +7,8 @@ import { encodeFlowtune } from '../core/checkpoint/flowtune-file';
 import { createRng } from '../core/random';
 import { freshBundle, tinyConfig } from '../core/rl/fixtures/test-support';
 import { evaluateBundle, evaluateCheckpoint } from './evaluate-checkpoint';
+import { exportCheckpointOnnx } from './export-checkpoint';
+import { applyOverrides, defaultConfig } from '../core/config';
 import { prepareRuntime } from './run-setup';
 
 const REACH_OBS_DIM = 29;
@@ -47,4 +49,22 @@ describe('evaluateBundle', () => {
       bundle.policy.dispose();
     }
   }, 120_000);
+});
+
+describe('evaluateCheckpoint on an exported .onnx policy (onnxruntime-node)', () => {
+  it('gives the shipped reach checkpoint\'s success rate and episode lengths exactly, and its mean return to float32 rounding, on 20 seeds', async () => {
+    const source = 'public/checkpoints/reach-bc.flowtune';
+    const exported = join(dir, 'reach-bc.onnx');
+    await exportCheckpointOnnx(source, exported);
+    const config = applyOverrides(defaultConfig(), ['task=reach']);
+    const options = { episodes: 20, seed: 1_000_000, batch: 10 };
+    const tfjs = await evaluateCheckpoint(source, config, [], options);
+    const onnx = await evaluateCheckpoint(exported, config, [], options);
+    expect(onnx.success_rate).toBe(tfjs.success_rate);
+    expect(onnx.mean_length).toBe(tfjs.mean_length);
+    // Same seeds and x_0 draws; the two runtimes sum their matmuls in other orders, so rewards differ in the last bits.
+    expect(Math.abs(onnx.mean_return - tfjs.mean_return)).toBeLessThan(1e-4);
+    expect(tfjs.success_rate).toBeGreaterThan(0);
+    expect(tfjs.success_rate).toBeLessThan(1);
+  }, 240_000);
 });

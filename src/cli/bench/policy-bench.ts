@@ -10,6 +10,7 @@ import type { BenchRow } from './bench-row';
 import { denseMacs, encoderMacs, velocityMacs } from './policy-flops';
 import { matmulPeak, timeIt } from './bench-timing';
 import { benchDitx } from './policy-ditx-bench';
+import { benchOnnx } from './policy-onnx-bench';
 import { ppoStyleStep } from './bench-grad-step';
 
 const OBS_DIM = 42;
@@ -96,5 +97,6 @@ export async function runBench(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   for (const backend of ['wasm', 'cpu'] as const) rows.push(...(await benchBackend(backend)));
   rows.push(...(await benchDitx('wasm')));
+  rows.push(...(await benchOnnx()));
   return rows;
 }

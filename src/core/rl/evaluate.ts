@@ -28,13 +28,37 @@ export function evalSeeds(config: RunConfig, count: number): number[] {
 }
 
 /**
+ * The deterministic policy as evaluation drives it: raw stacked observations [B, nObs·frame] in
+ * env units → the executed env actions [B, n_action_steps, A]. x_0 comes from `rng`: B·H·A
+ * normals, drawn as `sampleActions` draws them, so every implementation sees the same noise.
+ */
+export interface EvalActor {
+  act(stackedObs: Float32Array, batch: number, rng: Rng): Promise<Float32Array>;
+}
+
+/** The tfjs policy of a bundle as an EvalActor: all-ODE chains with the current weights. */
+export function bundleActor(bundle: PolicyBundle, config: RunConfig): EvalActor {
+  const sampler = samplerOptionsAt(config, 0, 'eval');
+  return {
+    act: async (stackedObs, _batch, rng) => {
+      const sample = await sampleForObs(bundle, normalizeStacked(bundle, stackedObs), sampler, rng);
+      return executedActions(bundle, sample, config.policy.n_action_steps);
+    },
+  };
+}
+
+/**
  * Deterministic evaluation (DESIGN.md §4): all-ODE chains with the current weights, one
  * episode per seed. `env` must have exactly one env per seed; each env's first episode counts.
  */
 export async function evaluatePolicy(bundle: PolicyBundle, env: BatchEnv, config: RunConfig, seeds: readonly number[], rng: Rng): Promise<EvalSummary> {
+  return evaluateActor(bundleActor(bundle, config), env, config, seeds, rng);
+}
+
+/** evaluatePolicy for any implementation of the deterministic policy (tfjs, or an exported ONNX graph). */
+export async function evaluateActor(actor: EvalActor, env: BatchEnv, config: RunConfig, seeds: readonly number[], rng: Rng): Promise<EvalSummary> {
   const numEnvs = env.numEnvs;
   if (seeds.length !== numEnvs) throw new RangeError(`evaluation needs one env per seed: ${seeds.length} seeds for ${numEnvs} envs`);
-  const sampler = samplerOptionsAt(config, 0, 'eval');
   const nActionSteps = config.policy.n_action_steps;
   const history = new ObsHistory(numEnvs, env.obsDim, config.policy.n_obs_steps);
   history.reset(await env.reset(seeds));
@@ -42,8 +66,8 @@ export async function evaluatePolicy(bundle: PolicyBundle, env: BatchEnv, config
   const firstEpisodes: (EpisodeRecord | undefined)[] = new Array(numEnvs).fill(undefined);
   let remaining = numEnvs;
   while (remaining > 0) {
-    const sample = await sampleForObs(bundle, normalizeStacked(bundle, history.stacked()), sampler, rng);
-    const result = await env.stepChunk(executedActions(bundle, sample, nActionSteps), nActionSteps, config.advantages.gamma);
+    const actions = await actor.act(history.stacked(), numEnvs, rng);
+    const result = await env.stepChunk(actions, nActionSteps, config.advantages.gamma);
     history.advance(result, nActionSteps, config.policy.history_spacing);
     for (const episode of await env.drainEpisodes()) {
       if (firstEpisodes[episode.envIndex] === undefined) {

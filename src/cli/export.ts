@@ -1,0 +1,29 @@
+/**
+ * `npm run export -- ckpt=FILE.flowtune format=onnx|tfjs out=FILE` (DESIGN.md §6, §10): the
+ * deterministic policy as ONNX (`out=FILE.onnx`), or the Flowtune weights manifest with its
+ * optimizer state (`out=FILE.json`, weights in FILE.bin). A checkpoint that fails validation,
+ * or a policy ONNX cannot express exactly, exits 1 with one `error:` line.
+ */
+import { exportCheckpointOnnx, exportCheckpointTfjs } from './export-checkpoint';
+import { parseCliArgs, runCli, UsageError } from './cli-args';
+import { useNodeBackend } from './node-backend';
+
+const FORMATS = ['onnx', 'tfjs'] as const;
+const EXTENSIONS: Record<(typeof FORMATS)[number], string> = { onnx: '.onnx', tfjs: '.json' };
+
+const SPEC = {
+  ckpt: { kind: 'string', required: true, doc: 'checkpoint to export (.flowtune)' },
+  format: { kind: 'enum', values: FORMATS, default: 'onnx', doc: 'onnx: the deterministic policy as one graph (onnxruntime, no Flowtune code); tfjs: weights for Flowtune, with its optimizer state (not a graph)' },
+  out: { kind: 'string', required: true, doc: 'output file: FILE.onnx, or FILE.json for tfjs (its weights go to FILE.bin beside it)' },
+} as const;
+
+async function main(): Promise<void> {
+  const args = parseCliArgs(process.argv.slice(2), SPEC, { program: 'npm run export --' });
+  const extension = EXTENSIONS[args.format];
+  if (!args.out.toLowerCase().endsWith(extension)) throw new UsageError('out', `out must end in ${extension} for format=${args.format} (got '${args.out}')`);
+  await useNodeBackend('wasm');
+  const summary = args.format === 'onnx' ? await exportCheckpointOnnx(args.ckpt, args.out) : exportCheckpointTfjs(args.ckpt, args.out);
+  console.log(summary);
+}
+
+void runCli(main);

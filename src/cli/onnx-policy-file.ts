@@ -1,0 +1,38 @@
+/**
+ * An exported `.onnx` policy opened for a run on the command line: read, checked against the
+ * task and the env, with the config it runs under, and a live onnxruntime session.
+ */
+import { readOnnxPolicy } from '../core/checkpoint/onnx/policy-metadata';
+import type { RunConfig } from '../core/config';
+import { actionDim } from '../core/envs/controller';
+import { observationSpec } from '../core/envs/observation';
+import { getTask } from '../core/envs/registry';
+import { CheckpointError, ConfigError } from '../core/errors';
+import { runConfigForCheckpoint } from '../core/run/checkpoint-run-config';
+import { OnnxActor } from './onnx-actor';
+import { readCheckpointFile } from './run-setup';
+
+/** The graph bakes in K and the executed steps; an override of either cannot apply. */
+function checkBakedCounts(config: RunConfig, denoiseSteps: number, nActionSteps: number): void {
+  const baked = [['policy.denoise_steps', config.policy.denoise_steps, denoiseSteps], ['policy.n_action_steps', config.policy.n_action_steps, nActionSteps]] as const;
+  for (const [key, asked, inGraph] of baked) {
+    if (asked !== inGraph) throw new ConfigError(key, `${key}=${asked} contradicts the ONNX graph, which has ${key}=${inGraph} built in; drop the override or export again from the .flowtune`);
+  }
+}
+
+/** Opens `path` for a run on `base.task` with `overrides`; throws CheckpointError (or ConfigError for an override the graph cannot honour). */
+export async function openOnnxPolicy(path: string, base: RunConfig, overrides: readonly string[]): Promise<{ actor: OnnxActor; config: RunConfig }> {
+  const bytes = readCheckpointFile(path);
+  const { spec, metadata } = readOnnxPolicy(bytes);
+  if (spec.task !== base.task || metadata.task !== base.task) {
+    throw new CheckpointError(`the ONNX policy is for task '${spec.task}' but the run is '${base.task}'`);
+  }
+  const config = runConfigForCheckpoint(base, metadata, overrides);
+  checkBakedCounts(config, spec.denoiseSteps, spec.nActionSteps);
+  const envFrame = observationSpec(getTask(config.task), config.env.obs_type, config.env.num_points).dim;
+  const envActionDim = actionDim(config.env.control_mode);
+  if (envFrame !== spec.obsFrameSize || envActionDim !== spec.actionDim || config.policy.n_obs_steps !== spec.nObsSteps) {
+    throw new CheckpointError(`the ONNX policy takes ${spec.nObsSteps} frames of ${spec.obsFrameSize} values and gives ${spec.actionDim}-D actions, but the env gives ${config.policy.n_obs_steps} frames of ${envFrame} and takes ${envActionDim}-D actions`);
+  }
+  return { actor: await OnnxActor.open(bytes, spec), config };
+}

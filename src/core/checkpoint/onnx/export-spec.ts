@@ -1,0 +1,86 @@
+import { CONTROL_MODES, actionDim as controlModeActionDim } from '../../envs/controller';
+import { CheckpointError } from '../../errors';
+import { obsFrameSize, type FlowPolicyOptions } from '../../policy/options';
+import type { PolicyBundle } from '../../policy/policy-bundle';
+import type { FlowtuneMetadata } from '../metadata';
+
+/** What an exported policy graph takes and gives, and the settings baked into it. */
+export interface OnnxPolicySpec {
+  task: string;
+  /** The env's control mode (`ee_delta_pos` 4-D, `joint_delta_pos` 8-D). */
+  controlMode: string;
+  obsType: FlowPolicyOptions['obsEncoder'];
+  nObsSteps: number;
+  /** Values per observation frame: the state, or N×3 points then proprioception. */
+  obsFrameSize: number;
+  /** Points per frame (point clouds; 0 for state). */
+  numPoints: number;
+  /** Proprioception values per frame after the points (point clouds), or the state size. */
+  proprioDim: number;
+  horizon: number;
+  actionDim: number;
+  /** Executed positions of each chunk, the output's second axis. */
+  nActionSteps: number;
+  /** Euler steps K unrolled in the graph. */
+  denoiseSteps: number;
+}
+
+const VELOCITY_NETS: readonly string[] = ['mlp', 'ditx'];
+const OBS_ENCODERS: readonly string[] = ['state', 'pointcloud'];
+
+/** The control mode whose action size matches (as src/core/run/checkpoint-run-config.ts decides it). */
+function controlModeOf(actionDim: number): string {
+  const mode = CONTROL_MODES.find((candidate) => controlModeActionDim(candidate) === actionDim);
+  if (!mode) {
+    throw new CheckpointError(`no control mode takes ${actionDim}-D actions (allowed: ${CONTROL_MODES.map((candidate) => `${candidate} ${controlModeActionDim(candidate)}-D`).join(', ')})`);
+  }
+  return mode;
+}
+
+function storedCount(metadata: FlowtuneMetadata, field: 'denoise_steps' | 'n_action_steps'): number {
+  const value = metadata.architecture[field];
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+    throw new CheckpointError(`checkpoint architecture field '${field}' must be a positive integer for ONNX export, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+/**
+ * The export spec of a live policy and its checkpoint metadata; throws CheckpointError (one
+ * sentence) for anything the graph could not reproduce exactly.
+ */
+export function onnxPolicySpec(bundle: PolicyBundle, metadata: FlowtuneMetadata): OnnxPolicySpec {
+  const options = bundle.policy.options;
+  if (!VELOCITY_NETS.includes(options.velocityNet)) {
+    throw new CheckpointError(`ONNX export supports the velocity nets ${VELOCITY_NETS.join(', ')}, not '${String(options.velocityNet)}'`);
+  }
+  if (!OBS_ENCODERS.includes(options.obsEncoder)) {
+    throw new CheckpointError(`ONNX export supports the observation encoders ${OBS_ENCODERS.join(', ')}, not '${String(options.obsEncoder)}'`);
+  }
+  const denoiseSteps = storedCount(metadata, 'denoise_steps');
+  const nActionSteps = storedCount(metadata, 'n_action_steps');
+  if (nActionSteps > options.horizon) {
+    throw new CheckpointError(`n_action_steps (${nActionSteps}) must be at most the horizon (${options.horizon}) for ONNX export`);
+  }
+  const frameSize = obsFrameSize(options);
+  if (bundle.obsNormalizer.dim !== frameSize || bundle.actionNormalizer.dim !== options.actionDim) {
+    throw new CheckpointError(`the normalizers cover ${bundle.obsNormalizer.dim} observation and ${bundle.actionNormalizer.dim} action values, but the policy takes frames of ${frameSize} and gives ${options.actionDim}`);
+  }
+  const envActionDim = metadata.shape_meta.action.shape[0];
+  if (envActionDim !== options.actionDim) {
+    throw new CheckpointError(`the policy gives ${options.actionDim}-D actions but the checkpoint's env takes ${envActionDim}-D ones, and ONNX export has no mapping between them`);
+  }
+  return {
+    task: metadata.task,
+    controlMode: controlModeOf(options.actionDim),
+    obsType: options.obsEncoder,
+    nObsSteps: options.nObsSteps,
+    obsFrameSize: frameSize,
+    numPoints: options.obsEncoder === 'pointcloud' ? options.numPoints : 0,
+    proprioDim: options.obsDim,
+    horizon: options.horizon,
+    actionDim: options.actionDim,
+    nActionSteps,
+    denoiseSteps,
+  };
+}

@@ -1,0 +1,34 @@
+import { obsTokenCount, type FlowPolicyOptions } from '../../policy/options';
+import type { GraphBuilder } from './graph-builder';
+import type { GraphParam } from './graph-params';
+import { dense, layerNorm, mlpLayers } from './layers';
+
+/**
+ * PointNet over frames [B, T, N·3 + D] (policy/obs-encoder.ts): the per-point MLP over the N points
+ * [B, T, N, 3], a max over the points, projection and LayerNorm, then the frame's proprioception
+ * appended → [B, T, pointFeatureDim + D]. Slice, Reshape, MatMul/Add/Sigmoid/Mul, ReduceMax, Concat.
+ */
+function pointNetTokens(g: GraphBuilder, param: GraphParam, options: FlowPolicyOptions, frames: string): string {
+  const pointValues = options.numPoints * 3;
+  const axis = g.int64s([2]);
+  const flatPoints = g.op('Slice', [frames, g.int64s([0]), g.int64s([pointValues]), axis], {}, 'points_flat');
+  const points = g.op('Reshape', [flatPoints, g.int64s([0, 0, options.numPoints, 3])], {}, 'points');
+  const proprio = g.op('Slice', [frames, g.int64s([pointValues]), g.int64s([pointValues + options.obsDim]), axis], {}, 'proprio');
+  const perPoint = mlpLayers(g, param, 'encoder.points', points, options.encoderHidden.length);
+  const pooled = g.op('ReduceMax', [perPoint], { axes: { ints: [2] }, keepdims: { int: 0 } }, 'pooled');
+  const projected = layerNorm(g, param, 'encoder.norm', dense(g, param, 'encoder.project', pooled));
+  return g.op('Concat', [projected, proprio], { axis: { int: 2 } }, 'obs_tokens');
+}
+
+/**
+ * Normalized observations [B, nObsSteps, frame] → observation tokens [B, tokens, tokenDim]
+ * (policy/options.ts `obsTokenCount`): a state encoder feeding the MLP sees the flattened
+ * history as one token; otherwise each frame is encoded alone with shared weights.
+ */
+export function encodeObsNodes(g: GraphBuilder, param: GraphParam, options: FlowPolicyOptions, normalizedObs: string): string {
+  if (options.obsEncoder === 'pointcloud') return pointNetTokens(g, param, options, normalizedObs);
+  const frames = obsTokenCount(options) === 1
+    ? g.op('Reshape', [normalizedObs, g.int64s([0, 1, options.nObsSteps * options.obsDim])], {}, 'obs_history')
+    : normalizedObs;
+  return mlpLayers(g, param, 'encoder', frames, options.encoderHidden.length);
+}

@@ -1,0 +1,82 @@
+import onnxProto from 'onnx-proto';
+import { stepCoefficients, timeGrid } from '../../flow/time-grid';
+import type { WeightEntry } from '../../policy/flow-policy';
+import type { PolicyBundle } from '../../policy/policy-bundle';
+import type { OnnxPolicySpec } from './export-spec';
+import { GraphBuilder } from './graph-builder';
+import { graphParams } from './graph-params';
+import { normalizeNodes, unnormalizeNodes } from './normalizer';
+import { encodeObsNodes } from './obs-encoder';
+import { stepEmbeddingValues } from './time-embedding';
+import { ditxObsTokenNodes, velocityDitxNodes } from './velocity-ditx';
+import { velocityMlpNodes } from './velocity-mlp';
+
+/** Names of the graph's inputs and output (DESIGN.md §6 "ONNX"). */
+export const ONNX_POLICY_IO = { obs: 'obs', x0: 'x0', actions: 'actions' } as const;
+/** The dynamic batch axis. */
+export const BATCH_AXIS = 'batch';
+
+/**
+ * One Euler step of flow/denoise-chain.ts `stepMean` with the ODE weights: x0̂ = x − t·v,
+ * x1̂ = x + (1 − t)·v, x' = w0·x0̂ + w1·x1̂, with w0 = 1 − (t − δ) and w1 = t − δ. Mul, Sub, Add.
+ */
+function eulerStepNodes(g: GraphBuilder, x: string, v: string, t: number, w0: number, w1: number): string {
+  const x0Hat = g.op('Sub', [x, g.op('Mul', [v, g.floatScalar(t)])], {}, 'x0_hat');
+  const x1Hat = g.op('Add', [x, g.op('Mul', [v, g.floatScalar(1 - t)])], {}, 'x1_hat');
+  return g.op('Add', [g.op('Mul', [x0Hat, g.floatScalar(w0)]), g.op('Mul', [x1Hat, g.floatScalar(w1)])], {}, 'x');
+}
+
+/**
+ * The deterministic policy as one graph, exactly the eval path (rl/evaluate.ts: all-ODE chains):
+ * obs [B, nObs, frame] → min-max normalization → encoder → K Euler steps from x0 [B, H, A] on the
+ * grid t_k = 1 − k/K with step size input d = 1/K → x_K → the first n_action_steps positions →
+ * action unnormalization → actions [B, n_action_steps, A] in env units.
+ */
+export function policyGraph(bundle: PolicyBundle, weights: ReadonlyMap<string, WeightEntry>, spec: OnnxPolicySpec): onnxProto.onnx.IGraphProto {
+  const options = bundle.policy.options;
+  const { horizon, actionDim } = options;
+  const g = new GraphBuilder();
+  const param = graphParams(g, weights);
+  const obs = g.input(ONNX_POLICY_IO.obs);
+  const x0 = g.input(ONNX_POLICY_IO.x0);
+
+  const obsTokens = encodeObsNodes(g, param, options, normalizeNodes(g, bundle.obsNormalizer, obs, 'obs_normalizer'));
+  const mlp = options.velocityNet === 'mlp';
+  const embeddingWidth = (options.shortcut ? 2 : 1) * options.timeEmbedDim;
+  let velocityOf: (x: string, stepEmbedding: string) => string;
+  if (mlp) {
+    // The MLP reads flat features and concatenates the step embedding to every row: Expand it to [B, E].
+    const features = g.op('Reshape', [obsTokens, g.int64s([0, -1])], {}, 'obs_features');
+    const batchSize = g.op('Shape', [x0], { start: { int: 0 }, end: { int: 1 } }, 'batch_size');
+    const embeddingShape = g.op('Concat', [batchSize, g.int64s([embeddingWidth])], { axis: { int: 0 } }, 'embedding_shape');
+    velocityOf = (x, stepEmbedding) => velocityMlpNodes(g, param, options, x, features, g.op('Expand', [stepEmbedding, embeddingShape], {}, 'step_embedding'));
+  } else {
+    // DiT-X attends to observation tokens that stay the same over the steps: computed once.
+    const tokens = ditxObsTokenNodes(g, param, obsTokens);
+    velocityOf = (x, stepEmbedding) => velocityDitxNodes(g, param, options, x, stepEmbedding, tokens);
+  }
+
+  const grid = timeGrid(spec.denoiseSteps);
+  const { w0, w1 } = stepCoefficients('ode', spec.denoiseSteps, 0);
+  let x = mlp ? g.op('Reshape', [x0, g.int64s([0, horizon * actionDim])], {}, 'x') : x0;
+  for (let stepIndex = 0; stepIndex < spec.denoiseSteps; stepIndex++) {
+    const t = grid.times[stepIndex];
+    // Every chain shares t_k and d = 1/K, so the step's [emb(t) | emb(d)] is a [1, E] constant.
+    const embedding = g.floatTensor(`step_${stepIndex}.embedding`, stepEmbeddingValues(t, grid.delta, options.timeEmbedDim, options.shortcut), [1, embeddingWidth]);
+    x = eulerStepNodes(g, x, velocityOf(x, embedding), t, w0[stepIndex], w1[stepIndex]);
+  }
+
+  const chunk = mlp ? g.op('Reshape', [x, g.int64s([0, horizon, actionDim])], {}, 'chunk') : x;
+  const executed = g.op('Slice', [chunk, g.int64s([0]), g.int64s([spec.nActionSteps]), g.int64s([1])], {}, 'executed');
+  g.output(unnormalizeNodes(g, bundle.actionNormalizer, executed, 'action_normalizer'), ONNX_POLICY_IO.actions);
+
+  return g.graph(
+    'flowtune_policy',
+    [
+      { name: ONNX_POLICY_IO.obs, dims: [BATCH_AXIS, spec.nObsSteps, spec.obsFrameSize] },
+      { name: ONNX_POLICY_IO.x0, dims: [BATCH_AXIS, horizon, actionDim] },
+    ],
+    [{ name: ONNX_POLICY_IO.actions, dims: [BATCH_AXIS, spec.nActionSteps, actionDim] }],
+    `Deterministic flow policy: ${spec.denoiseSteps} Euler ODE steps from x0 (t = 1) to the action (t = 0).`,
+  );
+}
