@@ -19,6 +19,7 @@ import { forgetRuns, forgetSweep, keptRunDetails, keptSweeps } from './trainer/r
 import { importFolders } from './trainer/folder-import';
 import { RunQueue } from './trainer/run-queue';
 import { RecipeSession } from './trainer/recipe-session';
+import { exportOnnx } from './trainer/onnx-export';
 
 let backend: BackendName | undefined;
 let faults: FaultInjection | undefined;
@@ -90,6 +91,12 @@ const api: TrainerWorkerApi = {
   async exportModel() {
     const files = await session.exportModel();
     return Comlink.transfer(files, [files.flowtune.buffer as ArrayBuffer, files.weightsBin.buffer as ArrayBuffer]);
+  },
+  async exportOnnx() {
+    requireBackend();
+    const file = await exportOnnx(session);
+    const { check } = file;
+    return Comlink.transfer(file, [file.bytes.buffer as ArrayBuffer, check.obs.buffer as ArrayBuffer, check.x0.buffer as ArrayBuffer, check.actions.buffer as ArrayBuffer]);
   },
   async probeActions(model, seed) {
     requireBackend();

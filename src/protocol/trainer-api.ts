@@ -139,6 +139,29 @@ export interface ModelExport {
   baseName: string;
 }
 
+/** The observation, x_0 and live-policy actions an ONNX export is checked on in the page (row-major float32). */
+export interface OnnxCheckInputs {
+  /** [1, n_obs_steps, obs_dim], env units. */
+  obs: Float32Array;
+  obsShape: [number, number, number];
+  /** [1, H, A] */
+  x0: Float32Array;
+  x0Shape: [number, number, number];
+  /** [1, n_action_steps, A_env]: the tfjs policy's deterministic ODE actions, env units. */
+  actions: Float32Array;
+  /** The run's newest rollout observation of env 0, or a seeded reset's when there is no rollout yet. */
+  obsSource: 'rollout' | 'reset';
+}
+
+/** The model in use as one ONNX graph of its deterministic policy (DESIGN.md §6 "ONNX"). */
+export interface OnnxExport {
+  name: string;
+  bytes: Uint8Array;
+  /** The run's model, or the selected checkpoint's when there is no run. */
+  model: 'run' | 'selected';
+  check: OnnxCheckInputs;
+}
+
 export type FaultKind = 'trainer-throw' | 'env-crash' | 'nonfinite-updates';
 
 /** Which chains to sample for the chain view. */
@@ -299,6 +322,8 @@ export interface TrainerWorkerApi extends RecipeApi {
   resumeSaved(): Promise<SavedRunSummary>;
   discardSaved(): Promise<void>;
   exportModel(): Promise<ModelExport>;
+  /** The run's policy (or the selected checkpoint's, with no run) as ONNX, with the inputs the page checks it on. */
+  exportOnnx(): Promise<OnnxExport>;
   probeActions(model: 'run' | 'selected', seed: number): Promise<ActionProbe>;
   /** Samples chains for the chain view; waits for a running PPO update to end. */
   sampleChains(request: ChainSampleRequest): Promise<ChainSample>;

@@ -16,6 +16,11 @@ export function idlePolicy(session: TrainingSession) {
   return idleInputs.bundle(session.config, session.selected?.checkpoint);
 }
 
+/** [nObs·obsDim] raw stacked observation of env `envIndex` after the config's seeded reset, for views without a rollout. */
+export function idleObservation(session: TrainingSession, envIndex: number): Promise<Float32Array> {
+  return idleInputs.observation(session.run?.config ?? session.config, envIndex);
+}
+
 export function sampleChains(session: TrainingSession, request: ChainSampleRequest): Promise<ChainSample> {
   return session.inspections.whenNoUpdate(async () => {
     const run = session.run;

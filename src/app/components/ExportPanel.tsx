@@ -1,19 +1,8 @@
 import { formatMetricsCsv, formatMetricsJsonl } from '../../core/metrics';
+import { download } from '../export/download';
+import { OnnxExportRow } from '../export/OnnxExportRow';
 import { useRunStore } from '../store/run-slice';
 import { errorText, trainerClient } from '../workers/trainer-client';
-
-/** Saves bytes or text as a file through a temporary link. */
-export function download(name: string, data: Uint8Array | string, type: string): void {
-  const blob = new Blob([data as BlobPart], { type });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 async function exportModel(format: 'flowtune' | 'tfjs'): Promise<void> {
   try {
@@ -39,11 +28,15 @@ export function ExportPanel() {
       <h2>Export</h2>
       <div className="button-grid">
         <button disabled={!hasRun} data-testid="export-flowtune" onClick={() => void exportModel('flowtune')}>Model .flowtune</button>
-        <button disabled={!hasRun} data-testid="export-tfjs" onClick={() => void exportModel('tfjs')}>Model tfjs</button>
+        <button disabled={!hasRun} data-testid="export-tfjs" onClick={() => void exportModel('tfjs')}
+          title="model.json + weights.bin: the weights for Flowtune with their optimizer state, not a graph tf.loadGraphModel runs; use ONNX to run the policy elsewhere">
+          Flowtune weights (tfjs)
+        </button>
         <button disabled={records.length === 0} data-testid="export-csv" onClick={() => download(`metrics-${stamp}.csv`, formatMetricsCsv(records), 'text/csv')}>Metrics CSV</button>
         <button disabled={records.length === 0} data-testid="export-jsonl" onClick={() => download(`metrics-${stamp}.jsonl`, formatMetricsJsonl(records), 'application/x-ndjson')}>Metrics JSONL</button>
         <button data-testid="export-config" onClick={() => download(`config-${config.task}.json`, `${JSON.stringify(config, null, 2)}\n`, 'application/json')}>Config JSON</button>
       </div>
+      <OnnxExportRow />
     </section>
   );
 }

@@ -1,6 +1,6 @@
 /** The demos flow's calls to the trainer worker; a refusal becomes the flow's one-sentence notice. */
 import * as Comlink from 'comlink';
-import { download } from '../components/ExportPanel';
+import { download } from '../export/download';
 import { useRecipeStore, type RecipeNoticePlace } from '../store/recipe-slice';
 import { errorText, trainerClient } from '../workers/trainer-client';
 import { chooseDemosFile, refusalText } from './demos-file';

@@ -1,0 +1,54 @@
+import { useState } from 'react';
+import { useRunStore } from '../store/run-slice';
+import { errorText, trainerClient } from '../workers/trainer-client';
+import { download } from '../export/download';
+import { onnxCheckText, ONNX_FAITHFUL_TOLERANCE } from './onnx-check-text';
+
+interface CheckedExport {
+  name: string;
+  bytes: Uint8Array;
+  maxAbsDifference: number;
+  text: string;
+}
+
+/** Export → ONNX: the trainer writes the graph, the page runs it in onnxruntime-web and shows the difference, then it downloads. */
+export function OnnxExportRow() {
+  const hasModel = useRunStore((state) => (state.status?.phase ?? 'idle') !== 'idle' || state.model?.kind === 'checkpoint');
+  const [checked, setChecked] = useState<CheckedExport>();
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string>();
+
+  const exportAndCheck = async () => {
+    setBusy(true);
+    setProblem(undefined);
+    setChecked(undefined);
+    try {
+      const file = await trainerClient().exportOnnx();
+      // Loaded only when asked for: the runtime and its wasm are large.
+      const { checkOnnxInPage } = await import('./onnx-web-check');
+      const result = await checkOnnxInPage(file.bytes, file.check);
+      setChecked({ name: file.name, bytes: file.bytes, maxAbsDifference: result.maxAbsDifference, text: onnxCheckText(result.maxAbsDifference, file.check.obsSource, file.model) });
+    } catch (error) {
+      setProblem(`ONNX export failed: ${errorText(error)}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const faithful = checked !== undefined && checked.maxAbsDifference <= ONNX_FAITHFUL_TOLERANCE;
+  return (
+    <div className="onnx-export" data-testid="onnx-export">
+      <button disabled={!hasModel || busy} data-testid="export-onnx" onClick={() => void exportAndCheck()}
+        title="One ONNX graph of the deterministic policy (normalizers, encoder, K ODE steps, unnormalizer), for onnxruntime anywhere">
+        {busy ? 'Exporting ONNX…' : 'Model ONNX'}
+      </button>
+      {checked && (
+        <>
+          <p className={`small ${faithful ? 'onnx-ok' : 'onnx-bad'}`} data-testid="onnx-check" data-max-abs-diff={checked.maxAbsDifference}>{checked.text}</p>
+          <button data-testid="onnx-download" onClick={() => download(checked.name, checked.bytes, 'application/octet-stream')}>Download {checked.name}</button>
+        </>
+      )}
+      {problem && <p className="small onnx-bad" role="alert" data-testid="onnx-problem">{problem}</p>}
+    </div>
+  );
+}
