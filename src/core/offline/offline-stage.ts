@@ -154,7 +154,8 @@ export async function runOfflineStage(
     }
   }
   const rolloutSummary = summarizeEpisodes(rollouts.episodes);
-  hooks.onPhase?.(`rollouts: ${rolloutSummary.episodes} episodes, ${rollouts.size} decisions, success ${rolloutSummary.successRate.toFixed(3)}, return ${rolloutSummary.meanReturn.toFixed(2)}`);
+  hooks.onPhase?.(rolloutSummary.episodes === 0 ? 'rollouts: none, the demos alone (rollouts=0)'
+    : `rollouts: ${rolloutSummary.episodes} episodes, ${rollouts.size} decisions, success ${rolloutSummary.successRate.toFixed(3)}, return ${rolloutSummary.meanReturn.toFixed(2)}`);
 
   const size = demoSet.size + rollouts.size;
   const obs = concat(demoSet.obs, rollouts.obs);
@@ -171,7 +172,7 @@ export async function runOfflineStage(
   const rolloutMean = meanOf(weights, demoSet.size, size);
   hooks.onPhase?.(`weights: beta ${options.weighting.beta}, w_max ${options.weighting.maxWeight}, advantage std ${weightStats.advantageStd.toFixed(4)}, `
     + `max ${weightStats.weightMax.toFixed(3)}, clipped ${weightStats.clipFraction.toFixed(3)}, effective samples ${weightStats.effectiveFraction.toFixed(3)}, `
-    + `mean on demos ${demoMean.toFixed(3)}, on rollouts ${rolloutMean.toFixed(3)}`);
+    + `mean on demos ${demoMean.toFixed(3)}${rollouts.size > 0 ? `, on rollouts ${rolloutMean.toFixed(3)}` : ''}`);
 
   const { finalLoss } = await trainWeightedBc(policy, { size, obs, actions: concat(demoSet.actions, rollouts.actions), weights, clipped }, {
     ...options.bc, seed: options.seed + 2, onProgress: hooks.onProgress, afterStep: hooks.afterStep,
