@@ -6,7 +6,7 @@ import type { FlowPolicy } from '../policy/flow-policy';
 import { createRng } from '../random';
 import { checkPretrainOptions, type PretrainOptions } from '../rl/pretrain';
 import { RolloutBuffer } from '../rl/rollout-buffer';
-import { WeightEma } from '../rl/weight-ema';
+import { runBcSteps } from '../rl/bc-step-loop';
 
 /** Stage-2 samples (demo steps and rollout decisions) with their advantage weights. */
 export interface WeightedSamples {
@@ -72,13 +72,10 @@ export async function trainWeightedBc(policy: FlowPolicy, samples: WeightedSampl
     throw new ShapeError('samples', `stage-2 samples must hold ${samples.size} chunks [${horizon}, ${actionDim}], weights and clip flags; got ${samples.actions.length / chunkSize}, ${samples.weights.length} and ${samples.clipped.length}`);
   }
   const rng = createRng(options.seed);
-  const optimizer = tf.train.adam(options.learningRate);
-  const ema = new WeightEma(policy, options.emaDecay);
-  const logEvery = options.logEvery ?? 100;
   let window = new Window();
   let finalLoss = NaN;
-  try {
-    for (let step = 1; step <= options.steps; step++) {
+  await runBcSteps(policy, options, {
+    step: async (optimizer) => {
       const rows = Int32Array.from({ length: options.batchSize }, () => rng.int(samples.size));
       const state = tf.tensor2d(RolloutBuffer.gather(samples.obs, obsSize, rows), [rows.length, obsSize]);
       const actions = tf.tensor3d(RolloutBuffer.gather(samples.actions, chunkSize, rows), [rows.length, horizon, actionDim]);
@@ -89,19 +86,13 @@ export async function trainWeightedBc(policy: FlowPolicy, samples: WeightedSampl
       } finally {
         tf.dispose([state, actions, weights]);
       }
-      ema.update();
-      if (step % logEvery === 0 || step === options.steps) {
-        const record = window.record();
-        finalLoss = record['losses/weighted_bc']!;
-        options.onProgress?.(step, record);
-        window = new Window();
-      }
-      await options.afterStep?.(step, (use) => ema.withAverage(use));
-    }
-    ema.applyTo();
-  } finally {
-    ema.dispose();
-    optimizer.dispose();
-  }
+    },
+    flush: (step) => {
+      const record = window.record();
+      finalLoss = record['losses/weighted_bc']!;
+      options.onProgress?.(step, record);
+      window = new Window();
+    },
+  });
   return { finalLoss };
 }

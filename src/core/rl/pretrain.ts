@@ -5,7 +5,7 @@ import type { FlowPolicy } from '../policy/flow-policy';
 import { createRng } from '../random';
 import type { BcDataset } from './bc-dataset';
 import { RolloutBuffer } from './rollout-buffer';
-import { WeightEma } from './weight-ema';
+import { runBcSteps } from './bc-step-loop';
 
 /** Stage 1's defaults (`npm run pretrain` and the studio's demos flow). */
 export const PRETRAIN_DEFAULTS = { steps: 3000, batchSize: 256, learningRate: 1e-3, emaDecay: 0.995, shortcutFraction: 0.25 } as const;
@@ -47,18 +47,15 @@ export function checkPretrainOptions(options: Pick<PretrainOptions, 'steps' | 'b
 export async function pretrainPolicy(policy: FlowPolicy, dataset: BcDataset, options: PretrainOptions): Promise<{ finalLoss: number }> {
   checkPretrainOptions(options);
   const rng = createRng(options.seed);
-  const optimizer = tf.train.adam(options.learningRate);
   const bcOptions: BcLossOptions = { ...DEFAULT_BC_LOSS_OPTIONS, shortcutFraction: options.shortcutFraction };
   const { horizon, actionDim } = policy.options;
   const obsSize = dataset.obs.length / dataset.size;
   const chunkSize = horizon * actionDim;
-  const ema = new WeightEma(policy, options.emaDecay);
-  const logEvery = options.logEvery ?? 100;
   let lossSum = 0;
   let lossCount = 0;
   let finalLoss = NaN;
-  try {
-    for (let step = 1; step <= options.steps; step++) {
+  await runBcSteps(policy, options, {
+    step: async (optimizer) => {
       const rows = Int32Array.from({ length: options.batchSize }, () => rng.int(dataset.size));
       const state = tf.tensor2d(RolloutBuffer.gather(dataset.obs, obsSize, rows), [rows.length, obsSize]);
       const actions = tf.tensor3d(RolloutBuffer.gather(dataset.actions, chunkSize, rows), [rows.length, horizon, actionDim]);
@@ -69,19 +66,13 @@ export async function pretrainPolicy(policy: FlowPolicy, dataset: BcDataset, opt
       } finally {
         tf.dispose([state, actions]);
       }
-      ema.update();
-      if (step % logEvery === 0 || step === options.steps) {
-        finalLoss = lossSum / lossCount;
-        options.onProgress?.(step, finalLoss);
-        lossSum = 0;
-        lossCount = 0;
-      }
-      await options.afterStep?.(step, (use) => ema.withAverage(use));
-    }
-    ema.applyTo();
-  } finally {
-    ema.dispose();
-    optimizer.dispose();
-  }
+    },
+    flush: (step) => {
+      finalLoss = lossSum / lossCount;
+      options.onProgress?.(step, finalLoss);
+      lossSum = 0;
+      lossCount = 0;
+    },
+  });
   return { finalLoss };
 }
