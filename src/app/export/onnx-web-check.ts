@@ -6,7 +6,7 @@
 import * as ort from 'onnxruntime-web/wasm';
 import wasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.wasm?url';
 import type { OnnxCheckInputs } from '../../protocol/trainer-api';
-import { maxAbsDifference } from './max-abs-difference';
+import { maxAbsDifference } from '../../core/checkpoint/onnx/max-abs-difference';
 
 export interface OnnxWebCheck {
   /** max |onnxruntime-web − live policy| over the executed actions, env units. */

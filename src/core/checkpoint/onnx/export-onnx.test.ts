@@ -10,7 +10,8 @@ import { bundleActor } from '../../rl/evaluate';
 import { policyOptionsFromConfig } from '../../rl/policy-setup';
 import { exportPolicyOnnx } from './export-onnx';
 import { onnxPolicySpec } from './export-spec';
-import { bundleMetadata, DITX, envUnitObs, exportConfig, maxAbsDifference, POINTCLOUD, randomBundle } from './fixtures';
+import { bundleMetadata, DITX, envUnitObs, exportConfig, POINTCLOUD, randomBundle } from './fixtures';
+import { maxAbsDifference } from './max-abs-difference';
 
 const REACH_STATE = observationSpec(getTask('reach'), 'state', 0).dim;
 const PICK_CUBE_CLOUD = observationSpec(getTask('pick-cube'), 'pointcloud', 32).dim;

@@ -64,8 +64,3 @@ export function envUnitObs(normalizer: MinMaxNormalizer, rows: number, rng: Rng)
   }
   return out;
 }
-
-export function maxAbsDifference(a: Float32Array, b: Float32Array): number {
-  if (a.length !== b.length) throw new RangeError(`lengths differ: ${a.length} and ${b.length}`);
-  return a.reduce((worst, value, index) => Math.max(worst, Math.abs(value - b[index])), 0);
-}

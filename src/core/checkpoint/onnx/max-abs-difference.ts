@@ -1,4 +1,4 @@
-/** max_i |a_i − b_i|; Infinity when the lengths differ or a value is not finite, so a broken export never looks faithful. */
+/** max_i |a_i − b_i| between an export's actions and the policy's; Infinity when the lengths differ or a value is not finite, so a broken export never looks faithful. */
 export function maxAbsDifference(a: ArrayLike<number>, b: ArrayLike<number>): number {
   if (a.length !== b.length) return Infinity;
   let max = 0;
