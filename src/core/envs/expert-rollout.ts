@@ -18,8 +18,8 @@ export interface ExpertRolloutOptions {
   seeds?: readonly number[];
   obsMode?: ObsMode;
   numPoints?: number;
-  /** Called after each episode with (episodeIndex, success). */
-  onEpisode?: (episodeIndex: number, success: boolean) => void;
+  /** Called after each episode with (episodeIndex, success, unstable: the physics went unstable and ended it). */
+  onEpisode?: (episodeIndex: number, success: boolean, unstable: boolean) => void;
 }
 
 export interface Demonstrations {
@@ -59,6 +59,7 @@ export function collectExpertDemos(mj: Mujoco, options: ExpertRolloutOptions): D
       expert.reset();
       let obs = env.reset([seed]);
       let succeeded = false;
+      const unstableBefore = env.metrics().unstableResets;
       for (let stepIndex = 0; stepIndex < env.config.maxEpisodeSteps; stepIndex++) {
         const action = new Float32Array(actionDim);
         expert.act(env.env(0), action);
@@ -73,7 +74,7 @@ export function collectExpertDemos(mj: Mujoco, options: ExpertRolloutOptions): D
       episodeStarts.push(obsRows.length);
       success.push(succeeded ? 1 : 0);
       seeds.push(seed);
-      options.onEpisode?.(episodeIndex, succeeded);
+      options.onEpisode?.(episodeIndex, succeeded, env.metrics().unstableResets > unstableBefore);
     }
     const obs = new Float32Array(obsRows.length * obsSpec.dim);
     obsRows.forEach((row, rowIndex) => obs.set(row, rowIndex * obsSpec.dim));

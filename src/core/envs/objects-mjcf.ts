@@ -1,6 +1,7 @@
 /**
- * Task objects as MJCF fragments: the 4 cm cube (free joint) and the goal
- * marker (a mocap body, so each env of a batch has its own goal in MjData).
+ * Task objects as MJCF fragments: the 4 cm cube (free joint), stack-cube's
+ * green cube and the goal marker (a mocap body, so each env of a batch has its
+ * own goal in MjData).
  */
 
 export const CUBE_HALF_SIZE = 0.02;
@@ -16,6 +17,17 @@ export function cubeMjcf(x = 0.5, y = 0): string {
 /** qpos of the cube's free joint at home: position then unit quaternion. */
 export function cubeHomeQpos(x = 0.5, y = 0): number[] {
   return [x, y, CUBE_HALF_SIZE, 1, 0, 0, 0];
+}
+
+/**
+ * stack-cube's green cube: the red cube's twin in size, mass and friction, on
+ * its own free joint. Its home qpos is cubeHomeQpos(x, y).
+ */
+export function baseCubeMjcf(x = 0.5, y = 0): string {
+  return `<body name="base_cube" pos="${x} ${y} ${CUBE_HALF_SIZE}">
+      <freejoint name="base_cube_joint"/>
+      <geom name="base_cube_geom" type="box" size="${CUBE_HALF_SIZE} ${CUBE_HALF_SIZE} ${CUBE_HALF_SIZE}" mass="0.064" rgba="0.2 0.7 0.3 1" friction="1.5 0.02 0.001" condim="4"/>
+    </body>`;
 }
 
 /** Goal marker: a translucent sphere that nothing collides with. */

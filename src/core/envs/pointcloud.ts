@@ -12,7 +12,9 @@ import { createRng, type Rng } from '../random';
 import { ConfigError } from '../errors';
 
 export const DEFAULT_NUM_POINTS = 256;
-/** Share of the points given to the cube when the scene has one. */
+/** Geoms of the task objects (DESIGN.md §5), which share the guaranteed object points. */
+export const OBJECT_GEOMS = new Set(['cube_geom', 'base_cube_geom', 'peg_geom']);
+/** Share of the points given to the task objects when the scene has any. */
 export const OBJECT_POINT_SHARE = 0.25;
 const EXCLUDED_GEOMS = new Set(['floor', 'table', 'goal_marker']);
 
@@ -100,7 +102,7 @@ export function createSurfaceSampler(scene: SceneModel, numPoints = DEFAULT_NUM_
     const name = mj.mj_id2name(model, mj.mjtObj.mjOBJ_GEOM.value, geomId) ?? '';
     if (EXCLUDED_GEOMS.has(name) || geomRgba[geomId * 4 + 3] <= 0) continue;
     const area = geomSurfaceArea(geomType[geomId], geomSize.subarray(geomId * 3, geomId * 3 + 3));
-    if (area > 0) candidates.push({ geomId, area, isObject: name === 'cube_geom' });
+    if (area > 0) candidates.push({ geomId, area, isObject: OBJECT_GEOMS.has(name) });
   }
   const objectArea = candidates.filter((g) => g.isObject).reduce((sum, g) => sum + g.area, 0);
   const robotArea = candidates.filter((g) => !g.isObject).reduce((sum, g) => sum + g.area, 0);

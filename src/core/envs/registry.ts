@@ -4,11 +4,15 @@ import { TASK_NAMES, type TaskDefinition, type TaskName } from './task-types';
 import { reachTask } from './tasks/reach/task';
 import { liftTask } from './tasks/lift/task';
 import { pickCubeTask } from './tasks/pick-cube/task';
+import { stackCubeTask } from './tasks/stack-cube/task';
+import { pegInsertionTask } from './tasks/peg-insertion/task';
 
 const TASKS: Record<TaskName, TaskDefinition> = {
   reach: reachTask,
   lift: liftTask,
   'pick-cube': pickCubeTask,
+  'stack-cube': stackCubeTask,
+  'peg-insertion': pegInsertionTask,
 };
 
 export function getTask(name: string): TaskDefinition {

@@ -12,6 +12,17 @@ type DoubleBuffer = InstanceType<Mujoco['DoubleBuffer']>;
 
 export const ARM_DOF = 7;
 
+/** Names by which a scene marks its task objects (DESIGN.md §5); a scene has at most one of each list. */
+export const OBJECT_NAMES = {
+  /** The free joint of the object the robot manipulates. */
+  objectJoints: ['cube_joint', 'peg_joint'],
+  objectBodies: ['cube', 'peg'],
+  /** stack-cube's green cube, which the red one is placed on. */
+  supportJoint: 'base_cube_joint',
+  /** Mocap bodies moved to episode.goal at reset. */
+  goalBodies: ['goal', 'fixture'],
+} as const;
+
 export class SceneModel {
   readonly model: MjModel;
   readonly nq: number;
@@ -23,11 +34,14 @@ export class SceneModel {
   readonly touchAdr: readonly [number, number];
   /** qpos address of the first finger joint; the second follows. */
   readonly fingerQposAdr: number;
-  /** qpos address of the object's free joint, or -1 without an object. */
+  /** qpos address of the manipulated object's free joint (the cube, or the peg), or -1 without one. */
   readonly objectQposAdr: number;
   readonly objectQvelAdr: number;
   readonly objectBodyId: number;
-  /** mocap index of the goal marker, or -1. */
+  /** qpos/qvel address of the free joint of the object the manipulated one goes onto (stack-cube's green cube), or -1. */
+  readonly supportQposAdr: number;
+  readonly supportQvelAdr: number;
+  /** mocap index of the body placed at episode.goal at each reset (a goal marker, or the peg fixture), or -1. */
   readonly goalMocapId: number;
   readonly homeKeyId: number;
   private readonly jacp: DoubleBuffer;
@@ -50,11 +64,16 @@ export class SceneModel {
       const jointQposAdr = m.jnt_qposadr as Int32Array;
       const jointDofAdr = m.jnt_dofadr as Int32Array;
       this.fingerQposAdr = jointQposAdr[this.requireId(mj.mjtObj.mjOBJ_JOINT.value, ROBOT_NAMES.fingerJoints[0])];
-      const objectJoint = mj.mj_name2id(m, mj.mjtObj.mjOBJ_JOINT.value, 'cube_joint');
+      const joint = mj.mjtObj.mjOBJ_JOINT.value;
+      const body = mj.mjtObj.mjOBJ_BODY.value;
+      const objectJoint = this.firstId(joint, OBJECT_NAMES.objectJoints);
       this.objectQposAdr = objectJoint >= 0 ? jointQposAdr[objectJoint] : -1;
       this.objectQvelAdr = objectJoint >= 0 ? jointDofAdr[objectJoint] : -1;
-      this.objectBodyId = mj.mj_name2id(m, mj.mjtObj.mjOBJ_BODY.value, 'cube');
-      const goalBody = mj.mj_name2id(m, mj.mjtObj.mjOBJ_BODY.value, 'goal');
+      this.objectBodyId = this.firstId(body, OBJECT_NAMES.objectBodies);
+      const supportJoint = mj.mj_name2id(m, joint, OBJECT_NAMES.supportJoint);
+      this.supportQposAdr = supportJoint >= 0 ? jointQposAdr[supportJoint] : -1;
+      this.supportQvelAdr = supportJoint >= 0 ? jointDofAdr[supportJoint] : -1;
+      const goalBody = this.firstId(body, OBJECT_NAMES.goalBodies);
       this.goalMocapId = goalBody >= 0 ? (m.body_mocapid as Int32Array)[goalBody] : -1;
       this.homeKeyId = this.requireId(mj.mjtObj.mjOBJ_KEY.value, 'home');
       this.jacp = new mj.DoubleBuffer(3 * this.nv);
@@ -63,6 +82,15 @@ export class SceneModel {
       this.model.delete();
       throw error;
     }
+  }
+
+  /** Id of the first of `names` the model has, or -1. */
+  private firstId(type: number, names: readonly string[]): number {
+    for (const name of names) {
+      const id = this.mj.mj_name2id(this.model, type, name);
+      if (id >= 0) return id;
+    }
+    return -1;
   }
 
   private requireId(type: number, name: string): number {

@@ -7,7 +7,7 @@ import type { MjData } from './mujoco-types';
 import type { SceneModel } from './scene-model';
 import type { DataArrays } from './data-arrays';
 
-export const TASK_NAMES = ['reach', 'lift', 'pick-cube'] as const;
+export const TASK_NAMES = ['reach', 'lift', 'pick-cube', 'stack-cube', 'peg-insertion'] as const;
 export type TaskName = (typeof TASK_NAMES)[number];
 
 export const OBS_MODES = ['state', 'pointcloud'] as const;

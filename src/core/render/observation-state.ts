@@ -1,7 +1,7 @@
 /**
  * A drawable scene state from one observation (DESIGN.md §5 observation slices):
- * the arm and finger joints, the cube's pose (state mode; pointcloud observations
- * carry no cube pose, so the cube stays at its home pose) and the goal.
+ * the arm and finger joints, the task objects' poses (state mode; pointcloud observations
+ * carry none, so the objects stay at their home poses) and the goal.
  */
 import { ShapeError } from '../errors';
 import type { EpisodeRecord } from '../envs/task-env';
@@ -24,6 +24,24 @@ function slice(spec: ObsSpec, obs: Float32Array, name: string): Float32Array | u
   return entry ? obs.subarray(entry.start, entry.start + entry.dim) : undefined;
 }
 
+/** Pose slice names of the manipulated object, per task family, and of stack-cube's green cube. */
+const OBJECT_POSE_SLICES = [['cube_pos', 'cube_quat'], ['peg_pos', 'peg_quat']] as const;
+const SUPPORT_POSE_SLICES = [['base_cube_pos', 'base_cube_quat']] as const;
+
+/** Copies a free body's pose from the first slice pair the spec has into qpos at adr; false if none applies. */
+function setObjectPose(spec: ObsSpec, obs: Float32Array, qpos: Float32Array, adr: number, names: readonly (readonly [string, string])[]): boolean {
+  if (adr < 0) return false;
+  for (const [posName, quatName] of names) {
+    const pos = slice(spec, obs, posName);
+    const quat = slice(spec, obs, quatName);
+    if (!pos || !quat) continue;
+    qpos.set(pos, adr);
+    qpos.set(quat, adr + 3);
+    return true;
+  }
+  return false;
+}
+
 /** obs: [obsDim], one frame (the newest of a stacked observation). */
 export function observationState(scene: SceneModel, spec: ObsSpec, obs: Float32Array): ObservationState {
   if (obs.length !== spec.dim) throw new ShapeError('obs', `obs has ${obs.length} values but the ${spec.mode} spec has ${spec.dim}`);
@@ -36,13 +54,8 @@ export function observationState(scene: SceneModel, spec: ObsSpec, obs: Float32A
   if (!joints || !fingers || !tcp) throw new ShapeError('obs', 'the observation spec has no joint_qpos, gripper_qpos or tcp_pos slice');
   qpos.set(joints.subarray(0, ARM_DOF), 0);
   qpos.set(fingers, scene.fingerQposAdr);
-  const cubePos = slice(spec, obs, 'cube_pos');
-  const cubeQuat = slice(spec, obs, 'cube_quat');
-  const objectFromObservation = scene.objectQposAdr >= 0 && cubePos !== undefined && cubeQuat !== undefined;
-  if (objectFromObservation) {
-    qpos.set(cubePos!, scene.objectQposAdr);
-    qpos.set(cubeQuat!, scene.objectQposAdr + 3);
-  }
+  const objectFromObservation = setObjectPose(spec, obs, qpos, scene.objectQposAdr, OBJECT_POSE_SLICES);
+  setObjectPose(spec, obs, qpos, scene.supportQposAdr, SUPPORT_POSE_SLICES);
   const goal = slice(spec, obs, 'goal_pos');
   return { qpos, goal: goal ? Array.from(goal) : [0, 0, 0], tcp: Array.from(tcp), objectFromObservation };
 }
