@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Rebuilds the shipped checkpoints and the results table from scratch:
 # scripted demos → BC pretraining → PPO fine-tuning (3 training seeds) → evaluation table and curves.
-# Usage: npm run reproduce [-- STAGE]   STAGE: all (default) | bc | ppo | results | recipe
+# Usage: npm run reproduce [-- STAGE [TASK...]]   STAGE: all (default) | bc | ppo | results | recipe
+# TASK...: only these tasks' BC and PPO runs (e.g. stack-cube pick-cube-pointcloud); run `-- results` after them.
 # recipe (not part of all): BC → stage 2 offline → PPO on lift and pick-cube, against the ppo stage's BC → PPO runs.
 # The BC checkpoints are deliberately imperfect (few or noisy demos) so online RL has room.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 stage="${1:-all}"
+only=("${@:2}")
+# True when TASK was named on the command line, or none was.
+selected() { [[ ${#only[@]} -eq 0 || " ${only[*]} " == *" $1 "* ]]; }
 work="runs/reproduce"
 ckpt="public/checkpoints"
 mkdir -p "$work" "$ckpt"
@@ -17,13 +21,17 @@ bc_recipe=(
   "reach 200 0.3 8 600"
   "lift 60 0.05 5 1200"
   "pick-cube 200 0.3 80 6000"
+  "stack-cube 200 0.1 80 6000"
+  "peg-insertion 200 0.1 200 10000"
 )
 # The point-cloud variant of pick-cube: ManiFlow's policy family (DiT-X on a PointNet encoder, DESIGN.md §3).
 pc_arch="policy.velocity_net=ditx policy.ditx_dim=64 policy.ditx_depth=2 policy.ditx_heads=4 policy.encoder_hidden=32,64 policy.value_hidden=128,128"
 pc_points=128
 # Fine-tuning runs `npm run train` with nothing but the task, checkpoint, seed and output folder:
 # what a user who changes no setting gets (the run-config defaults, DESIGN.md §4).
-ppo_tasks=(lift pick-cube pick-cube-pointcloud)
+ppo_tasks=(lift pick-cube pick-cube-pointcloud stack-cube peg-insertion)
+# Overrides beyond the defaults, per task (empty: the defaults alone).
+declare -A ppo_extra=()
 ppo_seeds=(0 1 2)
 # The recipe comparison: stage 2 (npm run offline, its defaults) on the same demos BC used, per training seed.
 recipe_tasks=(lift pick-cube)
@@ -31,30 +39,37 @@ recipe_tasks=(lift pick-cube)
 if [[ "$stage" == all || "$stage" == bc ]]; then
   for recipe in "${bc_recipe[@]}"; do
     read -r task demo_episodes noise episodes steps <<<"$recipe"
+    selected "$task" || continue
     npm run --silent demos -- task="$task" episodes="$demo_episodes" seed=0 noise="$noise" out="$work/$task.demos"
     npm run --silent pretrain -- task="$task" demos="$work/$task.demos" episodes="$episodes" steps="$steps" \
       out="$ckpt/$task-bc.flowtune" eval_episodes=100 $arch
   done
-  npm run --silent demos -- task=pick-cube episodes=200 seed=0 noise=0.3 obs=pointcloud num_points=$pc_points out="$work/pick-cube-pointcloud.demos"
-  npm run --silent pretrain -- task=pick-cube demos="$work/pick-cube-pointcloud.demos" episodes=80 steps=3000 batch_size=128 \
-    out="$ckpt/pick-cube-pointcloud-bc.flowtune" eval_episodes=100 $pc_arch
+  if selected pick-cube-pointcloud; then
+    npm run --silent demos -- task=pick-cube episodes=200 seed=0 noise=0.3 obs=pointcloud num_points=$pc_points out="$work/pick-cube-pointcloud.demos"
+    npm run --silent pretrain -- task=pick-cube demos="$work/pick-cube-pointcloud.demos" episodes=80 steps=3000 batch_size=128 \
+      out="$ckpt/pick-cube-pointcloud-bc.flowtune" eval_episodes=100 $pc_arch
+  fi
 fi
 
 if [[ "$stage" == all || "$stage" == ppo ]]; then
   for task in "${ppo_tasks[@]}"; do
+    selected "$task" || continue
     for seed in "${ppo_seeds[@]}"; do
       rm -rf "$work/$task-ppo-s$seed"
       # A point-cloud variant's checkpoint brings its observation and architecture with it.
-      npm run --silent train -- task="${task%-pointcloud}" ckpt="$ckpt/$task-bc.flowtune" out="$work/$task-ppo-s$seed" seed="$seed"
+      npm run --silent train -- task="${task%-pointcloud}" ckpt="$ckpt/$task-bc.flowtune" out="$work/$task-ppo-s$seed" seed="$seed" ${ppo_extra[$task]:-}
     done
     cp "$work/$task-ppo-s0/checkpoints/final.flowtune" "$ckpt/$task-ppo.flowtune"
   done
 fi
 
-if [[ "$stage" == all || "$stage" == ppo || "$stage" == results ]]; then
+# With a task list the ppo stage trains those tasks only; `-- results` then rebuilds the tables.
+if [[ "$stage" == all || ( "$stage" == ppo && ${#only[@]} -eq 0 ) || "$stage" == results ]]; then
   # BC and every seed's final checkpoint on the same 100 fresh seeds (2000000 on), apart from training and in-run eval.
-  npm run --silent results -- tasks=lift,pick-cube,pick-cube-pointcloud seeds=0,1,2 runs="$work" ckpts="$ckpt" episodes=100 seed=2000000 out=public/results/results.md
-  npm run --silent plot -- runs="$work/lift-ppo-s0,$work/lift-ppo-s1,$work/lift-ppo-s2,$work/pick-cube-ppo-s0,$work/pick-cube-ppo-s1,$work/pick-cube-ppo-s2,$work/pick-cube-pointcloud-ppo-s0,$work/pick-cube-pointcloud-ppo-s1,$work/pick-cube-pointcloud-ppo-s2" \
+  tasks=$(IFS=,; echo "${ppo_tasks[*]}")
+  curves=$(for task in "${ppo_tasks[@]}"; do for seed in "${ppo_seeds[@]}"; do printf '%s,' "$work/$task-ppo-s$seed"; done; done)
+  npm run --silent results -- tasks="$tasks" seeds=0,1,2 runs="$work" ckpts="$ckpt" episodes=100 seed=2000000 out=public/results/results.md
+  npm run --silent plot -- runs="${curves%,}" \
     metric=charts/success_rate smoothing=0.9 out=public/results/learning-curves.png
 fi
 

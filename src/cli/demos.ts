@@ -1,7 +1,8 @@
 /**
  * `npm run demos -- task=T episodes=N seed=S noise=x out=FILE`: runs the task's
  * scripted expert and writes a demonstration file (src/core/envs/demo-format.ts).
- * Prints progress on stderr and one JSON summary line on stdout.
+ * Prints progress on stderr and one JSON summary line on stdout, with the count of episodes the
+ * physics ended by going unstable (the env's instability check, src/core/envs/task-env.ts).
  */
 import { writeFileSync } from 'node:fs';
 import { parseCliArgs, runCli } from './cli-args';
@@ -26,11 +27,13 @@ async function main(): Promise<void> {
   const args = parseCliArgs(process.argv.slice(2), SPEC, { program: 'npm run demos --' });
   const mj = await loadMujocoNode();
   let successes = 0;
+  let unstableEpisodes = 0;
   const progressEvery = Math.max(1, Math.floor(args.episodes / 10));
   const demos = collectExpertDemos(mj, {
     task: args.task, episodes: args.episodes, seed: args.seed, noise: args.noise, obsMode: args.obs, numPoints: args.num_points,
-    onEpisode: (episodeIndex, success) => {
+    onEpisode: (episodeIndex, success, unstable) => {
       if (success) successes++;
+      if (unstable) unstableEpisodes++;
       if ((episodeIndex + 1) % progressEvery === 0) console.error(`episode ${episodeIndex + 1}/${args.episodes}: success ${successes}/${episodeIndex + 1}`);
     },
   });
@@ -42,7 +45,7 @@ async function main(): Promise<void> {
   writeFileSync(args.out, bytes);
   console.log(JSON.stringify({
     task: args.task, episodes: metadata.episodes, steps: metadata.steps, success_rate: metadata.success_rate,
-    noise: args.noise, seed: args.seed, out: args.out, bytes: bytes.length,
+    noise: args.noise, seed: args.seed, out: args.out, bytes: bytes.length, unstable_episodes: unstableEpisodes,
   }));
 }
 
