@@ -143,7 +143,7 @@ describe('parseRunArgs', () => {
 
   it('lists the config keys in help', () => {
     expect(() => parseRunArgs(['help'], TRAIN_SPEC)).toThrow(HelpRequest);
-    expect(() => parseRunArgs(['help'], TRAIN_SPEC)).toThrow(/config keys \(key=value\):\n {2}task: one of reach, lift, pick-cube/);
+    expect(() => parseRunArgs(['help'], TRAIN_SPEC)).toThrow(/config keys \(key=value\):\n {2}task: one of reach, lift, pick-cube, stack-cube, peg-insertion/);
   });
 });
 

@@ -15,7 +15,7 @@ describe('config field table', () => {
   });
 
   it('has the researcher keys of the brief with their allowed values', () => {
-    expect(fieldSpec('task')).toMatchObject({ values: ['reach', 'lift', 'pick-cube'] });
+    expect(fieldSpec('task')).toMatchObject({ values: ['reach', 'lift', 'pick-cube', 'stack-cube', 'peg-insertion'] });
     expect(fieldSpec('env.control_mode')).toMatchObject({ values: ['ee_delta_pos', 'joint_delta_pos'] });
     expect(fieldSpec('noise.logprob_type')).toMatchObject({ values: ['token', 'action', 'chunk'] });
     expect(fieldSpec('noise.decay')).toMatchObject({ values: ['constant', 'linear', 'exponential', 'cosine'] });

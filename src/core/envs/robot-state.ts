@@ -18,14 +18,18 @@ export function tcpPosition(view: TaskView, out: Float64Array): Float64Array {
   return out;
 }
 
-/** Cube centre [3] from the free joint's qpos. */
-export function objectPosition(view: TaskView, out: Float64Array): Float64Array {
+/** Position [3] of the free joint whose qpos starts at adr. */
+export function freeJointPosition(view: TaskView, adr: number, out: Float64Array): Float64Array {
   const qpos = view.arrays.qpos;
-  const adr = view.scene.objectQposAdr;
   out[0] = qpos[adr];
   out[1] = qpos[adr + 1];
   out[2] = qpos[adr + 2];
   return out;
+}
+
+/** Centre [3] of the manipulated object (the cube, or the peg) from its free joint's qpos. */
+export function objectPosition(view: TaskView, out: Float64Array): Float64Array {
+  return freeJointPosition(view, view.scene.objectQposAdr, out);
 }
 
 /** Jaw gap in m (sum of both finger slides). */

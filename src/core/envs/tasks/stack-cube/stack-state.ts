@@ -5,18 +5,14 @@
  */
 import type { TaskView } from '../../task-types';
 import { CUBE_HALF_SIZE } from '../../objects-mjcf';
+import { freeJointPosition } from '../../robot-state';
 
 /** Height of the red centre above the green centre when it rests on top (m): one cube edge. */
 export const STACK_HEIGHT = 2 * CUBE_HALF_SIZE;
 
 /** Green cube centre [3] from its free joint's qpos. */
 export function baseCubePosition(view: TaskView, out: Float64Array): Float64Array {
-  const qpos = view.arrays.qpos;
-  const adr = view.scene.supportQposAdr;
-  out[0] = qpos[adr];
-  out[1] = qpos[adr + 1];
-  out[2] = qpos[adr + 2];
-  return out;
+  return freeJointPosition(view, view.scene.supportQposAdr, out);
 }
 
 /** Linear speed (m/s) of the free joint whose qvel starts at adr. */
