@@ -106,10 +106,11 @@ describe('peg-insertion success and reward on hand-placed states', () => {
     const shallow = evaluatePlaced(view, [tcp[0], tcp[1]], [tcp[0], tcp[1], WALL_HEIGHT - 0.01]);
     expect(shallow.success).toBe(false);
     expect(pegInsertionSucceeded(view)).toBe(false);
-    // Not grasped (no pad touches): dense = (reach + 0 + 0·align + inserted) / 4 with
-    // reach = 1 − tanh(10·(tcp_z − 0.105)) and inserted = 1 cm / 2 cm = 0.5 (aligned, upright).
+    // Not grasped (no pad touches): dense = (reach + 0 + 0·align + 0·lower + 2·inserted) / 6 with
+    // reach = 1 − tanh(10·(tcp_z − 0.105)) and inserted = 1 cm / 2 cm = 0.5 (aligned, upright),
+    // so dense = (reach + 1) / 6; with the TCP at home (z ≈ 0.25) reach ≈ 1 − tanh(1.45) ≈ 0.104.
     const reach = 1 - Math.tanh(10 * (tcp[2] - 0.105));
-    expect(shallow.denseReward).toBeCloseTo((reach + 0.5) / 4, 6);
+    expect(shallow.denseReward).toBeCloseTo((reach + 2 * 0.5) / 6, 6);
   }));
 });
 
@@ -205,8 +206,8 @@ describe('peg-insertion expert physics', () => {
       if (expert.phase() === 'carry') {
         carrySteps++;
         expect(isPegGrasped(view, tcpPosition(view, tcp), pegGraspPoint(view, grasp))).toBe(true);
-        // reach ≈ 1 and grasped = 1, so the dense reward is above one half.
-        expect(result.reward + 1).toBeGreaterThan(0.5);
+        // reach ≈ 1 and grasped = 1, so the dense reward is above (1 + 1) / 6 = 1/3.
+        expect(result.reward + 1).toBeGreaterThan(1 / 3);
       }
       if (result.terminated) break;
     }

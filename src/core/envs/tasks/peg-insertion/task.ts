@@ -10,14 +10,17 @@
  * wall, or tilted across the opening) is shallower or tilted, so it fails.
  *
  * Dense reward, staged, in [0, 1] and 1 on success:
- *   (reach + grasped + grasped·align + inserted) / 4, where
+ *   (reach + grasped + grasped·align + grasped·lower + 2·inserted) / 6, where
  *   reach    = 1 − tanh(10·|grasp point − TCP|),
  *   grasped  = both pads touching, jaws not shut, TCP within 2 cm of the grasp point,
  *   align    = 1 − tanh(5·lateral), lateral = horizontal distance of the peg bottom to the hole axis,
+ *   lower    = aligned · (1 − tanh(20·max(0, −depth))): an aligned peg gains as it comes down to the rim,
  *   inserted = aligned · clamp(depth / 2 cm, 0, 1), depth = fixture top − peg bottom z,
  *   aligned  = lateral ≤ PEG_LATERAL_TOLERANCE and upright.
- * Alignment over the hole pays before any descent; depth pays only when aligned, so
- * pressing the peg onto the rim earns nothing more.
+ * Alignment over the hole pays before any descent; lowering and depth pay only when aligned,
+ * so a peg pressed onto the rim off the axis earns less than one held aligned above the hole.
+ * Without the lowering term an aligned peg hovering over the hole scored as much as one
+ * touching the rim, and PPO could settle on hovering.
  *
  * Randomization: the peg stands upright in x 0.5 ± 0.08, y −0.12 ± 0.06 with yaw within
  * ±PEG_YAW_RANGE (the parallel jaws square a yawed peg up as they close); the fixture sits
@@ -119,8 +122,11 @@ export const pegInsertionTask: TaskDefinition = {
     const reach = closeness(distance3(tcp, grasp), 10);
     const grasped = isPegGrasped(view, tcp, grasp) ? 1 : 0;
     const align = closeness(lateralToHole(view, pegBottom(view, bottom)), 5);
-    const inserted = pegAligned(view) ? Math.min(1, Math.max(0, pegDepth(view) / PEG_INSERT_DEPTH)) : 0;
-    return { success, denseReward: (reach + grasped + grasped * align + inserted) / 4 };
+    const aligned = pegAligned(view);
+    const depth = pegDepth(view);
+    const lower = aligned ? closeness(Math.max(0, -depth), 20) : 0;
+    const inserted = aligned ? Math.min(1, Math.max(0, depth / PEG_INSERT_DEPTH)) : 0;
+    return { success, denseReward: (reach + grasped + grasped * align + grasped * lower + 2 * inserted) / 6 };
   },
   createExpert: createPegInsertionExpert,
 };
