@@ -7,10 +7,12 @@
  *   static   = both cubes' linear speed below STACK_STATIC_SPEED (0.05 m/s).
  * Dense reward, staged like pick-cube, 1 on success:
  *   not placed: (reach + grasped + grasped·place) / 4                  ∈ [0, 3/4]
- *   placed:     (3 + (release + still) / 2) / 4                        ∈ [3/4, 1]
- * where reach = 1 − tanh(10·|TCP − red|), place = 1 − tanh(5·|red − (green + 4 cm ẑ)|),
+ *   placed:     (3 + release · (1 + still) / 2) / 4                    ∈ [3/4, 1]
+ * where reach = 1 − tanh(10·|TCP − red|), place = 1 − tanh(10·|red − (green + 4 cm ẑ)|),
  * release = 0 while grasped, else min(1, gap / STACK_RELEASE_GAP), and
- * still = 1 − tanh(10·max cube speed). A cube held on top scores at most 7/8, so letting go pays.
+ * still = 1 − tanh(10·max cube speed). A cube held on top scores 3/4, no more than one carried
+ * above the stack: with success ending the episode, a hold worth nearly 1 (7/8 in a first
+ * version) made a risky release a bad bet for PPO, and its success fell over training.
  */
 import type { TaskDefinition, TaskView } from '../../task-types';
 import type { Rng } from '../../../random';
@@ -128,12 +130,12 @@ export const stackCubeTask: TaskDefinition = {
     if (isPlaced()) {
       const release = grasped ? 0 : Math.min(1, gripperGap(view) / STACK_RELEASE_GAP);
       const still = closeness(maxCubeSpeed(view), 10);
-      return { success, denseReward: (3 + (release + still) / 2) / 4 };
+      return { success, denseReward: (3 + (release * (1 + still)) / 2) / 4 };
     }
     const reach = closeness(distance3(tcp, red), 10);
     stackTarget.set(green);
     stackTarget[2] += STACK_HEIGHT;
-    const place = closeness(distance3(red, stackTarget), 5);
+    const place = closeness(distance3(red, stackTarget), 10);
     const graspedFlag = grasped ? 1 : 0;
     return { success, denseReward: (reach + graspedFlag + graspedFlag * place) / 4 };
   },
