@@ -61,9 +61,9 @@ describe('stack-cube success and dense reward on hand-placed states', () => {
     withVectorEnv(mj, { task: 'stack-cube', numEnvs: 1 }, (env) => {
       const { view, evaluation } = evaluatePlaced(env, { offset: [0, 0, 0.03] });
       expect(evaluation.success).toBe(false);
-      // Not placed, not grasped: dense = reach / 4 with reach = 1 − tanh(10·|TCP − red|).
+      // Not placed, not grasped: dense = reach / 6 with reach = 1 − tanh(10·|TCP − red|).
       const distance = distance3(tcpPosition(view, new Float64Array(3)), objectPosition(view, new Float64Array(3)));
-      expect(evaluation.denseReward).toBeCloseTo((1 - Math.tanh(10 * distance)) / 4, 6);
+      expect(evaluation.denseReward).toBeCloseTo((1 - Math.tanh(10 * distance)) / 6, 6);
     });
   });
 
@@ -79,8 +79,8 @@ describe('stack-cube success and dense reward on hand-placed states', () => {
       const moving = evaluatePlaced(env, { redVelocity: [0.1, 0, 0] }).evaluation;
       expect(moving.success).toBe(false);
       // Placed and released (gap 8 cm ≥ 5 cm, so release = 1), max cube speed 0.1 m/s:
-      // release = 1: dense = (3 + 1·(1 + 1 − tanh(10·0.1)) / 2) / 4 = 1 − tanh(1) / 8 ≈ 0.90480.
-      expect(moving.denseReward).toBeCloseTo(1 - Math.tanh(1) / 8, 6);
+      // release = 1: dense = 1/2 + 1·(1 + 1 − tanh(10·0.1)) / 8 = 3/4 − tanh(1) / 8 ≈ 0.65480.
+      expect(moving.denseReward).toBeCloseTo(0.75 - Math.tanh(1) / 8, 6);
       expect(evaluatePlaced(env, { greenVelocity: [0, 0, -0.06] }).evaluation.success).toBe(false);
       expect(evaluatePlaced(env, { redVelocity: [0, 0.04, 0] }).evaluation.success).toBe(true);
     });
@@ -91,8 +91,8 @@ describe('stack-cube success and dense reward on hand-placed states', () => {
       // Jaw gap 2 × 0.02 = 4 cm: under the 5 cm release gap.
       const closed = evaluatePlaced(env, { finger: 0.02 }).evaluation;
       expect(closed.success).toBe(false);
-      // Not grasped (pads far from the cube): release = 0.04 / 0.05 = 0.8, still = 1 → (3 + 0.8·(1 + 1)/2) / 4 = 0.95.
-      expect(closed.denseReward).toBeCloseTo(0.95, 6);
+      // Not grasped (pads far from the cube): release = 0.04 / 0.05 = 0.8, still = 1 → 1/2 + 0.8·(1 + 1)/8 = 0.7.
+      expect(closed.denseReward).toBeCloseTo(0.7, 6);
     });
   });
 });

@@ -6,13 +6,13 @@
  *   released = not isGrasped and a jaw gap above STACK_RELEASE_GAP (5 cm, 1 cm wider than the cube);
  *   static   = both cubes' linear speed below STACK_STATIC_SPEED (0.05 m/s).
  * Dense reward, staged like pick-cube, 1 on success:
- *   not placed: (reach + grasped + grasped·place) / 4                  ∈ [0, 3/4]
- *   placed:     (3 + release · (1 + still) / 2) / 4                    ∈ [3/4, 1]
+ *   not placed: (reach + grasped + grasped·place) / 6                  ∈ [0, 1/2]
+ *   placed:     1/2 + release · (1 + still) / 8                        ∈ [1/2, 3/4]
  * where reach = 1 − tanh(10·|TCP − red|), place = 1 − tanh(10·|red − (green + 4 cm ẑ)|),
  * release = 0 while grasped, else min(1, gap / STACK_RELEASE_GAP), and
- * still = 1 − tanh(10·max cube speed). A cube held on top scores 3/4, no more than one carried
- * above the stack: with success ending the episode, a hold worth nearly 1 (7/8 in a first
- * version) made a risky release a bad bet for PPO, and its success fell over training.
+ * still = 1 − tanh(10·max cube speed). Success ends the episode and the env pays p − 1, so
+ * every state short of success must cost enough per step: with near-success states worth
+ * 0.9 or more (a half-opened release, a cube held on top), PPO's success fell over training.
  */
 import type { TaskDefinition, TaskView } from '../../task-types';
 import type { Rng } from '../../../random';
@@ -130,14 +130,14 @@ export const stackCubeTask: TaskDefinition = {
     if (isPlaced()) {
       const release = grasped ? 0 : Math.min(1, gripperGap(view) / STACK_RELEASE_GAP);
       const still = closeness(maxCubeSpeed(view), 10);
-      return { success, denseReward: (3 + (release * (1 + still)) / 2) / 4 };
+      return { success, denseReward: 0.5 + (release * (1 + still)) / 8 };
     }
     const reach = closeness(distance3(tcp, red), 10);
     stackTarget.set(green);
     stackTarget[2] += STACK_HEIGHT;
     const place = closeness(distance3(red, stackTarget), 10);
     const graspedFlag = grasped ? 1 : 0;
-    return { success, denseReward: (reach + graspedFlag + graspedFlag * place) / 4 };
+    return { success, denseReward: (reach + graspedFlag + graspedFlag * place) / 6 };
   },
   createExpert: createStackCubeExpert,
 };
