@@ -17,4 +17,15 @@ describe('learningCurveSvg', () => {
     expect(svg).toContain('lift seed 1');
     expect(svg.startsWith('<svg')).toBe(true);
   });
+
+  it('gives every series its own look when there are more series than colours: the second round is dashed', () => {
+    const series = Array.from({ length: 12 }, (_, index) => ({ label: `run ${index}`, x: [0, 1], y: [0.1, 0.2] }));
+    const svg = learningCurveSvg(series, { title: 't', xLabel: 'x', yLabel: 'y' });
+    const styles = [...svg.matchAll(/<polyline fill="none" stroke="([^"]*)" stroke-width="2"( stroke-dasharray="[^"]*")?/g)]
+      .map((match) => `${match[1]}${match[2] ?? ''}`);
+    expect(styles).toHaveLength(12);
+    expect(new Set(styles).size).toBe(12);
+    // The 11th series reuses the first colour, dashed.
+    expect(styles[10]).toBe(`${styles[0]} stroke-dasharray="6 3"`);
+  });
 });

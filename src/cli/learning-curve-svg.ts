@@ -6,6 +6,7 @@ export interface CurveSeries {
 }
 
 /** Ten distinct colours, so up to ten runs never share one. */
+const DASH = '6 3';
 const COLORS = ['#2563eb', '#dc2626', '#059669', '#d97706', '#7c3aed', '#0891b2', '#db2777', '#65a30d', '#4b5563', '#92400e'];
 const PLOT_WIDTH = 570;
 const HEIGHT = 420;
@@ -57,11 +58,14 @@ export function learningCurveSvg(series: readonly CurveSeries[], labels: { title
   parts.push(`<text transform="translate(16 ${margin.top + plotHeight / 2}) rotate(-90)" text-anchor="middle">${escapeXml(labels.yLabel)}</text>`);
   series.forEach((entry, seriesIndex) => {
     const color = COLORS[seriesIndex % COLORS.length];
+    // Past the palette, colours come round again dashed and without point markers, so no two series look alike.
+    const dashed = seriesIndex >= COLORS.length;
+    const dash = dashed ? ` stroke-dasharray="${DASH}"` : '';
     const points = entry.x.map((x, pointIndex) => [x, entry.y[pointIndex]]).filter(([, y]) => Number.isFinite(y));
-    parts.push(`<polyline fill="none" stroke="${color}" stroke-width="2" points="${points.map(([x, y]) => `${px(x).toFixed(1)},${py(y).toFixed(1)}`).join(' ')}"/>`);
-    for (const [x, y] of points) parts.push(`<circle cx="${px(x).toFixed(1)}" cy="${py(y).toFixed(1)}" r="3" fill="${color}"/>`);
+    parts.push(`<polyline fill="none" stroke="${color}" stroke-width="2"${dash} points="${points.map(([x, y]) => `${px(x).toFixed(1)},${py(y).toFixed(1)}`).join(' ')}"/>`);
+    if (!dashed) for (const [x, y] of points) parts.push(`<circle cx="${px(x).toFixed(1)}" cy="${py(y).toFixed(1)}" r="3" fill="${color}"/>`);
     const legendY = margin.top + 14 + seriesIndex * 18;
-    parts.push(`<line x1="${width - margin.right + 12}" x2="${width - margin.right + 32}" y1="${legendY - 4}" y2="${legendY - 4}" stroke="${color}" stroke-width="2"/>`);
+    parts.push(`<line x1="${width - margin.right + 12}" x2="${width - margin.right + 32}" y1="${legendY - 4}" y2="${legendY - 4}" stroke="${color}" stroke-width="2"${dash}/>`);
     parts.push(`<text x="${width - margin.right + 38}" y="${legendY}">${escapeXml(entry.label)}</text>`);
   });
   parts.push('</svg>');
