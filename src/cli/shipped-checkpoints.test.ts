@@ -11,6 +11,7 @@ const SHIPPED = [
   { file: 'lift-ppo.flowtune', task: 'lift', stage: 'ppo' },
   { file: 'pick-cube-ppo.flowtune', task: 'pick-cube', stage: 'ppo' },
   { file: 'stack-cube-bc.flowtune', task: 'stack-cube', stage: 'bc' },
+  { file: 'stack-cube-ppo.flowtune', task: 'stack-cube', stage: 'ppo' },
   { file: 'peg-insertion-bc.flowtune', task: 'peg-insertion', stage: 'bc' },
   { file: 'peg-insertion-ppo.flowtune', task: 'peg-insertion', stage: 'ppo' },
 ] as const;
