@@ -33,6 +33,7 @@ import { HOLE_CLEARANCE, PEG_HALF_HEIGHT } from '../../peg-mjcf';
 import { fixtureTop, isPegGrasped, lateralToHole, pegAxis, pegBottom, pegGraspPoint } from './peg-state';
 import { pegInsertionMjcf } from './scene';
 import { createPegInsertionExpert } from './expert';
+import { goalPointcloudExtras } from '../../goal-extras';
 
 /** The peg bottom must be this far below the fixture's top (m). */
 export const PEG_INSERT_DEPTH = 0.02;
@@ -96,10 +97,7 @@ export const pegInsertionTask: TaskDefinition = {
       out[offset + 13 + axis] = hole[axis] - bottom[axis];
     }
   },
-  pointcloudExtraSlices: [{ name: 'goal_pos', dim: 3, doc: 'hole centre on the table, world frame (m)' }],
-  writePointcloudExtras(view, out, offset) {
-    for (let axis = 0; axis < 3; axis++) out[offset + axis] = view.episode.goal[axis];
-  },
+  ...goalPointcloudExtras('hole centre on the table, world frame (m)'),
   randomize(view, rng) {
     const qpos = view.arrays.qpos;
     const adr = view.scene.objectQposAdr;
@@ -115,15 +113,17 @@ export const pegInsertionTask: TaskDefinition = {
     goal[2] = 0;
   },
   evaluate(view) {
-    const success = pegInsertionSucceeded(view);
+    // pegInsertionSucceeded's terms, computed once for the reward too.
+    const aligned = pegAligned(view);
+    const depth = pegDepth(view);
+    const success = aligned && depth >= PEG_INSERT_DEPTH;
     if (success) return { success, denseReward: 1 };
     tcpPosition(view, tcp);
     pegGraspPoint(view, grasp);
     const reach = closeness(distance3(tcp, grasp), 10);
     const grasped = isPegGrasped(view, tcp, grasp) ? 1 : 0;
-    const align = closeness(lateralToHole(view, pegBottom(view, bottom)), 5);
-    const aligned = pegAligned(view);
-    const depth = pegDepth(view);
+    // pegDepth left the peg bottom in `bottom`.
+    const align = closeness(lateralToHole(view, bottom), 5);
     const lower = aligned ? closeness(Math.max(0, -depth), 20) : 0;
     const inserted = aligned ? Math.min(1, Math.max(0, depth / PEG_INSERT_DEPTH)) : 0;
     return { success, denseReward: (reach + grasped + grasped * align + grasped * lower + 2 * inserted) / 6 };

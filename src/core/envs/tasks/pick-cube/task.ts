@@ -10,6 +10,7 @@ import { placeCube } from '../../randomize-cube';
 import { CUBE_STATE_SLICES, writeCubeState } from '../../cube-features';
 import { pickCubeMjcf } from './scene';
 import { createPickCubeExpert } from './expert';
+import { goalPointcloudExtras } from '../../goal-extras';
 
 export const PICK_GOAL_DISTANCE = 0.025;
 export const PICK_STATIC_SPEED = 0.2;
@@ -45,10 +46,7 @@ export const pickCubeTask: TaskDefinition = {
       out[offset + 13 + axis] = goal[axis] - cube[axis];
     }
   },
-  pointcloudExtraSlices: [{ name: 'goal_pos', dim: 3, doc: 'goal point, world frame (m)' }],
-  writePointcloudExtras(view, out, offset) {
-    for (let axis = 0; axis < 3; axis++) out[offset + axis] = view.episode.goal[axis];
-  },
+  ...goalPointcloudExtras('goal point, world frame (m)'),
   randomize(view, rng) {
     placeCube(view, rng, PICK_CUBE_CENTER, PICK_CUBE_HALF_RANGE);
     for (let axis = 0; axis < 3; axis++) {

@@ -6,6 +6,7 @@ import type { TaskDefinition, TaskView } from '../../task-types';
 import { closeness, distance3, tcpPosition } from '../../robot-state';
 import { reachMjcf } from './scene';
 import { createReachExpert } from './expert';
+import { goalPointcloudExtras } from '../../goal-extras';
 
 export const REACH_SUCCESS_DISTANCE = 0.025;
 /** Goal sampling box (m, world frame). */
@@ -34,10 +35,7 @@ export const reachTask: TaskDefinition = {
       out[offset + 3 + axis] = goal[axis] - tcp[axis];
     }
   },
-  pointcloudExtraSlices: [{ name: 'goal_pos', dim: 3, doc: 'goal point, world frame (m)' }],
-  writePointcloudExtras(view, out, offset) {
-    for (let axis = 0; axis < 3; axis++) out[offset + axis] = view.episode.goal[axis];
-  },
+  ...goalPointcloudExtras('goal point, world frame (m)'),
   randomize(view, rng) {
     for (let axis = 0; axis < 3; axis++) {
       view.episode.goal[axis] = REACH_GOAL_LOW[axis] + (REACH_GOAL_HIGH[axis] - REACH_GOAL_LOW[axis]) * rng.uniform();
