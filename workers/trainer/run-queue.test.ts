@@ -1,0 +1,92 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { defaultConfig } from '../../src/core/config';
+import type { QueueStatus, TrainerEvent } from '../../src/protocol/trainer-api';
+import type { StoredQueue } from './queue-store';
+import type { LoopOutcome, TrainingSession } from './training-session';
+import { RunQueue } from './run-queue';
+
+// IndexedDB stands in as two variables: the stored queue and the autosaved run's id.
+let storedQueue: StoredQueue | null = null;
+let savedRunId: string | undefined;
+vi.mock('./queue-store', () => ({
+  readQueue: async () => storedQueue,
+  writeQueue: async (queue: StoredQueue) => {
+    storedQueue = structuredClone(queue);
+  },
+}));
+vi.mock('./autosave-store', () => ({ readSavedRun: async () => (savedRunId === undefined ? null : { runId: savedRunId }) }));
+
+/** The parts of a TrainingSession the queue drives, recording what it was asked to do. */
+class SessionStub {
+  phase = 'idle';
+  config = defaultConfig();
+  selected = undefined;
+  nextRunLabel: unknown;
+  onLoopEnd?: (outcome: LoopOutcome) => void;
+  run?: { done: boolean };
+  currentRunId?: string;
+  calls: string[] = [];
+  /** What resumeSaved restores: the autosaved run, finished or not. */
+  constructor(private readonly savedRunDone: boolean) {}
+  async resumeSaved() {
+    this.calls.push('resumeSaved');
+    this.run = { done: this.savedRunDone };
+    this.currentRunId = 'run-a';
+  }
+  async train() {
+    this.calls.push('train');
+    if (this.run?.done) return;
+    this.currentRunId ??= `run-${this.calls.length}`;
+  }
+  async reset() {
+    this.calls.push('reset');
+    this.run = undefined;
+    this.currentRunId = undefined;
+  }
+  prepareRun(_files: unknown, config: { seed: number }) {
+    this.calls.push(`prepareRun seed ${config.seed}`);
+  }
+  async loopSettled() {}
+}
+
+function queueOfTwo(): StoredQueue {
+  const status: QueueStatus = {
+    id: 'queue-1', preset: 'reinflow-ablation', task: 'pick-cube', phase: 'running', currentIndex: 0,
+    items: [
+      { variant: 'ppo:clip_tight', seed: 0, state: 'running', runId: 'run-a' },
+      { variant: 'lr:high', seed: 0, state: 'pending' },
+    ],
+  };
+  return { status, configs: [{ ...defaultConfig(), seed: 0 }, { ...defaultConfig(), seed: 7 }] };
+}
+
+async function resumeWith(savedRunDone: boolean): Promise<{ session: SessionStub; events: TrainerEvent[] }> {
+  const session = new SessionStub(savedRunDone);
+  const events: TrainerEvent[] = [];
+  const queue = new RunQueue(session as unknown as TrainingSession, (event) => events.push(event));
+  await queue.resume();
+  // The finished item's save and the next start run after resume() returns.
+  await vi.waitFor(() => expect(session.calls.length).toBeGreaterThan(savedRunDone ? 3 : 1));
+  return { session, events };
+}
+
+describe('RunQueue.resume after a reload', () => {
+  beforeEach(() => {
+    storedQueue = queueOfTwo();
+    savedRunId = 'run-a';
+  });
+
+  it('goes on training the interrupted run from its autosave', async () => {
+    const { session } = await resumeWith(false);
+    expect(session.calls).toEqual(['resumeSaved', 'train']);
+    expect(storedQueue?.status.items.map((item) => item.state)).toEqual(['running', 'pending']);
+  });
+
+  it('ends an item whose run had finished before the queue heard of it, and starts the next', async () => {
+    // The reload fell between the run's final autosave and its end reaching the queue: train() starts no loop.
+    const { session } = await resumeWith(true);
+    expect(session.calls).toEqual(['resumeSaved', 'reset', 'prepareRun seed 7', 'train']);
+    expect(storedQueue?.status.items.map((item) => item.state)).toEqual(['done', 'running']);
+    expect(storedQueue?.status.currentIndex).toBe(1);
+  });
+});
