@@ -59,7 +59,7 @@ if [[ "$stage" == all || "$stage" == ppo ]]; then
     for seed in "${ppo_seeds[@]}"; do
       rm -rf "$work/$task-ppo-s$seed"
       # A point-cloud variant's checkpoint brings its observation and architecture with it.
-      npm run --silent train -- task="${task%-pointcloud}" ckpt="$ckpt/$task-bc.flowtune" out="$work/$task-ppo-s$seed" seed="$seed" ${ppo_extra[$task]:-}
+      npm run --silent train -- task="${task%-pointcloud}" ckpt="$ckpt/$task-bc.flowtune" out="$work/$task-ppo-s$seed" overwrite=true seed="$seed" ${ppo_extra[$task]:-}
     done
     cp "$work/$task-ppo-s0/checkpoints/final.flowtune" "$ckpt/$task-ppo.flowtune"
   done
@@ -85,7 +85,7 @@ if [[ "$stage" == recipe ]]; then
       npm run --silent offline -- task="$task" ckpt="$ckpt/$task-bc.flowtune" demos="$work/$task.demos" episodes="$episodes" seed="$seed" \
         eval_episodes=100 out="$work/$task-offline-s$seed.flowtune"
       rm -rf "$work/$task-offline-ppo-s$seed"
-      npm run --silent train -- task="$task" ckpt="$work/$task-offline-s$seed.flowtune" out="$work/$task-offline-ppo-s$seed" seed="$seed"
+      npm run --silent train -- task="$task" ckpt="$work/$task-offline-s$seed.flowtune" out="$work/$task-offline-ppo-s$seed" overwrite=true seed="$seed"
     done
   done
   tasks=$(IFS=,; echo "${recipe_tasks[*]}")

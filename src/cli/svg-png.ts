@@ -1,5 +1,6 @@
 import { chromium } from '@playwright/test';
 import { findChromium } from '../../scripts/find-chromium.mjs';
+import { writeFileDurable } from './durable-write';
 
 /** Renders a self-contained SVG to a PNG of the SVG's own size through headless Chromium. */
 export async function renderSvgToPng(svg: string, pngPath: string): Promise<void> {
@@ -10,7 +11,7 @@ export async function renderSvgToPng(svg: string, pngPath: string): Promise<void
     const [, width, height] = /<svg[^>]* width="(\d+)" height="(\d+)"/.exec(svg) ?? [];
     const page = await browser.newPage({ viewport: { width: Number(width ?? 720), height: Number(height ?? 420) } });
     await page.setContent(`<html><body style="margin:0;background:#fff">${svg}</body></html>`);
-    await page.screenshot({ path: pngPath });
+    writeFileDurable(pngPath, await page.screenshot());
   } finally {
     await browser.close();
   }

@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { decodePolicyCheckpoint } from '../core/checkpoint/policy-checkpoint';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../..');
@@ -55,6 +56,22 @@ describe('npm run sweep', () => {
     expect(statSync(path.join(out, 'runs', 'baseline-s0', 'train.log')).mtimeMs).toBe(logTime);
     const status = sweep(['status', `out=${out}`]);
     expect(status.stdout).toContain('every run finished');
+  }, 120_000);
+
+  it('trains a run again when its final checkpoint is cut short, instead of counting it as trained', () => {
+    const out = path.join(dir, 'two');
+    const final = path.join(out, 'runs', 'baseline-s0', 'checkpoints', 'final.flowtune');
+    const bytes = readFileSync(final);
+    // As a kill mid-write would leave it with plain writes: half the file under its final name, no result.
+    writeFileSync(final, bytes.subarray(0, bytes.length >> 1));
+    rmSync(path.join(out, 'runs', 'baseline-s0', 'result.json'));
+    const again = sweep([...TINY, `out=${out}`, 'configs=baseline,lr:high', 'seeds=0']);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stderr).toContain(`warning: ${final} is not a usable checkpoint (`);
+    expect(again.stderr).toContain('; training baseline-s0 again');
+    // Trained again: a whole checkpoint of the run's last iteration.
+    expect(decodePolicyCheckpoint(new Uint8Array(readFileSync(final)), { expectedTask: 'reach' }).progress?.iteration).toBe(2);
+    expect(JSON.parse(readFileSync(path.join(out, 'summary.json'), 'utf8')).finishedRuns).toBe(2);
   }, 120_000);
 
   it('refuses a bad variant, seed= in place of seeds=, and a folder holding another sweep, with exit 2', () => {

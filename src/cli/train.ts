@@ -1,44 +1,59 @@
 /**
- * `npm run train -- task=T ckpt=FILE.flowtune out=DIR [preset=NAME] key=value...`: PPO
- * fine-tuning (DESIGN.md §4, §10) on the run layer. One progress line per iteration; the
+ * `npm run train -- task=T ckpt=FILE.flowtune out=DIR [preset=NAME] [resume=true|overwrite=true] key=value...`:
+ * PPO fine-tuning (DESIGN.md §4, §10) on the run layer. One progress line per iteration; the
  * run folder gets metrics.jsonl, metrics.csv, config.json and checkpoints/*.flowtune. A
- * checkpoint written during a run resumes it exactly, and its metrics.jsonl continues
- * the run's history.
+ * checkpoint written during a run resumes it exactly, and its metrics.jsonl continues the
+ * run's history. A folder that holds a run is refused unless resume=true continues it from its
+ * newest checkpoint or overwrite=true replaces it (§15).
  */
 import path from 'node:path';
-import { CLI_TRAIN_HOST } from '../core/config';
+import { CLI_TRAIN_HOST, configFromJson } from '../core/config';
 import { TASK_NAMES } from '../core/envs/task-types';
 import { formatProgressLine } from '../core/metrics';
 import { openRun } from '../core/run/open-run';
 import { trainToEnd } from '../core/run/run-loop';
-import { PRESET_ARG, printConfigWarnings, runCli, parseRunArgs } from './cli-args';
+import { PRESET_ARG, printConfigWarnings, runCli, parseRunArgs, UsageError } from './cli-args';
 import { nodeRunPorts } from './node-run-ports';
+import { clearRunFolder, planRunFolder, readRunFolderConfig } from './run-folder';
 import { RunFolderStore } from './run-folder-store';
 import { openCheckpointFile, prepareRuntime } from './run-setup';
 import { stopWithSweepParent } from './sweep/parent-link';
 
 const SPEC = {
   task: { kind: 'enum', values: TASK_NAMES, required: true, doc: 'task to fine-tune on' },
-  ckpt: { kind: 'string', required: true, doc: 'pretrained (or resumed) checkpoint (.flowtune)' },
+  ckpt: { kind: 'string', doc: 'pretrained (or resumed) checkpoint (.flowtune); not with resume=true' },
   out: { kind: 'string', default: '', doc: 'run folder (default runs/<task>-<time>)' },
+  resume: { kind: 'bool', default: false, doc: 'continue the run in out= from its newest checkpoint, exactly' },
+  overwrite: { kind: 'bool', default: false, doc: 'replace the run that out= holds' },
   preset: PRESET_ARG,
 } as const;
 
 async function main(): Promise<void> {
   stopWithSweepParent();
+  const argv = process.argv.slice(2);
   // The checkpoint still decides horizon and K, so the whole config is validated once they are in.
-  const parsed = parseRunArgs(process.argv.slice(2), SPEC, { program: 'npm run train --', validate: false });
+  let parsed = parseRunArgs(argv, SPEC, { program: 'npm run train --', validate: false });
   const { args } = parsed;
+  const runDir = args.out || path.join('runs', `${args.task}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  const plan = planRunFolder(runDir, { resume: args.resume, overwrite: args.overwrite });
+  let ckpt = args.ckpt;
+  if (plan.kind === 'resume') {
+    if (ckpt) throw new UsageError('ckpt', `resume=true continues ${plan.checkpoint}; drop ckpt=${ckpt}`);
+    ckpt = plan.checkpoint;
+    // The run's own config, then this command line's overrides (a longer budget, say).
+    parsed = parseRunArgs(argv, SPEC, { program: 'npm run train --', validate: false, base: configFromJson(readRunFolderConfig(runDir), path.join(runDir, 'config.json')) });
+  }
+  if (!ckpt) throw new UsageError('ckpt', "missing required key 'ckpt' (the pretrained checkpoint to fine-tune, .flowtune); or resume=true to continue the run in out=");
   await prepareRuntime();
-  // Checked before the run folder exists, so a contradicting override leaves nothing behind.
-  const { checkpoint, config } = openCheckpointFile(args.ckpt, parsed.config, parsed);
+  // Checked before the run folder is touched, so a contradicting override leaves nothing behind.
+  const { checkpoint, config } = openCheckpointFile(ckpt, parsed.config, parsed);
   printConfigWarnings(config, parsed.userOverrides, CLI_TRAIN_HOST);
   const opened = await openRun(config, checkpoint, nodeRunPorts(config));
   try {
     const { run } = opened;
     for (const note of opened.notes) console.error(`warning: ${note}`);
     if (run.iteration > 0) console.error(`resuming at iteration ${run.iteration} (${run.envSteps} env steps)`);
-    const runDir = args.out || path.join('runs', `${config.task}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+    if (plan.kind === 'fresh' && plan.clearFirst) clearRunFolder(runDir);
     const store = new RunFolderStore(runDir, config, run.history);
     await trainToEnd(run, store, {
       onRecord: (record) => console.log(formatProgressLine(record, run.sizes.iterations)),

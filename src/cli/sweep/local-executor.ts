@@ -2,12 +2,14 @@
  * The `local` executor (DESIGN.md §11): `parallel` child processes of `npm run train` on this
  * machine, each writing an ordinary run folder and its log; the parent evaluates each final
  * checkpoint on the sweep's fresh seeds and refreshes the summary. A run with a result is skipped;
- * a run folder without one (an interrupted run) starts over.
+ * a run whose final checkpoint validates is only evaluated; any other run folder (an interrupted
+ * run, a damaged checkpoint) starts over.
  */
 import { existsSync } from 'node:fs';
 import type { SweepRun } from '../../core/sweep/sweep-plan';
+import { finalCheckpointProblem } from './final-checkpoint';
 import { evaluateRun } from './run-result';
-import { lastLogLine, trainChild } from './train-child';
+import { describeExit, lastLogLine, trainChild } from './train-child';
 import { finalCheckpointOf, readRunResult, runDirOf, writeRunResult, writeSummary, type SweepFile } from './sweep-folder';
 
 /** Runs every unfinished run of the sweep, `parallel` at a time; returns the ids that failed. */
@@ -29,15 +31,25 @@ export async function runLocalSweep(out: string, sweep: SweepFile, parallel: num
     evaluations = job.catch(() => undefined);
     return job;
   };
+  /** True when the run folder already holds a final checkpoint that validates; a damaged one is said and retrained. */
+  const alreadyTrained = (run: SweepRun) => {
+    const file = finalCheckpointOf(out, run.id);
+    if (!existsSync(file)) return false;
+    const problem = finalCheckpointProblem(file, plan.task);
+    if (problem) console.error(`warning: ${problem}; training ${run.id} again`);
+    return problem === undefined;
+  };
   const worker = async () => {
     while (next < pending.length) {
       const run = pending[next++];
       console.log(`start ${run.id}`);
-      const code = existsSync(finalCheckpointOf(out, run.id)) ? 0 : await trainChild(runDirOf(out, run.id), sweep.ckpt, run.overrides);
-      if (code !== 0) {
-        failed.push(run.id);
-        console.error(`failed ${run.id} (exit ${code}): ${lastLogLine(runDirOf(out, run.id))}`);
-        continue;
+      if (!alreadyTrained(run)) {
+        const exit = await trainChild(runDirOf(out, run.id), sweep.ckpt, run.overrides);
+        if (exit.code !== 0) {
+          failed.push(run.id);
+          console.error(`failed ${run.id} (training ${describeExit(exit)}): ${lastLogLine(runDirOf(out, run.id))}`);
+          continue;
+        }
       }
       await evaluate(run).catch((error: unknown) => {
         failed.push(run.id);

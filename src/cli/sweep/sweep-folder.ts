@@ -3,12 +3,13 @@
  * (ordinary run folders, each with `result.json` once evaluated), and, as runs finish,
  * `summary.json`, `summary.md` and `learning-curves.svg` (and `.png` where Chromium is found).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { emaSmooth, metricSeries, parseMetricsJsonl } from '../../core/metrics';
 import type { SweepPlan } from '../../core/sweep/sweep-plan';
 import { formatSweepSummary, summarizeSweep, type SweepRunResult, type SweepSummary } from '../../core/sweep/sweep-summary';
 import { UsageError } from '../cli-args';
+import { makeFolder, writeFileDurable } from '../durable-write';
 import { learningCurveSvg, type CurveSeries } from '../learning-curve-svg';
 import { renderSvgToPng } from '../svg-png';
 
@@ -44,17 +45,24 @@ export function writeSweepFile(out: string, sweep: SweepFile): void {
       throw new UsageError('out', `${out} holds a sweep with other settings (preset, task, base overrides, checkpoint or evaluation); use another out=`);
     }
   }
-  mkdirSync(path.join(out, 'runs'), { recursive: true });
-  writeFileSync(path.join(out, 'sweep.json'), `${JSON.stringify(sweep, null, 2)}\n`);
+  makeFolder(path.join(out, 'runs'));
+  writeFileDurable(path.join(out, 'sweep.json'), `${JSON.stringify(sweep, null, 2)}\n`);
 }
 
+/** A run's result.json; one that cannot be read counts as no result (the run is trained again), with a warning. */
 export function readRunResult(out: string, id: string): SweepRunResult | undefined {
   const file = resultPath(out, id);
-  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) as SweepRunResult : undefined;
+  if (!existsSync(file)) return undefined;
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as SweepRunResult;
+  } catch (error) {
+    console.error(`warning: ${file} cannot be read (${(error as Error).message}); the run counts as unfinished`);
+    return undefined;
+  }
 }
 
 export function writeRunResult(out: string, result: SweepRunResult): void {
-  writeFileSync(resultPath(out, result.id), `${JSON.stringify(result, null, 2)}\n`);
+  writeFileDurable(resultPath(out, result.id), `${JSON.stringify(result, null, 2)}\n`);
 }
 
 /** The finished runs' results in plan order. */
@@ -83,10 +91,10 @@ function variantCurves(out: string, plan: SweepPlan, results: readonly SweepRunR
 export async function writeSummary(out: string, sweep: SweepFile): Promise<SweepSummary> {
   const results = finishedResults(out, sweep.plan);
   const summary = summarizeSweep(sweep.plan, results, sweep.evaluation);
-  writeFileSync(path.join(out, 'summary.json'), `${JSON.stringify({ ...summary, runs: results }, null, 2)}\n`);
-  writeFileSync(path.join(out, 'summary.md'), formatSweepSummary(summary));
+  writeFileDurable(path.join(out, 'summary.json'), `${JSON.stringify({ ...summary, runs: results }, null, 2)}\n`);
+  writeFileDurable(path.join(out, 'summary.md'), formatSweepSummary(summary));
   const svg = learningCurveSvg(variantCurves(out, sweep.plan, results), { title: `${sweep.plan.preset} on ${sweep.plan.task}: rollout success (EMA 0.9, mean over seeds)`, xLabel: 'env steps', yLabel: 'success rate' });
-  writeFileSync(path.join(out, 'learning-curves.svg'), svg);
+  writeFileDurable(path.join(out, 'learning-curves.svg'), svg);
   try {
     await renderSvgToPng(svg, path.join(out, 'learning-curves.png'));
   } catch (error) {
