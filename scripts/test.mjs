@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ensureChromium } from './find-chromium.mjs';
-import { ensureRedisServer } from './find-redis.mjs';
+import { ensureRedisServer, redisServerPids, stopLeftoverRedis } from './find-redis.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const reportDir = path.join(root, 'test-results');
@@ -45,8 +45,12 @@ if (!onlyE2e) {
   const unitReport = path.join(reportDir, 'unit.json');
   // The sweep tests start a real redis-server on a free local port.
   const redisServer = ensureRedisServer();
+  const redisBefore = redisServerPids();
   run(npx, ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${unitReport}`], { REDIS_SERVER: redisServer });
   totals.push(['unit', unitCounts(unitReport)]);
+  // Every process the tests start must be stopped by them; one left behind fails the run.
+  const leftover = stopLeftoverRedis(redisBefore);
+  if (leftover.length > 0) totals.push(['leftover processes', { passed: 0, failed: 1, note: `the unit tests left redis-server running (pids ${leftover.join(', ')}); stopped them` }]);
 }
 
 const chromium = ensureChromium();

@@ -1,139 +1,138 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exited, killGroup, killStartedClis, repoRoot, startCli, type CliProcess } from './sweep/fixtures/cli-process';
+import { freePort, killRedisServer, REDIS_SERVER, startedRedisPids, startRedisServer, stopRedisServers, until } from './sweep/fixtures/redis-server';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repoRoot = path.resolve(here, '../..');
-const tsx = path.join(repoRoot, 'node_modules/.bin/tsx');
-const redisServer = process.env.REDIS_SERVER ?? 'redis-server';
 const dir = mkdtempSync(path.join(tmpdir(), 'flowtune-sweep-redis-'));
-const started: ChildProcess[] = [];
 
-/** Three tiny reach runs, each evaluated on 4 fresh episodes. */
+/** Tiny reach runs, each evaluated on 4 fresh episodes. */
 const TINY = [
-  'task=reach', 'seeds=0', 'configs=baseline,lr:low,lr:high', 'iterations=3', 'num_envs=2', 'env.steps_per_iteration=4', 'ppo.minibatch_size=4',
+  'task=reach', 'iterations=3', 'num_envs=2', 'env.steps_per_iteration=4', 'ppo.minibatch_size=4',
   'ppo.epochs=1', 'eval_episodes=2', 'eval.record_episodes=0', 'final_eval_episodes=4',
 ];
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** A child in its own process group, so killing it takes its training child along. */
-function start(script: string, args: string[]): ChildProcess & { output: () => string } {
-  const child = spawn(tsx, [path.join(here, script), ...args], { cwd: repoRoot, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  let text = '';
-  child.stdout!.on('data', (chunk) => { text += chunk; });
-  child.stderr!.on('data', (chunk) => { text += chunk; });
-  started.push(child);
-  return Object.assign(child, { output: () => text });
-}
-
-function killGroup(child: ChildProcess): void {
-  try {
-    process.kill(-child.pid!, 'SIGKILL');
-  } catch {
-    // already gone
-  }
-}
-
-const exited = (child: ChildProcess) => new Promise<number>((resolve) => {
-  if (child.exitCode !== null) resolve(child.exitCode);
-  else child.on('exit', (code) => resolve(code ?? 1));
-});
-
-async function until(check: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-async function startRedis(): Promise<{ url: string; server: ChildProcess }> {
-  const port = await freePort();
-  const server = spawn(redisServer, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  server.on('error', () => undefined);
-  started.push(server);
-  let ready = false;
-  const ping = () => {
-    const socket = connect(port, '127.0.0.1', () => socket.write('PING\r\n'));
-    socket.on('data', (data) => { ready = data.toString().startsWith('+PONG'); socket.destroy(); });
-    socket.on('error', () => socket.destroy());
-  };
-  await until(() => {
-    if (!ready) ping();
-    return ready;
-  }, 'redis-server to answer', 10_000);
-  return { url: `redis://127.0.0.1:${port}`, server };
-}
-
 beforeAll(() => {
-  const probe = spawnSync(redisServer, ['--version'], { encoding: 'utf8' });
-  if (probe.status !== 0) throw new Error(`these tests need Debian's redis-server (${redisServer} not found): apt-get install redis-server, or set REDIS_SERVER`);
+  const probe = spawnSync(REDIS_SERVER, ['--version'], { encoding: 'utf8' });
+  if (probe.status !== 0) throw new Error(`these tests need Debian's redis-server (${REDIS_SERVER} not found): apt-get install redis-server, or set REDIS_SERVER`);
 });
-afterAll(() => {
-  for (const child of started) killGroup(child);
+afterAll(async () => {
+  killStartedClis();
+  await stopRedisServers();
   rmSync(dir, { recursive: true, force: true });
 });
 
+let workerCount = 0;
+/** A sweep worker whose temporary folder lies under its own TMPDIR, so a test can find its training child's files. */
+function startWorker(url: string, extra: string[] = []): CliProcess & { tmp: string } {
+  const tmp = path.join(dir, `worker-${workerCount++}`);
+  mkdirSync(tmp, { recursive: true });
+  return Object.assign(startCli('sweep-worker.ts', [`redis_url=${url}`, 'stall_s=2', ...extra], { TMPDIR: tmp }), { tmp });
+}
+
+/** The training log of the run a worker is training now, if any. */
+function trainingLog(worker: { tmp: string }): string {
+  for (const work of readdirSync(worker.tmp)) {
+    const workDir = path.join(worker.tmp, work);
+    for (const run of existsSync(workDir) ? readdirSync(workDir).filter((name) => name.startsWith('run-')) : []) {
+      const log = path.join(workDir, run, 'train.log');
+      if (existsSync(log)) return readFileSync(log, 'utf8');
+    }
+  }
+  return '';
+}
+
+/** Pid of the training child a worker started (its command line holds out= under the worker's TMPDIR). */
+function trainingChildPid(worker: { tmp: string }): number | undefined {
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (command.includes('train.ts') && command.includes(`out=${worker.tmp}`)) return Number(pid);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return undefined;
+}
+
+const startCount = (worker: CliProcess) => worker.output().match(/^start \S+/gm)?.length ?? 0;
+
 describe('npm run sweep with executor=redis and sweep workers', () => {
-  it('a worker killed mid-run loses no run: another takes it after the stall timeout, and every run lands once', async () => {
-    const { url } = await startRedis();
+  it('loses no run and lands each once when workers are killed at any point of a run, ten times over', async () => {
+    const { url } = await startRedisServer({ cwd: dir });
     const out = path.join(dir, 'killed');
-    const sweep = start('sweep.ts', [...TINY, `out=${out}`, 'executor=redis', `redis_url=${url}`]);
-    const workers = [start('sweep-worker.ts', [`redis_url=${url}`, 'stall_s=2']), start('sweep-worker.ts', [`redis_url=${url}`, 'stall_s=2'])];
-    await until(() => workers.some((worker) => /start (\S+)/.test(worker.output())), 'a worker to start a run');
-    const [doomed, survivor] = /start (\S+)/.test(workers[0].output()) ? workers : [workers[1], workers[0]];
-    const taken = /start (\S+)/.exec(doomed.output())![1];
-    killGroup(doomed);
+    const seeds = Array.from({ length: 10 }, (_, seed) => seed);
+    const sweep = startCli('sweep.ts', [...TINY, 'configs=baseline', `seeds=${seeds.join(',')}`, `out=${out}`, 'executor=redis', `redis_url=${url}`]);
+    let workers = [startWorker(url), startWorker(url)];
+    // Each trial kills at one of these points: the worker's process group (as a node loss or scancel
+    // does) right as it takes a run, mid-iteration, or as it returns the files; or the training child alone.
+    const points = ['taking', 'mid-iteration', 'returning', 'child only'] as const;
+    const handedBack: string[] = [];
+    for (let trial = 0; trial < 10; trial++) {
+      const point = points[trial % points.length];
+      const seen = workers.map(startCount);
+      await until(() => workers.some((worker, index) => startCount(worker) > seen[index]), `a worker to take a run (trial ${trial})`, 120_000);
+      const target = workers.find((worker, index) => startCount(worker) > seen[index])!;
+      const runId = [...target.output().matchAll(/^start (\S+)/gm)].at(-1)![1];
+      if (point === 'mid-iteration' || point === 'child only') await until(() => /^iter 1\//m.test(trainingLog(target)), `${runId} to finish an iteration`, 60_000);
+      if (point === 'returning') await until(() => target.output().includes(`returning ${runId}`), `${runId} to be returned`, 60_000);
+      if (point === 'child only') {
+        process.kill(trainingChildPid(target)!, 'SIGKILL');
+        await until(() => target.output().includes(`handing ${runId} back to the queue`), `${runId} to be handed back`, 30_000);
+        handedBack.push(runId);
+        continue;
+      }
+      killGroup(target);
+      await exited(target);
+      workers = [...workers.filter((worker) => worker !== target), startWorker(url)];
+    }
     expect(await exited(sweep), sweep.output()).toBe(0);
-    // The killed worker's run was trained again by the survivor, and finished.
-    expect(survivor.output()).toContain(`start ${taken}`);
-    expect(doomed.output()).not.toContain(`done ${taken}`);
     const summary = JSON.parse(readFileSync(path.join(out, 'summary.json'), 'utf8'));
-    expect(summary.runs.map((run: { id: string }) => run.id).sort()).toEqual(['baseline-s0', 'lr-high-s0', 'lr-low-s0']);
-    expect(sweep.output().match(/^done /gm)).toHaveLength(3);
-    // The returned files are in the sweep folder.
-    expect(readFileSync(path.join(out, 'runs', taken, 'checkpoints', 'final.flowtune')).length).toBeGreaterThan(1000);
-    expect(JSON.parse(readFileSync(path.join(out, 'runs', 'lr-high-s0', 'config.json'), 'utf8')).actor_lr).toBe(1e-4);
-    killGroup(survivor);
-  }, 180_000);
+    const ids = seeds.map((seed) => `baseline-s${seed}`);
+    expect(summary.runs.map((run: { id: string }) => run.id).sort()).toEqual([...ids].sort());
+    // Each run landed exactly once, and none failed.
+    for (const id of ids) expect(sweep.output().match(new RegExp(`^done ${id} `, 'gm')), id).toHaveLength(1);
+    expect(sweep.output()).not.toMatch(/^failed /m);
+    expect(handedBack.length).toBeGreaterThan(1);
+    for (const id of ids) expect(readFileSync(path.join(out, 'runs', id, 'checkpoints', 'final.flowtune')).length).toBeGreaterThan(1000);
+    for (const worker of workers) killGroup(worker);
+  }, 600_000);
 
   it('a Redis that goes away gives one clear error, and the same command resumes the sweep', async () => {
-    const { url, server } = await startRedis();
+    const first = await startRedisServer({ cwd: dir });
     const out = path.join(dir, 'lost');
-    const sweep = start('sweep.ts', [...TINY, `out=${out}`, 'executor=redis', `redis_url=${url}`]);
+    const args = [...TINY, 'configs=baseline,lr:low,lr:high', 'seeds=0', `out=${out}`, 'executor=redis'];
+    const sweep = startCli('sweep.ts', [...args, `redis_url=${first.url}`]);
     await until(() => sweep.output().includes('queued on'), 'the runs to be queued');
-    server.kill('SIGKILL');
+    await killRedisServer(first);
     expect(await exited(sweep)).toBe(1);
     expect(sweep.output()).toMatch(/error: lost the connection to Redis at redis:\/\/127\.0\.0\.1:\d+ .*the same command resumes the sweep/);
-    const again = await startRedis();
-    const resumed = start('sweep.ts', [...TINY, `out=${out}`, 'executor=redis', `redis_url=${again.url}`]);
-    const worker = start('sweep-worker.ts', [`redis_url=${again.url}`]);
+    const again = await startRedisServer({ cwd: dir });
+    const resumed = startCli('sweep.ts', [...args, `redis_url=${again.url}`]);
+    const worker = startWorker(again.url);
     expect(await exited(resumed), resumed.output()).toBe(0);
     expect(JSON.parse(readFileSync(path.join(out, 'summary.json'), 'utf8')).finishedRuns).toBe(3);
     killGroup(worker);
   }, 180_000);
 
   it('a bad redis_url exits 2 and an unreachable server exits 1, each with one error line', async () => {
-    const bad = spawnSync(tsx, [path.join(here, 'sweep.ts'), ...TINY, `out=${path.join(dir, 'bad')}`, 'executor=redis', 'redis_url=localhost:6379'], { cwd: repoRoot, encoding: 'utf8' });
+    const run = (script: string, args: string[]) => spawnSync(path.join(repoRoot, 'node_modules/.bin/tsx'), [path.join(repoRoot, 'src/cli', script), ...args], { cwd: repoRoot, encoding: 'utf8' });
+    const bad = run('sweep.ts', [...TINY, 'configs=baseline', `out=${path.join(dir, 'bad')}`, 'executor=redis', 'redis_url=localhost:6379']);
     expect(bad.status).toBe(2);
-    expect(bad.stderr.trim().split('\n')).toEqual(["error: redis_url must look like redis://host:port (e.g. redis://127.0.0.1:6379), got 'localhost:6379'"]);
+    expect(bad.stderr.trim().split('\n')).toEqual(["error: redis_url is malformed; it must look like redis://[user:password@]host[:port][/db] or rediss://… for TLS (e.g. redis://127.0.0.1:6379), got 'localhost:6379'"]);
     const port = await freePort();
-    const unreachable = spawnSync(tsx, [path.join(here, 'sweep.ts'), ...TINY, `out=${path.join(dir, 'unreachable')}`, 'executor=redis', `redis_url=redis://127.0.0.1:${port}`], { cwd: repoRoot, encoding: 'utf8' });
+    const unreachable = run('sweep.ts', [...TINY, `out=${path.join(dir, 'unreachable')}`, 'executor=redis', `redis_url=redis://127.0.0.1:${port}`]);
     expect(unreachable.status).toBe(1);
     expect(unreachable.stderr).toMatch(new RegExp(`error: cannot reach Redis at redis://127\\.0\\.0\\.1:${port} `));
-    const worker = spawnSync(tsx, [path.join(here, 'sweep-worker.ts'), 'redis_url=nope'], { cwd: repoRoot, encoding: 'utf8' });
-    expect(worker.status).toBe(2);
+    expect(run('sweep-worker.ts', ['redis_url=nope']).status).toBe(2);
   }, 60_000);
+
+  it('stops every redis-server it started', async () => {
+    const pids = startedRedisPids();
+    expect(pids.length).toBeGreaterThan(0);
+    await stopRedisServers();
+    for (const pid of pids) expect(existsSync(`/proc/${pid}`), `redis-server ${pid} still runs`).toBe(false);
+  });
 });

@@ -1,69 +1,125 @@
 /**
- * `npm run sweep-worker -- redis_url=redis://host:port [stall_s=30]`: takes sweep runs from the
- * Redis queue (DESIGN.md §11), trains and evaluates each in a child process, and sends back its
- * result, metrics, config and final checkpoint. Start any number, on any machine that reaches the
- * server: by hand, over ssh, with Slurm's `srun`, or as a Kubernetes Job. A worker that dies
- * mid-run loses nothing: once its lock lapses (stall_s), another worker takes the run again.
+ * `npm run sweep-worker -- redis_url=redis://[user:pass@]host:port [tls_ca=FILE] [stall_s=30] [job_timeout_s=86400]`:
+ * takes sweep runs from the Redis queue (DESIGN.md §11), trains each in a child process, and sends
+ * back its metrics, config, log and final checkpoint. Start any number, on any machine that
+ * reaches the server: by hand, over ssh, with Slurm's `srun`, or as a Kubernetes Job.
+ *
+ * What arrives through the queue is untrusted (§15): a job's data is checked before anything runs
+ * (a built-in task, config keys only, the command line's bounds), its run folder is named by a
+ * hash this worker computes, the checkpoint is cached under the hash of its own bytes, and a job
+ * gets at most job_timeout_s of wall-clock. A run whose child is killed, or whose worker dies or
+ * is stopped, goes back to the queue for another worker; a run that fails on its own fails once.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
-import { Worker, type Job } from 'bullmq';
+import { UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import { parseCliArgs, runCli } from './cli-args';
-import { prepareRuntime } from './run-setup';
-import { connectRedis, lostConnection, redisOptions, SWEEP_QUEUE } from './sweep/redis-connection';
-import { isBinaryFile, RETURNED_FILES, type SweepJobData, type SweepJobReturn } from './sweep/redis-jobs';
-import { evaluateRun } from './sweep/run-result';
-import { lastLogLine, trainChild } from './sweep/train-child';
+import { writeFileDurable } from './durable-write';
+import { connectRedis, lostConnection, parseRedisUrl, redisOptions, SWEEP_QUEUE } from './sweep/redis-connection';
+import { checkJobData, checkpointKeyHash, isBinaryFile, loggable, RETURNED_FILES, type SweepJobReturn } from './sweep/redis-jobs';
+import { describeExit, killedFromOutside, lastLogLine, trainChild } from './sweep/train-child';
 
 const SPEC = {
-  redis_url: { kind: 'string', required: true, doc: 'the sweep\'s Redis server, redis://host:port' },
+  redis_url: { kind: 'string', required: true, doc: 'the sweep\'s Redis server, redis://[user:password@]host:port[/db] or rediss:// for TLS (password also from REDIS_PASSWORD)' },
+  tls_ca: { kind: 'string', doc: 'PEM file of the CA that signed a rediss:// server\'s certificate (a private CA)' },
   stall_s: { kind: 'int', min: 1, max: 3600, default: 30, doc: 'seconds after which a run whose worker stopped answering is taken again' },
+  job_timeout_s: { kind: 'int', min: 10, max: 30 * 24 * 3600, default: 24 * 3600, doc: 'wall-clock limit of one run on this worker; a run past it fails' },
 } as const;
+
+/** A run handed back this many times (its child killed each time) fails instead of circling forever. */
+const MAX_HANDOVERS = 10;
 
 async function main(): Promise<void> {
   const args = parseCliArgs(process.argv.slice(2), SPEC, { program: 'npm run sweep-worker --' });
-  const client = await connectRedis(args.redis_url);
-  await prepareRuntime();
+  const target = parseRedisUrl(args.redis_url, { env: process.env, tlsCa: args.tls_ca });
+  const client = await connectRedis(target);
   const work = mkdtempSync(path.join(tmpdir(), 'flowtune-sweep-worker-'));
   const name = `${hostname()}:${process.pid}`;
+  let stopping = false;
+  let childPid: number | undefined;
+
+  /** The sweep's checkpoint, fetched once and kept under the hash of its bytes, which must match the key. */
   const checkpointFile = async (key: string) => {
-    const file = path.join(work, `${key.replace(/[^a-z0-9]/gi, '_')}.flowtune`);
-    if (!existsSync(file)) {
-      const bytes = await client.getBuffer(key);
-      if (!bytes) throw new Error(`the sweep's checkpoint ${key} is not on the Redis server`);
-      writeFileSync(file, bytes);
-    }
+    const hash = checkpointKeyHash(key)!;
+    const file = path.join(work, `${hash}.flowtune`);
+    if (existsSync(file)) return file;
+    const bytes = await client.getBuffer(key);
+    if (!bytes) throw new Error(`the sweep's checkpoint ${key} is not on the Redis server`);
+    if (createHash('sha256').update(bytes).digest('hex') !== hash) throw new UnrecoverableError(`the checkpoint under ${key} does not match its hash; refusing it`);
+    writeFileDurable(file, bytes);
     return file;
   };
-  const processRun = async (job: Job<SweepJobData>): Promise<SweepJobReturn> => {
-    const { run, task, evaluation, ckptKey } = job.data;
-    console.log(`start ${run.id} (job ${job.id})`);
-    const runDir = path.join(work, String(job.id));
-    mkdirSync(runDir, { recursive: true });
-    const code = await trainChild(runDir, await checkpointFile(ckptKey), run.overrides);
-    if (code !== 0) throw new Error(`training ${run.id} exited with ${code}: ${lastLogLine(runDir)}`);
-    const result = await evaluateRun(runDir, task, run, evaluation);
-    const files: Record<string, string> = {};
-    for (const file of RETURNED_FILES) {
-      const full = path.join(runDir, file);
-      if (existsSync(full)) files[file] = isBinaryFile(file) ? readFileSync(full).toString('base64') : readFileSync(full, 'utf8');
+
+  const processRun = async (job: Job, token?: string): Promise<SweepJobReturn> => {
+    let checked;
+    try {
+      checked = checkJobData(job.data);
+    } catch (error) {
+      throw new UnrecoverableError(`refused job ${loggable(job.id)}: ${(error as Error).message}`);
     }
-    rmSync(runDir, { recursive: true, force: true });
-    console.log(`done ${run.id}: success ${result.successRate.toFixed(3)}`);
-    return { result, files, worker: name };
+    const { run, ckptKey } = checked.job;
+    if (stopping) return handBack(job, token, run.id, 'this worker is stopping');
+    console.log(`start ${run.id} (job ${loggable(job.id)})`);
+    // Never a path from the queue: the folder is named by a hash of the job id.
+    const runDir = path.join(work, `run-${createHash('sha256').update(String(job.id)).digest('hex').slice(0, 16)}`);
+    try {
+      const ckpt = await checkpointFile(ckptKey);
+      const exit = await trainChild(runDir, ckpt, run.overrides, { timeoutMs: args.job_timeout_s * 1000, onStart: (pid) => { childPid = pid; } });
+      childPid = undefined;
+      if (exit.timedOut) throw new UnrecoverableError(`training ${run.id} ran past job_timeout_s=${args.job_timeout_s} and was stopped`);
+      if (killedFromOutside(exit) || stopping) return handBack(job, token, run.id, `its training ${describeExit(exit)}`);
+      if (exit.code !== 0) throw new UnrecoverableError(`training ${run.id} ${describeExit(exit)}: ${lastLogLine(runDir)}`);
+      const files: Record<string, string> = {};
+      for (const file of RETURNED_FILES) {
+        const full = path.join(runDir, file);
+        if (existsSync(full)) files[file] = isBinaryFile(file) ? readFileSync(full).toString('base64') : readFileSync(full, 'utf8');
+      }
+      console.log(`returning ${run.id}`);
+      return { files, worker: name };
+    } finally {
+      rmSync(runDir, { recursive: true, force: true });
+    }
   };
-  const worker = new Worker<SweepJobData, SweepJobReturn>(SWEEP_QUEUE, processRun, {
-    connection: redisOptions(args.redis_url), concurrency: 1, lockDuration: args.stall_s * 1000, stalledInterval: args.stall_s * 1000, maxStalledCount: 5,
+
+  /** Puts the job back in the queue for any worker (never failed): a kill is not the run's fault. */
+  const handBack = async (job: Job, token: string | undefined, runId: string, why: string): Promise<never> => {
+    if (job.attemptsStarted > MAX_HANDOVERS) throw new UnrecoverableError(`${runId} was handed back ${MAX_HANDOVERS} times (${why}); giving up`);
+    console.error(`handing ${runId} back to the queue: ${why}`);
+    await job.moveToWait(token);
+    throw new WaitingError();
+  };
+
+  const worker = new Worker(SWEEP_QUEUE, processRun, {
+    connection: redisOptions(target), concurrency: 1, lockDuration: args.stall_s * 1000, stalledInterval: args.stall_s * 1000, maxStalledCount: 5,
   });
-  console.log(`worker ${name} takes runs from ${args.redis_url}`);
-  const stop = () => void worker.close().then(() => process.exit(0));
+  worker.on('failed', (job, error) => console.error(`failed ${loggable(job?.data?.run?.id ?? job?.id)}: ${error.message}`));
+  console.log(`worker ${name} takes runs from ${target.display}`);
+  const cleanUp = () => rmSync(work, { recursive: true, force: true });
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    console.error(`${signal}: stopping; a run under way goes back to the queue`);
+    // The child's death hands its run back; close() then waits for that.
+    if (childPid !== undefined) {
+      try {
+        process.kill(childPid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }
+    void worker.close().finally(() => {
+      cleanUp();
+      process.exit(0);
+    });
+  };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   try {
-    await lostConnection(args.redis_url, [worker, client]);
+    await lostConnection(target, [worker, client]);
   } finally {
-    rmSync(work, { recursive: true, force: true });
+    cleanUp();
   }
 }
 

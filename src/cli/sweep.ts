@@ -29,7 +29,8 @@ const SPEC = {
   dry_run: { kind: 'bool', default: false, doc: 'print one line per run (variant, seed, overrides) and run nothing' },
   parallel: { kind: 'int', min: 0, max: 256, default: 0, doc: 'runs at once (0 = one per two cores, at least 1: each run steps its envs on every core)' },
   executor: { kind: 'enum', values: ['local', 'redis'], default: 'local', doc: 'where runs train: local child processes, or sweep workers taking them from a Redis queue' },
-  redis_url: { kind: 'string', default: '', doc: 'Redis server of executor=redis, redis://host:port' },
+  redis_url: { kind: 'string', default: '', doc: 'Redis server of executor=redis, redis://[user:password@]host:port[/db] or rediss:// for TLS (password also from REDIS_PASSWORD)' },
+  tls_ca: { kind: 'string', doc: 'PEM file of the CA that signed a rediss:// server\'s certificate (a private CA)' },
   final_eval_episodes: { kind: 'int', min: 1, max: 100_000, default: 100, doc: 'episodes of the final evaluation of each run, on the same fresh seeds for every run' },
   final_eval_seed: { kind: 'int', min: 0, max: 2 ** 31 - 1, default: 2_000_000, doc: 'first reset seed of the final evaluation (apart from training and in-run evaluation seeds)' },
 } as const;
@@ -65,18 +66,18 @@ async function main(): Promise<void> {
     for (const line of dryRunLines(plan)) console.log(line);
     return;
   }
-  if (args.executor === 'redis') {
-    parseRedisUrl(args.redis_url);
+  const redisTarget = args.executor === 'redis' ? parseRedisUrl(args.redis_url, { env: process.env, tlsCa: args.tls_ca }) : undefined;
+  if (redisTarget) {
     if (args.parallel > 0) console.error(`warning: parallel=${args.parallel} does nothing with executor=redis; each sweep-worker takes one run at a time, so start as many workers as runs should train at once`);
   }
-  else if (args.redis_url) throw new UsageError('redis_url', `redis_url does nothing with executor=local; add executor=redis to run on sweep workers`);
+  else if (args.redis_url || args.tls_ca) throw new UsageError(args.redis_url ? 'redis_url' : 'tls_ca', `${args.redis_url ? 'redis_url' : 'tls_ca'} does nothing with executor=local; add executor=redis to run on sweep workers`);
   const ckpt = args.ckpt || path.join('public', 'checkpoints', `${args.task}-bc.flowtune`);
   if (!existsSync(ckpt)) throw new UsageError('ckpt', `checkpoint ${ckpt} does not exist`);
   const sweep = { plan, ckpt, evaluation: { episodes: args.final_eval_episodes, seed: args.final_eval_seed } };
   writeSweepFile(args.out, sweep);
   await prepareRuntime();
   const parallel = args.parallel > 0 ? args.parallel : Math.max(1, Math.floor(availableParallelism() / 2));
-  const failed = args.executor === 'redis' ? await runRedisSweep(args.out, sweep, args.redis_url) : await runLocalSweep(args.out, sweep, parallel);
+  const failed = redisTarget ? await runRedisSweep(args.out, sweep, redisTarget) : await runLocalSweep(args.out, sweep, parallel);
   const summary = await writeSummary(args.out, sweep);
   console.log(JSON.stringify({ out: args.out, finished: summary.finishedRuns, planned: summary.plannedRuns, failed }));
   if (failed.length > 0) throw new Error(`${failed.length} run${failed.length > 1 ? 's' : ''} failed (${failed.join(', ')}); their logs are runs/<id>/train.log; run the same command again to retry them`);

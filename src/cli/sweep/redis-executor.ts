@@ -1,48 +1,69 @@
 /**
- * The `redis` executor (DESIGN.md §11): the sweep command queues every unfinished run with BullMQ
- * and waits; `npm run sweep-worker` processes on any machines take them. Each returned run lands
- * in the sweep folder exactly once (its result.json is written last, and a run that has one is
- * never taken again). A killed worker's run goes back to the queue when its lock lapses.
+ * The `redis` executor (DESIGN.md §11, §15): the sweep command queues every unfinished run with
+ * BullMQ and waits; `npm run sweep-worker` processes on any machines take them. What a worker
+ * returns is untrusted: only the fixed file names land, each in the folder of the run the sweep
+ * planned, and the sweep evaluates the returned checkpoint itself, as the local executor does. A
+ * run lands exactly once (its result.json is written last, and a run that has one is never taken
+ * again). A killed worker's run goes back to the queue; a run that fails on its own fails once.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Queue, QueueEvents } from 'bullmq';
 import type { SweepRun } from '../../core/sweep/sweep-plan';
-import { connectRedis, lostConnection, redisOptions, SWEEP_QUEUE } from './redis-connection';
-import { isBinaryFile, sweepJobId, type SweepJobData, type SweepJobReturn } from './redis-jobs';
-import { readRunResult, runDirOf, writeRunResult, writeSummary, type SweepFile } from './sweep-folder';
+import { makeFolder, writeFileDurable } from '../durable-write';
+import { finalCheckpointProblem } from './final-checkpoint';
+import { connectRedis, lostConnection, redisOptions, SWEEP_QUEUE, type RedisTarget } from './redis-connection';
+import { CHECKPOINT_KEY_PREFIX, checkJobReturn, isBinaryFile, sweepJobId, type SweepJobData } from './redis-jobs';
+import { evaluateRun } from './run-result';
+import { finalCheckpointOf, readRunResult, runDirOf, writeRunResult, writeSummary, type SweepFile } from './sweep-folder';
 
-/** Writes a returned run into the sweep folder, result.json last; a run that already has one is left as it is. */
-async function landRun(out: string, sweep: SweepFile, returned: SweepJobReturn): Promise<boolean> {
-  const { result } = returned;
-  if (readRunResult(out, result.id)) return false;
-  const runDir = runDirOf(out, result.id);
-  for (const [name, content] of Object.entries(returned.files)) {
-    mkdirSync(path.dirname(path.join(runDir, name)), { recursive: true });
-    writeFileSync(path.join(runDir, name), isBinaryFile(name) ? Buffer.from(content, 'base64') : content);
+/** Tries of a run that fails with a passing error (a lost fetch, say); a run that fails on its own is not retried. */
+const JOB_ATTEMPTS = 3;
+
+/**
+ * Lands a worker's reply into the planned run's folder (the run id comes from the plan, never from
+ * the reply), validates the checkpoint and evaluates it here; result.json is written last.
+ */
+async function landRun(out: string, sweep: SweepFile, run: SweepRun, reply: unknown, evaluateQueue: { chain: Promise<void> }): Promise<void> {
+  if (readRunResult(out, run.id)) return;
+  const { files, worker, refused } = checkJobReturn(reply);
+  for (const name of refused) console.error(`warning: refused a file from worker ${worker} for ${run.id}: ${name}`);
+  const runDir = runDirOf(out, run.id);
+  for (const [name, content] of files) {
+    const file = path.join(runDir, name);
+    makeFolder(path.dirname(file));
+    writeFileDurable(file, isBinaryFile(name) ? Buffer.from(content, 'base64') : content);
   }
-  writeRunResult(out, result);
-  const summary = await writeSummary(out, sweep);
-  console.log(`done ${result.id} on ${returned.worker}: success ${result.successRate.toFixed(3)} (${summary.finishedRuns}/${summary.plannedRuns} runs finished)`);
-  return true;
+  const problem = finalCheckpointProblem(finalCheckpointOf(out, run.id), sweep.plan.task);
+  if (problem) throw new Error(`worker ${worker} returned ${problem}`);
+  // Evaluations run one at a time in this process, as the local executor's do.
+  const evaluation = evaluateQueue.chain.then(async () => {
+    const result = await evaluateRun(runDir, sweep.plan.task, run, sweep.evaluation);
+    writeRunResult(out, result);
+    const summary = await writeSummary(out, sweep);
+    console.log(`done ${run.id} on ${worker}: success ${result.successRate.toFixed(3)} (${summary.finishedRuns}/${summary.plannedRuns} runs finished)`);
+  });
+  evaluateQueue.chain = evaluation.catch(() => undefined);
+  await evaluation;
 }
 
 /** Queues the unfinished runs and lands each as a worker returns it; returns the ids that failed. */
-export async function runRedisSweep(out: string, sweep: SweepFile, url: string): Promise<string[]> {
-  const client = await connectRedis(url);
+export async function runRedisSweep(out: string, sweep: SweepFile, target: RedisTarget): Promise<string[]> {
+  const client = await connectRedis(target);
   const checkpoint = readFileSync(sweep.ckpt);
-  const ckptKey = `flowtune:checkpoint:${createHash('sha256').update(checkpoint).digest('hex')}`;
+  const ckptKey = `${CHECKPOINT_KEY_PREFIX}${createHash('sha256').update(checkpoint).digest('hex')}`;
   await client.set(ckptKey, checkpoint, 'EX', 30 * 24 * 3600);
   const sweepId = createHash('sha256').update(JSON.stringify([sweep.plan.preset, sweep.plan.task, sweep.plan.base, ckptKey, sweep.evaluation])).digest('hex').slice(0, 12);
-  const queue = new Queue<SweepJobData, SweepJobReturn>(SWEEP_QUEUE, { connection: redisOptions(url) });
-  const events = new QueueEvents(SWEEP_QUEUE, { connection: redisOptions(url) });
-  const lost = lostConnection(url, [queue, events, client]);
+  const queue = new Queue<SweepJobData>(SWEEP_QUEUE, { connection: redisOptions(target) });
+  const events = new QueueEvents(SWEEP_QUEUE, { connection: redisOptions(target) });
+  const lost = lostConnection(target, [queue, events, client]);
   const failed: string[] = [];
+  const evaluateQueue = { chain: Promise.resolve() };
   try {
     await Promise.race([events.waitUntilReady(), lost]);
     const pending = sweep.plan.runs.filter((run) => readRunResult(out, run.id) === undefined);
-    console.error(`${sweep.plan.runs.length - pending.length} of ${sweep.plan.runs.length} runs already finished; ${pending.length} queued on ${url} (sweep ${sweepId}); start workers with npm run sweep-worker -- redis_url=${url}`);
+    console.error(`${sweep.plan.runs.length - pending.length} of ${sweep.plan.runs.length} runs already finished; ${pending.length} queued on ${target.display} (sweep ${sweepId}); start workers with npm run sweep-worker -- redis_url=${target.display}`);
     const land = async (run: SweepRun) => {
       const jobId = sweepJobId(sweepId, run.id);
       let job = await queue.getJob(jobId);
@@ -51,12 +72,16 @@ export async function runRedisSweep(out: string, sweep: SweepFile, url: string):
         await job.remove();
         job = undefined;
       }
-      job ??= await queue.add(run.id, { sweepId, task: sweep.plan.task, ckptKey, run, evaluation: sweep.evaluation }, { jobId, attempts: 1, removeOnComplete: false, removeOnFail: false });
+      job ??= await queue.add(run.id, { sweepId, task: sweep.plan.task, ckptKey, run }, {
+        jobId, attempts: JOB_ATTEMPTS, backoff: { type: 'exponential', delay: 5000 }, removeOnComplete: false, removeOnFail: false,
+      });
       try {
-        await landRun(out, sweep, await job.waitUntilFinished(events));
+        await landRun(out, sweep, run, await job.waitUntilFinished(events), evaluateQueue);
       } catch (error) {
         failed.push(run.id);
         console.error(`failed ${run.id}: ${(error as Error).message}`);
+        // A reply that could not land is not kept, so the same command queues the run afresh.
+        if ((await job.getState().catch(() => undefined)) === 'completed') await job.remove().catch(() => undefined);
       }
     };
     await Promise.race([Promise.all(pending.map(land)), lost]);
