@@ -73,7 +73,7 @@ export function CheckpointPanel() {
       return;
     }
     try {
-      const info = await trainerClient().loadCheckpoint(checkpoint);
+      const { info } = await trainerClient().loadCheckpoint(checkpoint);
       setCheckpointNotice({ kind: 'ok', text: `${info.source} loaded: the next run starts from it` });
     } catch (error) {
       setCheckpointNotice({ kind: 'error', text: errorText(error) });
