@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { iteration, openStudio, waitForIteration } from './studio';
 
 test.describe('run controls and config', () => {
-  test('pause holds the iteration, step runs exactly one, resume continues, reset clears', async ({ page }) => {
+  test('pause holds the iteration, step runs exactly one, resume continues, reset asks and clears', async ({ page }) => {
     await openStudio(page, { overrides: ['iterations=400', 'eval.every=0'] });
     await page.getByTestId('train').click();
     await waitForIteration(page, 1);
@@ -27,6 +27,7 @@ test.describe('run controls and config', () => {
     await waitForIteration(page, pausedAt + 3);
 
     await page.getByTestId('reset').click();
+    await page.getByTestId('reset-confirm').click();
     await expect(page.getByTestId('phase')).toHaveText('idle');
     await expect(page.getByTestId('status-iteration')).toHaveText('0');
     await expect(page.getByTestId('record-count')).toHaveText('0 iterations logged');

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { iteration, openStudio, waitForIteration } from './studio';
 
 test.describe('journey 5: keep and share', () => {
-  test('an exported .flowtune re-imports with identical actions; a reload resumes at the saved iteration with its history', async ({ page }) => {
+  test('an exported .flowtune re-imports with identical actions; a reload resumes from the saved iteration with its history', async ({ page }) => {
     test.setTimeout(240_000);
     await openStudio(page, { overrides: ['iterations=400', 'eval.every=0', 'checkpoint_every=2'] });
     await page.getByTestId('train').click();
@@ -22,8 +22,9 @@ test.describe('journey 5: keep and share', () => {
     expect(download.suggestedFilename()).toBe(`pick-cube-ppo-it${pausedAt}.flowtune`);
     await page.getByTestId('checkpoint-input').setInputFiles({ name: download.suggestedFilename(), mimeType: 'application/octet-stream', buffer: await readDownload(download) });
     await expect(page.getByTestId('checkpoint-notice')).toHaveClass(/notice-ok/);
-    await expect(page.getByTestId('meta-stage')).toHaveText('ppo');
-    await expect(page.getByTestId('meta-step')).toContainText(`iteration ${pausedAt}`);
+    // A run exists, so the file waits for Reset: the Model panel still shows the run's model, and names the file.
+    await expect(page.getByTestId('meta-stage')).toHaveText('bc');
+    await expect(page.getByTestId('model-next')).toContainText(`pick-cube-ppo-it${pausedAt}.flowtune (ppo, iteration ${pausedAt})`);
     await page.getByTestId('probe-selected').click();
     await expect(page.getByTestId('probe-selected-values')).toHaveText(runActions);
 
@@ -36,24 +37,24 @@ test.describe('journey 5: keep and share', () => {
     for (const next of await Promise.all(downloads)) tfjsFiles.push({ name: next.suggestedFilename(), mimeType: 'application/octet-stream', buffer: await readDownload(next) });
     expect(tfjsFiles.map((file) => file.name).sort()).toEqual(['model.weights.bin', `pick-cube-ppo-it${pausedAt}.model.json`]);
     await page.getByTestId('checkpoint-input').setInputFiles(tfjsFiles);
-    await expect(page.getByTestId('checkpoint-notice')).toContainText(`pick-cube-ppo-it${pausedAt}.model.json loaded`);
+    await expect(page.getByTestId('checkpoint-notice')).toContainText(`pick-cube-ppo-it${pausedAt}.model.json is checked and waits for Reset`);
     await page.getByTestId('probe-selected').click();
     await expect(page.getByTestId('probe-selected-values')).toHaveText(runActions);
 
-    // Reload: the autosave made at pause is offered and restores iteration and history.
+    // Reload: the autosave made at pause is offered; Resume restores it with its history and trains on.
     await page.reload();
     await expect(page.getByTestId('resume-banner')).toBeVisible();
     await expect(page.getByTestId('resume-iteration')).toHaveText(String(pausedAt));
     await page.getByTestId('resume').click();
+    await expect(page.getByTestId('phase')).toHaveText('running');
+    await expect(page.getByTestId('meta-step')).toContainText(`(iteration ${pausedAt},`);
+    await waitForIteration(page, pausedAt + 1);
+    await page.getByTestId('pause').click();
     await expect(page.getByTestId('phase')).toHaveText('paused');
-    await expect(page.getByTestId('status-iteration')).toHaveText(String(pausedAt));
-    await expect(page.getByTestId('record-count')).toHaveText(`${pausedAt} iterations logged`);
-    await expect(page.getByTestId('chart-losses-policy')).toHaveAttribute('data-points', String(pausedAt));
-    // One more iteration continues the restored run: the history grows from the saved one.
-    await page.getByTestId('step').click();
-    await expect(page.getByTestId('status-iteration')).toHaveText(String(pausedAt + 1));
-    await expect(page.getByTestId('record-count')).toHaveText(`${pausedAt + 1} iterations logged`);
-    await expect(page.getByTestId('phase')).toHaveText('paused');
+    // The history grows from the saved one: every iteration is logged once, on every chart.
+    const resumedAt = await iteration(page);
+    await expect(page.getByTestId('record-count')).toHaveText(`${resumedAt} iterations logged`);
+    await expect(page.getByTestId('chart-losses-policy')).toHaveAttribute('data-points', String(resumedAt));
   });
 });
 

@@ -7,7 +7,6 @@ import type { TrainerWorkerApi } from '../src/protocol/trainer-api';
 import { initBrowserBackend } from './tfjs-browser';
 import { probeSample } from './probe-sample';
 import { probeEvalActions } from './trainer/action-probe';
-import { clearSavedRun, readSavedRun } from './trainer/autosave-store';
 import { chainSampleBuffers } from './trainer/chain-sampler';
 import { idlePolicy, sampleChains } from './trainer/chain-requests';
 import { FaultInjection } from './trainer/fault-injection';
@@ -69,7 +68,8 @@ const api: TrainerWorkerApi = {
   },
   async loadCheckpoint(files) {
     requireBackend();
-    return session.loadCheckpoint(files);
+    const info = session.loadCheckpoint(files);
+    return { info, afterReset: session.hasRun };
   },
   async train() {
     requireBackend();
@@ -81,13 +81,21 @@ const api: TrainerWorkerApi = {
     await session.stepOnce();
   },
   stop: () => session.stop(),
-  reset: () => session.reset(),
+  reset: () => session.reset(true),
   status: async () => session.status(),
   // A running queue owns the autosave: the queue resumes it, so no banner offers it.
-  savedRun: async () => ((await queue.running()) ? null : (await readSavedRun())?.summary ?? null),
-  resumeSaved: () => session.resumeSaved(),
+  savedRun: async () => ((await queue.running()) ? null : session.offeredRun()),
+  async resumeSaved() {
+    requireBackend();
+    return session.resumeSaved();
+  },
   rollBack: () => session.rollBack(),
-  discardSaved: () => clearSavedRun(),
+  keepSaved: () => session.keepSaved(),
+  discardSaved: () => session.discardSaved(),
+  async resumeRun(id) {
+    requireBackend();
+    await session.resumeRun(id);
+  },
   async exportModel() {
     const files = await session.exportModel();
     return Comlink.transfer(files, [files.flowtune.buffer as ArrayBuffer, files.weightsBin.buffer as ArrayBuffer]);
@@ -136,6 +144,8 @@ const api: TrainerWorkerApi = {
   async deleteRun(id) {
     await forgetRuns([id], session.currentRunId);
     await session.announceRuns();
+    // Deleting the run the banner offers withdraws the offer.
+    await session.announceOffer();
   },
   listSweeps: () => keptSweeps(),
   async deleteSweep(id) {

@@ -10,6 +10,7 @@ import { ExportPanel } from './components/ExportPanel';
 import { FaultPanel } from './components/FaultPanel';
 import { NoisePanel } from './components/NoisePanel';
 import { ProbePanel } from './components/ProbePanel';
+import { ResetConfirm } from './components/ResetConfirm';
 import { ResumeBanner } from './components/ResumeBanner';
 import { RunControls } from './components/RunControls';
 import { StatusBar } from './components/StatusBar';
@@ -129,6 +130,7 @@ export function App() {
   const error = useRuntimeStore((state) => state.error);
   const runError = useRunStore((state) => state.runError);
   const configNotice = useRunStore((state) => state.configNotice);
+  const runNotice = useRunStore((state) => state.runNotice);
   const rollbackIteration = useRunStore((state) => state.status?.rollbackIteration);
   const [tab, setTab] = useState<MainTab>('charts');
   useHashSync();
@@ -144,7 +146,14 @@ export function App() {
         <span className="muted" data-testid="isolation">{window.crossOriginIsolated ? 'cross-origin isolated' : 'not isolated'}</span>
       </header>
       <RunControls />
+      <ResetConfirm />
       <ResumeBanner />
+      {runNotice && (
+        <div className="notice-banner notice-ok" role="status" data-testid="run-notice">
+          {runNotice}
+          <button className="link" onClick={() => useRunStore.getState().setRunNotice(undefined)}>dismiss</button>
+        </div>
+      )}
       {error && <div className="error-banner" role="alert" data-testid="error">{error}</div>}
       {runError && (
         <div className="error-banner" role="alert" data-testid="run-error">

@@ -31,6 +31,8 @@ export interface RunListing {
   current: boolean;
   /** It ran all its iterations. */
   finished: boolean;
+  /** The iteration of the weights it keeps (its newest save), so it can be resumed; absent when it keeps none. */
+  savedIteration?: number;
 }
 
 /** A listed run with its config and metrics, for overlays and the config diff. */

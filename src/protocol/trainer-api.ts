@@ -59,7 +59,7 @@ export interface CheckpointInfo {
   format: 'flowtune' | 'tfjs';
 }
 
-/** The model a new run starts from. */
+/** A model: a checkpoint, or a freshly initialized policy. */
 export type ModelSource = { kind: 'checkpoint'; info: CheckpointInfo } | { kind: 'fresh'; reason: string };
 
 /** A checkpoint handed to the worker: a .flowtune file, or a tfjs model.json with its weight files. */
@@ -95,7 +95,15 @@ export type TrainerEvent =
   /** Replaces the page's history (run start, reset, resume). */
   | { type: 'history'; records: MetricRecord[] }
   | { type: 'config'; config: RunConfig }
-  | { type: 'model'; model: ModelSource }
+  /**
+   * The model Train uses: the run's own while a run exists, else the one a new run starts from; and,
+   * while a run exists, the model chosen since it started, which a run after Reset starts from.
+   */
+  | { type: 'model'; model: ModelSource; next?: ModelSource }
+  /** The run a reload offered was resumed, kept in the Runs list or discarded: null, the offer is gone. */
+  | { type: 'saved-run'; saved: SavedRunSummary | null }
+  /** One sentence about what happened to a run (kept in the Runs list, resumed). */
+  | { type: 'notice'; message: string }
   /**
    * The episodes one iteration finished (training, and eval when it evaluated), newest last, and the
    * ids of earlier episodes the worker's store let go of (its count limits and byte budget).
@@ -115,6 +123,8 @@ export type TrainerEvent =
 
 /** An autosaved run in IndexedDB that can be resumed. */
 export interface SavedRunSummary {
+  /** Its name in the Runs list, when the save names it. */
+  name?: string;
   task: string;
   iteration: number;
   envSteps: number;
@@ -129,6 +139,12 @@ export interface ActionProbe {
   seed: number;
   /** [H × A] */
   actions: Float32Array;
+}
+
+/** A checkpoint the trainer accepted: what it holds, and whether it waits for Reset because a run exists. */
+export interface LoadedCheckpoint {
+  info: CheckpointInfo;
+  afterReset: boolean;
 }
 
 /** Exported files of the model in use. */
@@ -302,25 +318,32 @@ export interface TrainerWorkerApi extends RecipeApi {
   /** Selects the task and its observation kind, and preselects the shipped checkpoint for both. */
   selectTask(task: TaskName, obsType: ObsType): Promise<ModelSource>;
   /**
-   * Validates a checkpoint fully; on success it becomes the model of the next run. The current run is never touched.
-   * With no run, the studio takes the checkpoint's observation kind (state or point cloud, and its point count).
+   * Validates a checkpoint fully; on success it becomes the model of the next run. The current run is never touched:
+   * while one exists, the file waits for Reset (afterReset). With no run, the studio takes the checkpoint's
+   * observation kind (state or point cloud, and its point count).
    */
-  loadCheckpoint(files: CheckpointFiles): Promise<CheckpointInfo>;
+  loadCheckpoint(files: CheckpointFiles): Promise<LoadedCheckpoint>;
   /** Starts a run (or resumes a paused one). */
   train(): Promise<void>;
   pause(): Promise<void>;
   /** One iteration, then paused. */
   stepOnce(): Promise<void>;
   stop(): Promise<void>;
-  /** Drops the run and its history; the selected model stays. */
+  /** Ends the run: it stays in the Runs list with its weights (resumable there), the page's charts clear; the selected model stays. */
   reset(): Promise<void>;
   status(): Promise<RunStatus>;
+  /** The run a reload offers to resume (the one that was current when the page went away); null when none. */
   savedRun(): Promise<SavedRunSummary | null>;
   /** After repeated non-finite updates: back to this run's newest autosave with half the actor lr, paused. */
   rollBack(): Promise<void>;
-  /** Restores the autosaved run, paused at its saved iteration. */
+  /** Restores the offered run at its saved iteration and trains on. */
   resumeSaved(): Promise<SavedRunSummary>;
+  /** Withdraws the offer; the run stays in the Runs list with its weights. */
+  keepSaved(): Promise<void>;
+  /** Deletes the offered run: its weights, config and metrics. */
   discardSaved(): Promise<void>;
+  /** Restores a kept run from its weights at its saved iteration and trains on; refused while a run exists. */
+  resumeRun(id: string): Promise<void>;
   exportModel(): Promise<ModelExport>;
   /** The run's policy (or the selected checkpoint's, with no run) as ONNX, with the inputs the page checks it on. */
   exportOnnx(): Promise<OnnxExport>;
@@ -339,7 +362,7 @@ export interface TrainerWorkerApi extends RecipeApi {
   listRuns(): Promise<RunListing[]>;
   /** Config and metrics of the given runs, in the order asked; throws ImportError naming an unknown id. */
   runDetails(ids: string[]): Promise<RunDetails[]>;
-  /** Forgets a kept run; the current run cannot be deleted (TrainingError). */
+  /** Forgets a kept run and its weights; the current run cannot be deleted (TrainingError). */
   deleteRun(id: string): Promise<void>;
   /** Imported sweeps, newest first. */
   listSweeps(): Promise<ImportedSweep[]>;

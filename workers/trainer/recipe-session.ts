@@ -206,7 +206,8 @@ export class RecipeSession {
       // Validated like a dropped checkpoint; it is the model the next run starts from.
       this.session.loadCheckpoint({ kind: 'flowtune', name: result.file.name, bytes: result.file.bytes });
       const what = result.stage === 'bc' ? 'The BC policy' : 'The stage-2 policy';
-      this.update({ phase: 'done', done: steps, message: `${what} is now the model: press Train to fine-tune it with PPO` });
+      const next = this.session.hasRun ? 'is the model of the next run: it applies after Reset' : 'is now the model: press Train to fine-tune it with PPO';
+      this.update({ phase: 'done', done: steps, message: `${what} ${next}` });
       this.pause.settle();
     } catch (error) {
       // A discarded stage ends quietly: the stage replacing it reports from here on.

@@ -10,6 +10,9 @@ import type { MetricRecord } from '../../src/core/metrics/metric-keys';
 import type { ImportedSweep, RunDetails, RunListing } from '../../src/protocol/runs-api';
 import { dbDelete, dbGet, dbGetAll, dbPut, inStudioDb } from './studio-db';
 
+/** The key of the 'autosave' store's record naming the run a reload offers. */
+export const OFFER_KEY = 'latest';
+
 /** A listing as stored: whether it is the current run is the session's to say. */
 export type StoredListing = Omit<RunListing, 'current'>;
 
@@ -62,14 +65,18 @@ export function keptRunDetails(ids: readonly string[], current: string | undefin
   });
 }
 
-/** Forgets runs; the current one is refused. */
+/** Forgets runs with their saved weights, and the reload's offer of one of them; the current run is refused. */
 export function forgetRuns(ids: readonly string[], current: string | undefined): Promise<void> {
   if (current !== undefined && ids.includes(current)) throw new TrainingError('the current run cannot be deleted: reset it first');
-  return inStudioDb(['run-listings', 'run-data'], 'readwrite', async (store) => {
+  return inStudioDb(['run-listings', 'run-data', 'run-saves', 'autosave'], 'readwrite', async (store) => {
     for (const id of ids) {
       await dbDelete(store('run-listings'), id);
       await dbDelete(store('run-data'), id);
+      await dbDelete(store('run-saves'), id);
     }
+    // The offer record names its run by id (an older studio's whole save too).
+    const offered = await dbGet<{ runId?: string }>(store('autosave'), OFFER_KEY);
+    if (offered?.runId !== undefined && ids.includes(offered.runId)) await dbDelete(store('autosave'), OFFER_KEY);
   });
 }
 

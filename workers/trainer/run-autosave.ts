@@ -1,35 +1,57 @@
 /**
  * The studio's store for a run (DESIGN.md §2 "a store (files, IndexedDB)"): the whole run as a
- * .flowtune with its resume state, plus the summary the resume banner shows, in IndexedDB.
+ * .flowtune with its resume state, plus the summary the resume banner and the Runs list show, kept
+ * in IndexedDB under the run's id.
  */
 import { encodeFlowtune } from '../../src/core/checkpoint/flowtune-file';
 import { cloneConfig, validateConfig, type RunConfig } from '../../src/core/config';
 import { TrainingError } from '../../src/core/errors';
 import type { Run } from '../../src/core/run/run';
 import type { CheckpointFiles, SavedRunSummary } from '../../src/protocol/trainer-api';
-import { readSavedRun, writeSavedRun } from './autosave-store';
+import { readRunSave, readSavedRun, writeRunSave, type SavedRun } from './autosave-store';
 import type { StoredListing } from './run-archive';
 
-/** Overwrites the autosave with the run as it is now, and the Runs-list entry it belongs to. */
-export async function autosaveRun(run: Run, listing: StoredListing): Promise<SavedRunSummary> {
+/**
+ * Replaces the run's own save with the run as it is now, and makes it the run a reload offers;
+ * returns the summary and the listing as kept (with the saved iteration).
+ */
+export async function autosaveRun(run: Run, listing: StoredListing): Promise<{ summary: SavedRunSummary; listing: StoredListing }> {
   const checkpoint = encodeFlowtune(await run.contents());
-  const summary: SavedRunSummary = { task: run.config.task, iteration: run.iteration, envSteps: run.envSteps, savedAt: Date.now(), records: run.history.length };
-  await writeSavedRun({ summary, runId: listing.id, listing, config: cloneConfig(run.config), checkpoint, history: [...run.history] });
-  return summary;
+  const summary: SavedRunSummary = { name: listing.name, task: run.config.task, iteration: run.iteration, envSteps: run.envSteps, savedAt: Date.now(), records: run.history.length };
+  const kept: StoredListing = { ...listing, savedIteration: run.iteration };
+  await writeRunSave({ summary, runId: kept.id, listing: kept, config: cloneConfig(run.config), checkpoint, history: [...run.history] });
+  return { summary, listing: kept };
 }
 
 export interface Autosave {
   summary: SavedRunSummary;
   config: RunConfig;
   files: CheckpointFiles;
-  /** The Runs-list entry it belongs to, when the autosave names one. */
-  listing?: StoredListing;
+  /** The Runs-list entry it belongs to. */
+  listing: StoredListing;
 }
 
-/** The autosave as a checkpoint to open a run from, with the config it ran under. */
+function asCheckpoint(saved: SavedRun): Autosave {
+  const files: CheckpointFiles = { kind: 'flowtune', name: `${saved.listing.name} at iteration ${saved.summary.iteration}`, bytes: saved.checkpoint };
+  return { summary: saved.summary, config: validateConfig(saved.config), files, listing: saved.listing };
+}
+
+/** The offered run's save as a checkpoint to open a run from, with the config it ran under. */
 export async function readAutosave(): Promise<Autosave> {
   const saved = await readSavedRun();
   if (!saved) throw new TrainingError('there is no autosaved run to resume');
-  const files: CheckpointFiles = { kind: 'flowtune', name: `autosave (iteration ${saved.summary.iteration})`, bytes: saved.checkpoint };
-  return { summary: saved.summary, config: validateConfig(saved.config), files, listing: saved.listing };
+  return asCheckpoint(saved);
+}
+
+/** A kept run's save as a checkpoint to open a run from; null when the run keeps none. */
+export async function readOwnAutosave(runId: string): Promise<Autosave | null> {
+  const saved = await readRunSave(runId);
+  return saved ? asCheckpoint(saved) : null;
+}
+
+/** A kept run's save as a checkpoint to open a run from. */
+export async function readRunAutosave(runId: string): Promise<Autosave> {
+  const saved = await readOwnAutosave(runId);
+  if (!saved) throw new TrainingError(`run ${runId} keeps no saved weights to resume from (it never autosaved, was imported, or was deleted)`);
+  return saved;
 }

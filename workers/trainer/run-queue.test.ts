@@ -26,10 +26,10 @@ class SessionStub {
   run?: { done: boolean };
   currentRunId?: string;
   calls: string[] = [];
-  /** What resumeSaved restores: the autosaved run, finished or not. */
+  /** What restoreSaved restores: the autosaved run, finished or not. */
   constructor(private readonly savedRunDone: boolean) {}
-  async resumeSaved() {
-    this.calls.push('resumeSaved');
+  async restoreSaved() {
+    this.calls.push('restoreSaved');
     this.run = { done: this.savedRunDone };
     this.currentRunId = 'run-a';
   }
@@ -78,14 +78,14 @@ describe('RunQueue.resume after a reload', () => {
 
   it('goes on training the interrupted run from its autosave', async () => {
     const { session } = await resumeWith(false);
-    expect(session.calls).toEqual(['resumeSaved', 'train']);
+    expect(session.calls).toEqual(['restoreSaved', 'train']);
     expect(storedQueue?.status.items.map((item) => item.state)).toEqual(['running', 'pending']);
   });
 
   it('ends an item whose run had finished before the queue heard of it, and starts the next', async () => {
     // The reload fell between the run's final autosave and its end reaching the queue: train() starts no loop.
     const { session } = await resumeWith(true);
-    expect(session.calls).toEqual(['resumeSaved', 'reset', 'prepareRun seed 7', 'train']);
+    expect(session.calls).toEqual(['restoreSaved', 'reset', 'prepareRun seed 7', 'train']);
     expect(storedQueue?.status.items.map((item) => item.state)).toEqual(['done', 'running']);
     expect(storedQueue?.status.currentIndex).toBe(1);
   });

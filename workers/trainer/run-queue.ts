@@ -71,7 +71,7 @@ export class RunQueue {
     const current = this.currentItem();
     const saved = await readSavedRun();
     if (current?.state === 'running' && current.runId !== undefined && saved?.runId === current.runId) {
-      await this.session.resumeSaved();
+      await this.session.restoreSaved();
       // A reload between the run's last autosave and its end reaching the queue finds it finished:
       // train() would start no loop, so the item ends here and the next one starts.
       if (this.session.run?.done) this.loopEnded({ kind: 'done', runId: current.runId });

@@ -20,8 +20,8 @@ import type { VectorEnvConfig } from '../../src/core/envs/vector-env-config';
 import type { CheckpointFiles, CheckpointInfo, ModelExport, ModelSource, ObsType, RunListing, RunOrigin, RunPhase, RunStatus, SavedRunSummary, TrainerEvent } from '../../src/protocol/trainer-api';
 import { forgetRuns, keepRuns, keptListings, runProgress, type StoredListing } from './run-archive';
 import { DecisionGate } from './decision-gate';
-import { autosaveRun, readAutosave } from './run-autosave';
-import { readSavedRun } from './autosave-store';
+import { autosaveRun, readAutosave, readOwnAutosave, readRunAutosave, type Autosave } from './run-autosave';
+import { moveOffer, readOffer, withdrawOffer } from './autosave-store';
 import { isNonfiniteStop, MAX_ROLLBACKS } from '../../src/core/run/run-loop';
 import { EpisodeStore } from './episode-store';
 import type { FaultInjection } from './fault-injection';
@@ -52,6 +52,12 @@ export interface SelectedModel {
   files: CheckpointFiles;
   info: CheckpointInfo;
   checkpoint: PolicyCheckpoint;
+}
+
+/** The model a run was opened from, and the selection it came from (a later drop replaces the selection, not this). */
+interface RunModel {
+  source: ModelSource;
+  selected?: SelectedModel;
 }
 
 function envObservation(config: RunConfig): EnvObservation {
@@ -86,6 +92,10 @@ export class TrainingSession {
   readonly episodes = new EpisodeStore();
   /** The current run's entry in the Runs list. */
   private listing?: StoredListing;
+  /** What the open run started from; the Model panel describes it while the run exists. */
+  private runModel?: RunModel;
+  /** Why there is no checkpoint to start from, as the task selection found. */
+  private freshReason?: string;
   /** The label of the next run opened (the queue sets it). */
   nextRunLabel?: RunLabel;
   /** Why Train must wait (the demos flow is busy); undefined when it need not. */
@@ -99,6 +109,11 @@ export class TrainingSession {
 
   get run(): Run | undefined {
     return this.opened?.run;
+  }
+
+  /** A run exists (training, paused, stopped, done or failed) until Reset. */
+  get hasRun(): boolean {
+    return this.opened !== undefined;
   }
 
   setListener(listener: ((event: TrainerEvent) => void) | undefined): void {
@@ -149,13 +164,32 @@ export class TrainingSession {
     return this.setConfig(next);
   }
 
-  private modelSource(reason?: string): ModelSource {
-    return this.selected ? { kind: 'checkpoint', info: this.selected.info } : { kind: 'fresh', reason: reason ?? 'no checkpoint selected' };
+  private modelSource(): ModelSource {
+    return this.selected ? { kind: 'checkpoint', info: this.selected.info } : { kind: 'fresh', reason: this.freshReason ?? 'no checkpoint selected' };
+  }
+
+  /**
+   * Tells the page which model Train uses: the open run's own, or with no run the selected one. A
+   * model selected while a run exists goes with it as `next`: a run after Reset starts from it.
+   */
+  private announceModel(): void {
+    const selected = this.modelSource();
+    if (!this.runModel) {
+      this.emit({ type: 'model', model: selected });
+      return;
+    }
+    this.emit({ type: 'model', model: this.runModel.source, next: this.selected !== this.runModel.selected ? selected : undefined });
+  }
+
+  /** Notes the model the run now open started from. */
+  private markRunModel(): void {
+    this.runModel = { source: this.modelSource(), selected: this.selected };
   }
 
   /**
    * Validates the files completely; only then do they replace the selected model. With no run the
-   * env is not built yet, so the studio takes the checkpoint's observation kind; a run's env stays.
+   * env is not built yet, so the studio takes the checkpoint's observation kind; a run's env stays,
+   * and so does its model: the file waits for Reset.
    */
   loadCheckpoint(files: CheckpointFiles): CheckpointInfo {
     const declared = declaredObservation(files);
@@ -173,7 +207,7 @@ export class TrainingSession {
     this.selected = { files, info, checkpoint };
     this.config = config;
     this.emit({ type: 'config', config });
-    this.emit({ type: 'model', model: this.modelSource() });
+    this.announceModel();
     return info;
   }
 
@@ -189,7 +223,7 @@ export class TrainingSession {
     }
     this.config = valid;
     this.emit({ type: 'config', config: this.config });
-    this.emit({ type: 'model', model: this.modelSource() });
+    this.announceModel();
   }
 
   /** Resolves when the training loop (if any) has fully ended. */
@@ -219,9 +253,9 @@ export class TrainingSession {
         reason = `the shipped checkpoint for ${variant} was rejected: ${(error as Error).message}`;
       }
     }
-    const model = this.modelSource(reason);
-    this.emit({ type: 'model', model });
-    return model;
+    this.freshReason = reason;
+    this.announceModel();
+    return this.modelSource();
   }
 
   private async openEnv(config: VectorEnvConfig, purpose: 'train' | 'eval'): Promise<RestartableEnv> {
@@ -250,8 +284,7 @@ export class TrainingSession {
   /** Starts a run, or continues a paused one. */
   async train(stepsLimit = Infinity): Promise<void> {
     if (this.iterationBusy()) return;
-    const blocked = this.blockedBy?.();
-    if (blocked) throw new TrainingError(blocked);
+    this.assertCanTrain();
     if (this.run?.done) return;
     // Never resume the loop under a chain-view sample: the update would change the weights it reads.
     await this.inspections.settle();
@@ -275,7 +308,12 @@ export class TrainingSession {
       }
       this.emit({ type: 'history', records: [...this.opened.run.history] });
       this.listing = this.newListing(this.opened.run);
+      this.savedIteration = undefined;
+      this.markRunModel();
+      this.announceModel();
       await this.keepCurrentRun();
+      // Until its first autosave, the new run is not what a reload offers; a run offered before stays kept.
+      await this.moveOfferTo(undefined);
     }
     this.pauseRequested = false;
     this.rollbackIteration = undefined;
@@ -320,7 +358,7 @@ export class TrainingSession {
       this.onLoopEnd?.({ kind: run.done ? 'done' : 'paused', runId: this.currentRunId });
     } catch (error) {
       if (this.run === run) {
-        const rollbackFrom = isNonfiniteStop(error) && run.rollbacks < MAX_ROLLBACKS ? await this.ownAutosaveIteration() : undefined;
+        const rollbackFrom = isNonfiniteStop(error) && run.rollbacks < MAX_ROLLBACKS ? this.ownAutosaveIteration() : undefined;
         if (rollbackFrom !== undefined && run.config.on_nonfinite === 'rollback') {
           // on_nonfinite=rollback: as the command line does, back to the newest save and on.
           resumeAfter = await this.rollBackRun().then(() => true, (failure: unknown) => {
@@ -382,9 +420,14 @@ export class TrainingSession {
     if (this.run) this.setPhase('stopped', `stopped at iteration ${this.run.iteration}`);
   }
 
-  async reset(): Promise<void> {
+  /**
+   * Ends the run. One that finished an iteration stays in the Runs list with its newest save, which a
+   * reload no longer offers; `announce` says so in one sentence (the queue's resets between runs are quiet).
+   */
+  async reset(announce = false): Promise<void> {
     await this.stop();
     const runId = this.currentRunId;
+    const listing = this.listing;
     const opened = this.opened;
     this.opened = undefined;
     if (this.gate.closed) {
@@ -396,9 +439,32 @@ export class TrainingSession {
     await opened?.close();
     this.envs = [];
     await this.releaseListing(opened?.run);
+    if (listing && opened && opened.run.iteration > 0) await this.keepOnReset(listing, announce);
+    this.savedIteration = undefined;
+    this.rollbackIteration = undefined;
+    if (this.runModel) {
+      this.runModel = undefined;
+      this.announceModel();
+    }
     if (opened) this.onLoopEnd?.({ kind: 'reset', runId });
     this.emit({ type: 'history', records: [] });
     this.setPhase('idle');
+  }
+
+  /** A reset run is kept, not offered: a reload after Reset offers nothing to resume. */
+  private async keepOnReset(listing: StoredListing, announce: boolean): Promise<void> {
+    try {
+      await withdrawOffer(listing.id);
+    } catch (error) {
+      this.emit({ type: 'error', name: 'AutosaveError', message: `the reset run is kept, but a reload may still offer it: ${(error as Error).message}` });
+    }
+    if (!announce) return;
+    this.emit({
+      type: 'notice',
+      message: listing.savedIteration === undefined
+        ? `${listing.name} is kept in the Runs list with its metrics; it saved no weights, so it cannot be resumed`
+        : `${listing.name} is kept in the Runs list with its weights from iteration ${listing.savedIteration}: resume it there`,
+    });
   }
 
   async exportModel(): Promise<ModelExport> {
@@ -409,12 +475,19 @@ export class TrainingSession {
     return { flowtune: encodeFlowtune(contents), modelJson, weightsBin, baseName: `${run.config.task}-ppo-it${run.iteration}` };
   }
 
-  /** Saves the run (weights, optimizer, env and RNG states, history); a failed save is reported but never stops the run. */
+  /**
+   * Saves the run (weights, optimizer, env and RNG states, history) under its own id, replacing only
+   * its own older save; a failed save is reported but never stops the run.
+   */
   async autosave(): Promise<void> {
     const run = this.run;
     if (!run || run.iteration === 0) return;
     try {
-      this.savedIteration = (await autosaveRun(run, this.currentListing(run))).iteration;
+      const saved = await autosaveRun(run, this.currentListing(run));
+      if (this.run === run) {
+        this.listing = saved.listing;
+        this.savedIteration = saved.summary.iteration;
+      }
     } catch (error) {
       this.emit({ type: 'error', name: 'AutosaveError', message: `autosave failed: ${(error as Error).message}` });
     }
@@ -479,10 +552,9 @@ export class TrainingSession {
     this.emit({ type: 'runs', runs: await this.runListings() });
   }
 
-  /** The iteration of the newest autosave when it is this run's. */
-  private async ownAutosaveIteration(): Promise<number | undefined> {
-    const saved = await readSavedRun().catch(() => null);
-    return saved && saved.runId !== undefined && saved.runId === this.listing?.id ? saved.summary.iteration : undefined;
+  /** The iteration of this run's newest save. */
+  private ownAutosaveIteration(): number | undefined {
+    return this.listing?.savedIteration;
   }
 
   /** Back to this run's newest autosave with half the actor lr (Run.rollBack), paused; the metrics after it are dropped. */
@@ -496,10 +568,8 @@ export class TrainingSession {
     const run = this.run;
     if (!run) throw new TrainingError('there is no run to roll back');
     if (run.rollbacks >= MAX_ROLLBACKS) throw new TrainingError(`the run already rolled back ${MAX_ROLLBACKS} times`);
-    const saved = await readAutosave();
-    if (saved.listing?.id === undefined || saved.listing.id !== this.listing?.id) {
-      throw new TrainingError('the autosave belongs to another run, so this run has no saved point to roll back to');
-    }
+    const saved = this.listing && await readOwnAutosave(this.listing.id);
+    if (!saved) throw new TrainingError('this run has not autosaved yet, so it has no saved point to roll back to');
     const note = await run.rollBack(decodeFiles(saved.files, run.config.task, run.config));
     this.rollbackIteration = undefined;
     this.config = cloneConfig(run.config);
@@ -510,29 +580,111 @@ export class TrainingSession {
     this.setPhase('paused', `non-finite updates: rolled back to iteration ${run.iteration} with actor_lr ${run.config.actor_lr} (rollback ${run.rollbacks} of at most ${MAX_ROLLBACKS})`);
   }
 
-  /** Reopens the autosaved run exactly where it was saved. */
+  /** The run a reload offers to resume, unless it is the open one; null when there is none. */
+  async offeredRun(): Promise<SavedRunSummary | null> {
+    const offer = await readOffer();
+    return offer && offer.runId !== this.listing?.id ? { ...offer.summary, name: offer.name } : null;
+  }
+
+  /** Tells the page what the resume banner offers now. */
+  async announceOffer(): Promise<void> {
+    this.emit({ type: 'saved-run', saved: await this.offeredRun().catch(() => null) });
+  }
+
+  /**
+   * Points a reload's offer at this run (none: the run has not saved yet). A run offered before is
+   * not touched: it stays in the Runs list with its weights, and the page is told so in one sentence.
+   */
+  private async moveOfferTo(runId: string | undefined): Promise<void> {
+    try {
+      const before = await moveOffer(runId);
+      if (before) this.emit({ type: 'notice', message: `the saved run ${before.name} from iteration ${before.summary.iteration} is kept in the Runs list with its weights: resume it there` });
+    } catch (error) {
+      this.emit({ type: 'error', name: 'AutosaveError', message: `the resume offer could not be updated (every saved run is still kept): ${(error as Error).message}` });
+    }
+    await this.announceOffer();
+  }
+
+  /** Withdraws the reload's offer; the run stays in the Runs list with its weights. */
+  async keepSaved(): Promise<void> {
+    const offer = await readOffer();
+    if (offer && offer.runId !== this.listing?.id) {
+      await withdrawOffer(offer.runId);
+      this.emit({ type: 'notice', message: `the saved run ${offer.name} from iteration ${offer.summary.iteration} is kept in the Runs list with its weights: resume it there` });
+    }
+    await this.announceOffer();
+  }
+
+  /** Deletes the offered run with its weights, config and metrics (as its Runs-list row's delete does). */
+  async discardSaved(): Promise<void> {
+    const offer = await readOffer();
+    if (offer && offer.runId !== this.listing?.id) {
+      await forgetRuns([offer.runId], this.currentRunId);
+      this.emit({ type: 'notice', message: `the saved run ${offer.name} from iteration ${offer.summary.iteration} was deleted` });
+      await this.announceRuns();
+    }
+    await this.announceOffer();
+  }
+
+  /** Restores the offered run where it was saved, paused (the queue goes on from here by itself). */
+  async restoreSaved(): Promise<SavedRunSummary> {
+    return this.restore(await readAutosave());
+  }
+
+  /** Restores the offered run and trains on: one click on the banner. */
   async resumeSaved(): Promise<SavedRunSummary> {
-    const saved = await readAutosave();
-    await this.reset();
-    this.config = saved.config;
+    this.assertCanTrain();
+    const summary = await this.restoreSaved();
+    await this.train();
+    return summary;
+  }
+
+  /** Restores a kept run from its own save and trains on; refused while another run exists. */
+  async resumeRun(runId: string): Promise<void> {
+    if (this.opened) throw new TrainingError('a run exists: reset it first (it stays in the Runs list), then resume another');
+    this.assertCanTrain();
+    await this.restore(await readRunAutosave(runId));
+    await this.train();
+  }
+
+  /**
+   * Reopens a saved run exactly where it was saved; its save becomes what a reload offers. If the run
+   * cannot be opened, the selection and config stay as they were and the save is untouched.
+   */
+  private async restore(saved: Autosave): Promise<SavedRunSummary> {
+    if (this.opened) throw new TrainingError('a run exists: reset it first (it stays in the Runs list), then resume another');
     const { files } = saved;
-    const checkpoint = decodeFiles(files, this.config.task, this.config);
+    const checkpoint = decodeFiles(files, saved.config.task, saved.config);
+    const before = { config: this.config, selected: this.selected };
+    this.config = saved.config;
     this.selected = { files, info: checkpointInfo(files, checkpoint), checkpoint };
-    this.setPhase('starting', 'restoring the autosaved run…');
+    this.setPhase('starting', `restoring ${saved.listing.name} at iteration ${saved.summary.iteration}…`);
     try {
       this.opened = await this.openRun();
     } catch (error) {
-      this.fail(error);
+      this.config = before.config;
+      this.selected = before.selected;
+      this.setPhase('idle');
       throw error;
     }
+    const run = this.opened.run;
+    this.listing = saved.listing;
     this.savedIteration = saved.summary.iteration;
-    this.listing = saved.listing ?? this.newListing(this.opened.run);
+    this.markRunModel();
+    await this.moveOfferTo(saved.listing.id);
     await this.keepCurrentRun();
     this.emit({ type: 'config', config: this.config });
-    this.emit({ type: 'model', model: this.modelSource() });
-    this.emit({ type: 'history', records: [...this.opened.run.history] });
-    this.setPhase('paused', `resumed the autosave at iteration ${saved.summary.iteration}`);
+    this.announceModel();
+    this.emit({ type: 'history', records: [...run.history] });
+    if (run.done) this.setPhase('done', `finished ${run.iteration} iterations`);
+    else this.setPhase('paused', `resumed ${saved.listing.name} at iteration ${saved.summary.iteration}`);
     return saved.summary;
+  }
+
+  /** Train waits while the demos flow is busy. */
+  private assertCanTrain(): void {
+    const blocked = this.blockedBy?.();
+    if (blocked) throw new TrainingError(blocked);
   }
 
   private iterationBusy(): boolean {

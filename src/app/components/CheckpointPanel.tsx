@@ -1,5 +1,5 @@
 import { useState, type DragEvent } from 'react';
-import type { CheckpointFiles, CheckpointInfo } from '../../protocol/trainer-api';
+import type { CheckpointFiles, CheckpointInfo, ModelSource } from '../../protocol/trainer-api';
 import { useRunStore } from '../store/run-slice';
 import { errorText, trainerClient } from '../workers/trainer-client';
 
@@ -20,7 +20,7 @@ function Metadata({ info }: { info: CheckpointInfo }) {
   const evalText = Object.entries(info.eval).map(([key, value]) => `${key} ${Number(value.toPrecision(3))}`).join(' · ') || 'none';
   return (
     <dl className="facts" data-testid="checkpoint-meta">
-      <dt>source</dt><dd className="mono ellipsis" title={info.source}>{info.source}</dd>
+      <dt>source</dt><dd className="mono ellipsis" title={info.source} data-testid="meta-source">{info.source}</dd>
       <dt>task</dt><dd data-testid="meta-task">{info.task}</dd>
       <dt>architecture</dt><dd className="mono" data-testid="meta-architecture">{info.architecture}</dd>
       <dt>stage</dt><dd data-testid="meta-stage">{info.stage}</dd>
@@ -58,9 +58,29 @@ function ActionProbe() {
   );
 }
 
-/** Drop zone and file picker for checkpoints; shows metadata, or the reader's one sentence. */
+/** A model chosen while a run exists: what it is, that it applies after Reset, and the Reset that applies it. */
+function NextModel({ next }: { next: ModelSource }) {
+  const what = next.kind === 'checkpoint' ? `${next.info.source} (${next.info.stage}, iteration ${next.info.iteration})` : 'a freshly initialized policy';
+  return (
+    <p className="notice notice-ok" role="status" data-testid="model-next">
+      After Reset, Train starts from <span className="mono">{what}</span>; until then the run goes on with the model above.
+      <button className="link" data-testid="model-next-reset" onClick={() => useRunStore.getState().setResetAsked(true)}>Reset…</button>
+    </p>
+  );
+}
+
+/** The sentence after a file was accepted: it is the next run's model, at once or after Reset. */
+function loadedText(source: string, afterReset: boolean): string {
+  return afterReset
+    ? `${source} is checked and waits for Reset: the current run goes on with its own model`
+    : `${source} loaded: the next run starts from it`;
+}
+
+/** Drop zone and file picker for checkpoints; shows the metadata of the model Train uses, or the reader's one sentence. */
 export function CheckpointPanel() {
   const model = useRunStore((state) => state.model);
+  const next = useRunStore((state) => state.nextModel);
+  const hasRun = useRunStore((state) => (state.status?.phase ?? 'idle') !== 'idle');
   const notice = useRunStore((state) => state.checkpointNotice);
   const [dragging, setDragging] = useState(false);
   const load = async (fileList: FileList | null) => {
@@ -73,8 +93,8 @@ export function CheckpointPanel() {
       return;
     }
     try {
-      const info = await trainerClient().loadCheckpoint(checkpoint);
-      setCheckpointNotice({ kind: 'ok', text: `${info.source} loaded: the next run starts from it` });
+      const { info, afterReset } = await trainerClient().loadCheckpoint(checkpoint);
+      setCheckpointNotice({ kind: 'ok', text: loadedText(info.source, afterReset) });
     } catch (error) {
       setCheckpointNotice({ kind: 'error', text: errorText(error) });
     }
@@ -86,7 +106,7 @@ export function CheckpointPanel() {
   };
   return (
     <section className="panel" data-testid="checkpoint-panel">
-      <h2>Model</h2>
+      <h2>Model{hasRun && <span className="muted" data-testid="model-of-run" title="The checkpoint the current run started from: Train continues that run"> · current run's</span>}</h2>
       <label className={`dropzone${dragging ? ' dragging' : ''}`} data-testid="dropzone"
         onDragOver={(event) => { event.preventDefault(); setDragging(true); }} onDragLeave={() => setDragging(false)} onDrop={onDrop}>
         Drop a <b>.flowtune</b>, or a tfjs <b>model.json</b> with its <b>.bin</b>, or click to choose
@@ -95,6 +115,7 @@ export function CheckpointPanel() {
       {notice && <p className={`notice notice-${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'} data-testid="checkpoint-notice">{notice.text}</p>}
       {model?.kind === 'checkpoint' && <Metadata info={model.info} />}
       {model?.kind === 'fresh' && <p className="muted" data-testid="model-fresh">{model.reason}</p>}
+      {next && hasRun && <NextModel next={next} />}
       <ActionProbe />
     </section>
   );

@@ -45,7 +45,8 @@ export function RunControls() {
       <button data-testid="pause" disabled={phase !== 'running'} onClick={() => act(() => client.pause())}>Pause</button>
       <button data-testid="step" disabled={running || phase === 'done' || recipeRunning} title="Run one iteration, then pause" onClick={() => act(() => client.stepOnce())}>Step</button>
       <button data-testid="stop" disabled={!hasRun || phase === 'stopped' || phase === 'done'} onClick={() => act(() => client.stop())}>Stop</button>
-      <button data-testid="reset" disabled={!hasRun} title="Drop the run and its charts; the selected model stays" onClick={() => act(() => client.reset())}>Reset</button>
+      <button data-testid="reset" disabled={!hasRun || phase === 'starting'} title="End the run: it stays in the Runs list with its weights, and the charts clear"
+        onClick={() => useRunStore.getState().setResetAsked(true)}>Reset…</button>
       <span className={`phase phase-${phase}`} data-testid="phase">{phase}</span>
     </div>
   );

@@ -1,4 +1,5 @@
 import { useRecipeStore } from '../store/recipe-slice';
+import { useRunStore } from '../store/run-slice';
 import { lastEvalSuccess } from './recipe-series';
 import { readyText, recipeStatusText } from './recipe-status-text';
 
@@ -10,7 +11,8 @@ export function RecipeStatusLine() {
   });
   const stage = useRecipeStore((state) => state.status?.stage ?? 'none');
   const phase = useRecipeStore((state) => state.status?.phase ?? 'idle');
-  const ready = useRecipeStore((state) => readyText(state.status));
+  const runExists = useRunStore((state) => (state.status?.phase ?? 'idle') !== 'idle');
+  const ready = useRecipeStore((state) => readyText(state.status, runExists));
   return (
     <div className="recipe-head">
       <p className={`recipe-status recipe-status-${phase}`} role="status" data-testid="recipe-status" data-stage={stage} data-phase={phase}>

@@ -30,6 +30,8 @@ describe('readyText', () => {
   it('names the policy that became the model once nothing runs or waits', () => {
     expect(readyText(status({ stage: 'pretrain', phase: 'done', policyStage: 'bc' }))).toBe('The BC policy is now the model: press Train to fine-tune it with PPO.');
     expect(readyText(status({ stage: 'offline', phase: 'done', policyStage: 'offline' }))).toMatch(/^The stage-2 .* policy is now the model/);
+    // A run exists: the policy waits for Reset rather than claiming Train.
+    expect(readyText(status({ stage: 'pretrain', phase: 'done', policyStage: 'bc' }), true)).toBe('The BC policy is the model of the next run: the current run goes on with its own model until Reset.');
     expect(readyText(status({ stage: 'offline', phase: 'error', policyStage: 'bc' }))).toMatch(/^The BC policy/);
   });
 

@@ -32,8 +32,12 @@ const POLICY_NAMES: Record<NonNullable<RecipeStatus['policyStage']>, string> = {
   offline: 'The stage-2 (advantage-weighted BC) policy',
 };
 
-/** Once a stage has made a policy and nothing runs or waits paused: it is the model, and Train fine-tunes it. */
-export function readyText(status: RecipeStatus | undefined): string | undefined {
+/**
+ * Once a stage has made a policy and nothing runs or waits paused: it is the model, and Train
+ * fine-tunes it; while a run exists, it waits for Reset.
+ */
+export function readyText(status: RecipeStatus | undefined, runExists = false): string | undefined {
   if (!status?.policyStage || status.phase === 'running' || status.phase === 'paused') return undefined;
+  if (runExists) return `${POLICY_NAMES[status.policyStage]} is the model of the next run: the current run goes on with its own model until Reset.`;
   return `${POLICY_NAMES[status.policyStage]} is now the model: press Train to fine-tune it with PPO.`;
 }

@@ -1,8 +1,10 @@
 import { useMemo, useState } from 'react';
 import type { RunListing } from '../../protocol/trainer-api';
 import { useCompareStore } from '../store/compare-slice';
-import { formatSuccess, formatUpdated, groupLabel, originBadge, runGroups, sortRunRows } from './run-rows';
-import { deleteRun } from './runs-actions';
+import { useRecipeStore } from '../store/recipe-slice';
+import { useRunStore } from '../store/run-slice';
+import { formatSuccess, formatUpdated, groupLabel, originBadge, resumeBlocker, runGroups, sortRunRows } from './run-rows';
+import { deleteRun, resumeRun } from './runs-actions';
 
 interface RunRowProps {
   run: RunListing;
@@ -10,9 +12,16 @@ interface RunRowProps {
   colour?: string;
   deleting: boolean;
   onDelete(): void;
+  /** Why no kept run can be resumed now; undefined when one can. */
+  resumeBlocked?: string;
 }
 
-function RunRow({ run, group, colour, deleting, onDelete }: RunRowProps) {
+function RunRow({ run, group, colour, deleting, onDelete, resumeBlocked }: RunRowProps) {
+  const [resuming, setResuming] = useState(false);
+  const resume = () => {
+    setResuming(true);
+    void resumeRun(run.id).finally(() => setResuming(false));
+  };
   const { select, deselect } = useCompareStore.getState();
   const selected = colour !== undefined;
   return (
@@ -25,6 +34,20 @@ function RunRow({ run, group, colour, deleting, onDelete }: RunRowProps) {
         {selected && <span className="plot-swatch" style={{ background: colour }} data-testid="run-colour" />}
         {run.name}
       </td>
+      {/* Beside the name, so resume and delete stay in view when the table scrolls sideways. */}
+      <td className="run-actions">
+        {!run.current && !run.finished && run.savedIteration !== undefined && (
+          <button className="link" data-testid="run-resume" disabled={resuming || resumeBlocked !== undefined}
+            title={resumeBlocked ?? `Restore its weights from iteration ${run.savedIteration} and train on`} onClick={resume}>
+            {resuming ? 'resuming…' : `resume at ${run.savedIteration}`}
+          </button>
+        )}
+        {!run.current && (
+          <button className="link" data-testid="run-delete" disabled={deleting} title="Forget this run and its saved weights (its folder on disk, if any, stays)" onClick={onDelete}>
+            {deleting ? 'deleting…' : 'delete'}
+          </button>
+        )}
+      </td>
       <td title={group}>
         <span className={`origin origin-${originBadge(run)}`} data-testid="run-origin">{originBadge(run)}</span>
       </td>
@@ -33,13 +56,6 @@ function RunRow({ run, group, colour, deleting, onDelete }: RunRowProps) {
       <td className="num mono">{run.envSteps.toLocaleString('en-US')}</td>
       <td className="num mono" data-testid="run-success">{formatSuccess(run.finalSuccess)}</td>
       <td className="mono">{formatUpdated(run.updatedAt)}</td>
-      <td>
-        {!run.current && (
-          <button className="link" data-testid="run-delete" disabled={deleting} title="Forget this run (its folder on disk, if any, stays)" onClick={onDelete}>
-            {deleting ? 'deleting…' : 'delete'}
-          </button>
-        )}
-      </td>
     </tr>
   );
 }
@@ -54,6 +70,9 @@ export function RunTable() {
   const queue = useCompareStore((state) => state.queue);
   const selected = useCompareStore((state) => state.selected);
   const colours = useCompareStore((state) => state.colours);
+  const phase = useRunStore((state) => state.status?.phase ?? 'idle');
+  const recipePhase = useRecipeStore((state) => state.status?.phase);
+  const resumeBlocked = resumeBlocker(phase, recipePhase);
   const rows = useMemo(() => sortRunRows(runs), [runs]);
   const groups = useMemo(() => runGroups(rows, sweeps, queue), [rows, sweeps, queue]);
   const [deleting, setDeleting] = useState<string[]>([]);
@@ -82,14 +101,14 @@ export function RunTable() {
           <table className="runs-table">
             <thead>
               <tr>
-                <th aria-label="on the charts" /><th>name</th><th>origin</th><th>task</th><th className="num">iterations</th>
-                <th className="num">env steps</th><th className="num">eval success</th><th>updated</th><th />
+                <th aria-label="on the charts" /><th>name</th><th aria-label="actions" /><th>origin</th><th>task</th><th className="num">iterations</th>
+                <th className="num">env steps</th><th className="num">eval success</th><th>updated</th>
               </tr>
             </thead>
             <tbody>
               {rows.map((run) => (
                 <RunRow key={run.id} run={run} group={groupLabel(run, sweeps, queue)} colour={selected.includes(run.id) ? colours[run.id] : undefined}
-                  deleting={deleting.includes(run.id)} onDelete={() => void remove(run.id)} />
+                  deleting={deleting.includes(run.id)} onDelete={() => void remove(run.id)} resumeBlocked={resumeBlocked} />
               ))}
             </tbody>
           </table>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ImportedSweep, QueueStatus, RunListing } from '../../protocol/trainer-api';
-import { formatSuccess, formatUpdated, groupLabel, originBadge, runGroups, sortRunRows } from './run-rows';
+import { formatSuccess, formatUpdated, groupLabel, originBadge, resumeBlocker, runGroups, sortRunRows } from './run-rows';
 
 function listing(id: string, fields: Partial<RunListing> = {}): RunListing {
   return { id, name: id, origin: 'studio', task: 'pick-cube', iterations: 1, envSteps: 64, createdAt: 0, updatedAt: 0, current: false, finished: true, ...fields };
@@ -57,5 +57,14 @@ describe('run formatting', () => {
     const now = new Date(2024, 10, 23, 18, 0).getTime();
     expect(formatUpdated(new Date(2024, 10, 23, 14, 2).getTime(), now)).toBe('14:02');
     expect(formatUpdated(new Date(2024, 0, 5, 9, 30).getTime(), now)).toBe('2024-01-05 09:30');
+  });
+});
+
+describe('resumeBlocker', () => {
+  it('lets a kept run resume only when no run exists and no demos stage runs, and says why not', () => {
+    expect(resumeBlocker('idle', undefined)).toBeUndefined();
+    expect(resumeBlocker('idle', 'done')).toBeUndefined();
+    for (const phase of ['running', 'paused', 'stopped', 'done', 'error'] as const) expect(resumeBlocker(phase, undefined)).toBe('A run exists: Reset it first (it stays in this list), then resume another');
+    expect(resumeBlocker('idle', 'running')).toBe('A New-from-demos stage is running: pause it or let it finish');
   });
 });

@@ -1,5 +1,5 @@
-/** The run table's order, labels and groups. */
-import type { ImportedSweep, QueueStatus, RunListing } from '../../protocol/trainer-api';
+/** The run table's order, labels, groups, and when a kept run can be resumed. */
+import type { ImportedSweep, QueueStatus, RecipePhase, RunListing, RunPhase } from '../../protocol/trainer-api';
 
 /** The current run first, then the newest; ties keep a stable order by id. */
 export function sortRunRows(runs: readonly RunListing[]): RunListing[] {
@@ -51,4 +51,11 @@ export function formatUpdated(time: number, now: number = Date.now()): string {
   const clock = `${pad(date.getHours())}:${pad(date.getMinutes())}`;
   if (date.toDateString() === new Date(now).toDateString()) return clock;
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${clock}`;
+}
+
+/** Why a kept run cannot be resumed now (one run at a time, and never under a demos stage); undefined when it can. */
+export function resumeBlocker(phase: RunPhase, recipePhase: RecipePhase | undefined): string | undefined {
+  if (phase !== 'idle') return 'A run exists: Reset it first (it stays in this list), then resume another';
+  if (recipePhase === 'running') return 'A New-from-demos stage is running: pause it or let it finish';
+  return undefined;
 }

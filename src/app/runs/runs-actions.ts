@@ -48,6 +48,16 @@ export async function deleteRun(id: string): Promise<boolean> {
   }
 }
 
+/** Restores a kept run from its weights and trains it on; a refusal (a run exists, no weights) becomes the notice. */
+export async function resumeRun(id: string): Promise<void> {
+  try {
+    await trainerClient().resumeRun(id);
+    useCompareStore.getState().setNotice(undefined);
+  } catch (error) {
+    report(error);
+  }
+}
+
 export async function deleteSweep(id: string): Promise<void> {
   try {
     await trainerClient().deleteSweep(id);

@@ -16,22 +16,31 @@ interface RunState {
   records: MetricRecord[];
   /** The config the worker accepted last (the last valid one). */
   config: RunConfig;
+  /** The model Train uses: the run's own while a run exists. */
   model?: ModelSource;
+  /** A model chosen while a run exists: the run after Reset starts from it. */
+  nextModel?: ModelSource;
   checkpointNotice?: Notice;
   configNotice?: Notice;
   runError?: string;
   savedRun?: SavedRunSummary | null;
+  /** The last sentence about what happened to a run (kept in the Runs list, resumed). */
+  runNotice?: string;
+  /** The Reset confirmation is showing. */
+  resetAsked: boolean;
   smoothing: number;
   xAxis: XAxisKind;
   setStatus(status: RunStatus): void;
   appendRecords(records: MetricRecord[]): void;
   setRecords(records: MetricRecord[]): void;
   setConfig(config: RunConfig): void;
-  setModel(model: ModelSource): void;
+  setModel(model: ModelSource, next?: ModelSource): void;
   setCheckpointNotice(notice: Notice | undefined): void;
   setConfigNotice(notice: Notice | undefined): void;
   setRunError(message: string | undefined): void;
   setSavedRun(saved: SavedRunSummary | null): void;
+  setRunNotice(message: string | undefined): void;
+  setResetAsked(asked: boolean): void;
   setSmoothing(weight: number): void;
   setXAxis(kind: XAxisKind): void;
 }
@@ -40,17 +49,21 @@ interface RunState {
 export const useRunStore = create<RunState>()((set) => ({
   records: [],
   config: defaultConfig(),
+  resetAsked: false,
   smoothing: 0.6,
   xAxis: 'env_steps',
-  setStatus: (status) => set({ status }),
+  // A confirmation left open when the run ended some other way must not greet the next run.
+  setStatus: (status) => set((state) => ({ status, resetAsked: status.phase === 'idle' ? false : state.resetAsked })),
   appendRecords: (records) => set((state) => ({ records: [...state.records, ...records] })),
   setRecords: (records) => set({ records }),
   setConfig: (config) => set({ config }),
-  setModel: (model) => set({ model }),
+  setModel: (model, nextModel) => set({ model, nextModel }),
   setCheckpointNotice: (checkpointNotice) => set({ checkpointNotice }),
   setConfigNotice: (configNotice) => set({ configNotice }),
   setRunError: (runError) => set({ runError }),
   setSavedRun: (savedRun) => set({ savedRun }),
+  setRunNotice: (runNotice) => set({ runNotice }),
+  setResetAsked: (resetAsked) => set({ resetAsked }),
   setSmoothing: (smoothing) => set({ smoothing }),
   setXAxis: (xAxis) => set({ xAxis }),
 }));

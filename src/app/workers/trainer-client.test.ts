@@ -67,4 +67,31 @@ describe('applyTrainerEvent', () => {
     applyTrainerEvent({ type: 'queue', queue: null });
     expect(useCompareStore.getState().queue).toBeNull();
   });
+
+  it('keeps the model Train uses apart from one that waits for Reset, and takes the offer and notices', () => {
+    const info = (source: string, stage: string) => ({ source, task: 'pick-cube', stage, step: 1, iteration: 0, envSteps: 0, architecture: 'state', eval: {}, hasOptimizerState: false, format: 'flowtune' as const });
+    const runModel = { kind: 'checkpoint' as const, info: info('checkpoints/pick-cube-bc.flowtune', 'bc') };
+    const dropped = { kind: 'checkpoint' as const, info: info('pick-cube-ppo.flowtune', 'ppo') };
+    applyTrainerEvent({ type: 'model', model: runModel, next: dropped });
+    expect(useRunStore.getState().model).toEqual(runModel);
+    expect(useRunStore.getState().nextModel).toEqual(dropped);
+    // After Reset the dropped file is the model, and nothing waits.
+    applyTrainerEvent({ type: 'model', model: dropped });
+    expect(useRunStore.getState().model).toEqual(dropped);
+    expect(useRunStore.getState().nextModel).toBeUndefined();
+
+    useRunStore.getState().setSavedRun({ name: 'pick-cube 14:02', task: 'pick-cube', iteration: 230, envSteps: 1, savedAt: 1, records: 230 });
+    applyTrainerEvent({ type: 'saved-run', saved: null });
+    expect(useRunStore.getState().savedRun).toBeNull();
+    applyTrainerEvent({ type: 'notice', message: 'the saved run pick-cube 14:02 from iteration 230 is kept in the Runs list with its weights: resume it there' });
+    expect(useRunStore.getState().runNotice).toContain('from iteration 230 is kept in the Runs list');
+  });
+
+  it('closes an open Reset confirmation once the run is gone, so the next run does not inherit it', () => {
+    useRunStore.getState().setResetAsked(true);
+    applyTrainerEvent({ type: 'status', status: status('paused', 4) });
+    expect(useRunStore.getState().resetAsked).toBe(true);
+    applyTrainerEvent({ type: 'status', status: status('idle', 0) });
+    expect(useRunStore.getState().resetAsked).toBe(false);
+  });
 });

@@ -71,7 +71,13 @@ export function applyTrainerEvent(event: TrainerEvent): void {
       store.setConfig(event.config);
       break;
     case 'model':
-      store.setModel(event.model);
+      store.setModel(event.model, event.next);
+      break;
+    case 'saved-run':
+      store.setSavedRun(event.saved);
+      break;
+    case 'notice':
+      store.setRunNotice(event.message);
       break;
     case 'runs':
       useCompareStore.getState().setRuns(event.runs);

@@ -1,0 +1,28 @@
+import { useRunStore } from '../store/run-slice';
+import { errorText, trainerClient } from '../workers/trainer-client';
+import { resetQuestion } from './reset-question';
+
+/** Asks once before Reset; the worker then keeps the run in the Runs list and says so. */
+export function ResetConfirm() {
+  const asked = useRunStore((state) => state.resetAsked);
+  const iteration = useRunStore((state) => state.status?.iteration ?? 0);
+  const savedIteration = useRunStore((state) => state.status?.savedIteration);
+  const phase = useRunStore((state) => state.status?.phase ?? 'idle');
+  if (!asked || phase === 'idle') return null;
+  const { setResetAsked, setRunError } = useRunStore.getState();
+  const reset = async () => {
+    setResetAsked(false);
+    try {
+      await trainerClient().reset();
+    } catch (error) {
+      setRunError(errorText(error));
+    }
+  };
+  return (
+    <div className="resume-banner" role="alertdialog" data-testid="reset-ask">
+      {resetQuestion(phase, iteration, savedIteration)}
+      <button data-testid="reset-confirm" onClick={() => void reset()}>Reset run</button>
+      <button className="primary" data-testid="reset-cancel" onClick={() => setResetAsked(false)}>Cancel</button>
+    </div>
+  );
+}
