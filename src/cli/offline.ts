@@ -5,7 +5,7 @@
  * min(exp(Â/β), w_max) scaled to mean 1, evaluates, and writes a checkpoint of stage `offline`.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { CLI_NO_PPO_HOST, listConfigProblems, type RunConfig } from '../core/config';
+import { CLI_NO_PPO_HOST, listConfigProblems, readDecimal, type RunConfig } from '../core/config';
 import { bundleContents } from '../core/checkpoint/policy-checkpoint';
 import { encodeFlowtune } from '../core/checkpoint/flowtune-file';
 import { firstDemoEpisodes, readDemoFile } from '../core/envs/demo-format';
@@ -45,7 +45,7 @@ const SPEC = {
 } as const;
 
 function parseWidths(text: string): number[] {
-  const widths = text.split(',').map((part) => Number(part.trim()));
+  const widths = text.split(',').map((part) => readDecimal(part.trim()).value);
   if (widths.length > 8 || widths.some((width) => !Number.isInteger(width) || width < 1 || width > 8192)) {
     throw new UsageError('critic_hidden', `critic_hidden must be 1 to 8 comma-separated integers in [1, 8192] (got '${text}')`);
   }

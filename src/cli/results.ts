@@ -12,7 +12,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { applyOverrides, defaultConfig } from '../core/config';
+import { applyOverrides, defaultConfig, readDecimal } from '../core/config';
 import { envStepsToReach, parseMetricsJsonl, type MetricRecord } from '../core/metrics';
 import { parseCliArgs, runCli, UsageError } from './cli-args';
 import { evaluateCheckpoint } from './evaluate-checkpoint';
@@ -64,7 +64,7 @@ function taskOfRow(row: string): string {
 async function main(): Promise<void> {
   const args = parseCliArgs(process.argv.slice(2), SPEC, { program: 'npm run results --' });
   await prepareRuntime();
-  const seeds = args.seeds.split(',').map(Number);
+  const seeds = args.seeds.split(',').map((text) => readDecimal(text.trim()).value);
   if (seeds.some((seed) => !Number.isInteger(seed))) throw new UsageError('seeds', `seeds must be comma-separated integers, got '${args.seeds}'`);
   if (args.compare === 'recipe') {
     await compareRecipes(args, seeds);
