@@ -77,7 +77,15 @@ describe('JSONL', () => {
     expect(parsed).toEqual({ records: [{ 'progress/iteration': 1 }, { 'progress/iteration': 2 }], ignoredKeys: ['x/y'] });
     expect(() => parseMetricsJsonl('{"progress/iteration":1}\n{oops\n')).toThrow('metrics.jsonl line 2 is not valid JSON');
     expect(() => parseMetricsJsonl('[1,2]')).toThrow('metrics.jsonl line 1 must be a JSON object of metric values');
-    expect(() => parseMetricsJsonl('{"noise/std":"big"}')).toThrow('metrics.jsonl line 1: noise/std must be a number (got "big")');
+    expect(() => parseMetricsJsonl('{"noise/std":"big"}')).toThrow('metrics.jsonl line 1: noise/std must be a number or one of "NaN", "Infinity", "-Infinity" (got "big")');
+  });
+
+  it('reads only NaN, Infinity and -Infinity as non-finite words, never a name every object has', () => {
+    for (const word of ['toString', 'constructor', '__proto__', 'hasOwnProperty']) {
+      expect(() => parseMetricsJsonl(`{"progress/iteration":1,"noise/std":"${word}"}\n`, 'runs/a/metrics.jsonl'), word)
+        .toThrow(`runs/a/metrics.jsonl line 1: noise/std must be a number or one of "NaN", "Infinity", "-Infinity" (got "${word}")`);
+    }
+    expect(parseMetricsJsonl('{"noise/std":"-Infinity","losses/policy":"NaN"}\n').records).toEqual([{ 'noise/std': -Infinity, 'losses/policy': NaN }]);
   });
 });
 

@@ -104,10 +104,10 @@ export function parseMetricsJsonl(text: string, source = 'metrics.jsonl'): Parse
         ignored.add(key);
       } else if (typeof value === 'number') {
         record[key] = value;
-      } else if (typeof value === 'string' && value in NON_FINITE) {
+      } else if (typeof value === 'string' && Object.hasOwn(NON_FINITE, value)) {
         record[key] = NON_FINITE[value];
       } else if (value !== null) {
-        throw new ShapeError(source, `${where}: ${key} must be a number (got ${JSON.stringify(value)})`);
+        throw new ShapeError(source, `${where}: ${key} must be a number or one of ${Object.keys(NON_FINITE).map((word) => `"${word}"`).join(', ')} (got ${JSON.stringify(value)})`);
       }
     }
     records.push(record);
