@@ -13,9 +13,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { applyOverrides, defaultConfig, readDecimal } from '../core/config';
-import { envStepsToReach, parseMetricsJsonl, type MetricRecord } from '../core/metrics';
+import { envStepsToReach, type MetricRecord } from '../core/metrics';
 import { parseCliArgs, runCli, UsageError } from './cli-args';
 import { evaluateCheckpoint } from './evaluate-checkpoint';
+import { metricsFromText } from './metrics-file';
 import { formatRecipeTable, type RecipeResult, type RecipeSeedResult } from './recipe-table';
 import { formatResultsTable, type TaskResult } from './results-table';
 import { prepareRuntime } from './run-setup';
@@ -44,7 +45,7 @@ function runRecords(runDir: string): MetricRecord[] {
   } catch {
     throw new UsageError('runs', `run folder ${runDir} has no metrics.jsonl; train it first (npm run reproduce -- ppo, or -- recipe)`);
   }
-  const records = parseMetricsJsonl(text).records;
+  const records = metricsFromText(text, file);
   if (records.length === 0) throw new UsageError('runs', `${file} has no records`);
   return records;
 }
