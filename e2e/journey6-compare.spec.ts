@@ -92,5 +92,15 @@ test.describe('journey 6: compare', () => {
     await page.getByTestId('runs-import-input').setInputFiles(corrupt);
     await expect(page.getByTestId('runs-notice')).toContainText('broken-run/metrics.jsonl line 2 is not valid JSON');
     await expect(page.getByTestId('run-row')).toHaveCount(rowsBefore + 2);
+
+    // A torn last line (a run that crashed mid-write) is dropped with a warning in the notice, and the rest imports.
+    const torn = path.join(fixture('torn-run'), 'torn-run');
+    mkdirSync(torn, { recursive: true });
+    writeFileSync(path.join(torn, 'metrics.jsonl'), '{"progress/iteration": 1, "progress/env_steps": 64}\n{"progress/iteration": 2, "progr');
+    writeFileSync(path.join(torn, 'config.json'), '{}');
+    await page.getByTestId('runs-import-input').setInputFiles(torn);
+    await expect(page.getByTestId('runs-notice')).toContainText('imported 1 run; warning: torn-run/metrics.jsonl: line 2 is cut short');
+    await expect(page.getByTestId('run-row').filter({ hasText: 'torn-run' })).toHaveCount(1);
+    await expect(page.getByTestId('run-row')).toHaveCount(rowsBefore + 3);
   });
 });

@@ -74,6 +74,18 @@ describe('parseCliArgs', () => {
     expect(usageMessage(() => parseCliArgs(['noise=Infinity', 'out=x'], SPEC))).toContain('noise must be');
   });
 
+  it('refuses hex, binary and octal numbers and values a 64-bit float cannot hold, saying why', () => {
+    expect(usageMessage(() => parseCliArgs(['episodes=0x10', 'out=x'], SPEC)))
+      .toBe("episodes must be an integer in [1, 1000] (got '0x10', which is not written in decimal digits)");
+    expect(usageMessage(() => parseCliArgs(['episodes=0b11', 'out=x'], SPEC)))
+      .toBe("episodes must be an integer in [1, 1000] (got '0b11', which is not written in decimal digits)");
+    expect(usageMessage(() => parseCliArgs(['noise=1e-400', 'out=x'], SPEC)))
+      .toBe("noise must be a number in [0, 1] (got '1e-400', which is too small for a 64-bit float and would read as 0)");
+    expect(usageMessage(() => parseCliArgs(['seed=1e400', 'out=x'], SPEC)))
+      .toBe("seed must be an integer (got '1e400', which is too large for a 64-bit float)");
+    expect(parseCliArgs(['episodes=1e2', 'noise=0e-9', 'out=x'], SPEC)).toMatchObject({ episodes: 100, noise: 0 });
+  });
+
   it('rejects bad bools, empty strings, missing required keys, repeats and malformed arguments', () => {
     expect(usageMessage(() => parseCliArgs(['video=maybe', 'out=x'], SPEC))).toBe("video must be one of true, false (got 'maybe')");
     expect(usageMessage(() => parseCliArgs(['out='], SPEC))).toBe('out must not be empty');

@@ -5,7 +5,7 @@
  */
 import {
   PRESET_NAMES, PRESETS, applyOverrides, configFromRunOverrides, defaultConfig, configWarnings, editDistance, formatConfigHelp, isConfigKey, overrideKeys,
-  runOverrides, suggestKeys, type PresetName, type RunConfig, type WarningHost,
+  gotText, readDecimal, runOverrides, suggestKeys, type PresetName, type RunConfig, type WarningHost,
 } from '../core/config';
 
 export type CliArgKind = 'int' | 'number' | 'string' | 'enum' | 'bool';
@@ -208,10 +208,11 @@ function parseValue(key: string, entry: CliArgSpec, text: string): number | stri
   switch (entry.kind) {
     case 'int':
     case 'number': {
-      const value = text.trim() === '' ? NaN : Number(text);
+      const read = readDecimal(text.trim());
+      const value = read.value;
       const ok = Number.isFinite(value) && (entry.kind === 'number' || Number.isInteger(value))
         && (entry.min === undefined || value >= entry.min) && (entry.max === undefined || value <= entry.max);
-      if (!ok) throw new UsageError(key, `${key} must be ${rangeText(entry)} (got '${text}')`);
+      if (!ok) throw new UsageError(key, `${key} must be ${rangeText(entry)} ${gotText(text, read)}`);
       return value;
     }
     case 'bool': {

@@ -28,4 +28,19 @@ describe('learningCurveSvg', () => {
     // The 11th series reuses the first colour, dashed.
     expect(styles[10]).toBe(`${styles[0]} stroke-dasharray="6 3"`);
   });
+
+  it('draws a run of 130k iterations: axes span every point, and the curve keeps its peak in a few thousand points', () => {
+    const count = 130_000;
+    const x = Array.from({ length: count }, (_, index) => (index + 1) * 64);
+    const y = Array.from({ length: count }, (_, index) => 0.25 + 0.5 * (index / count));
+    y[77_777] = 1;
+    const svg = learningCurveSvg([{ label: 'long run', x, y }], { title: 't', xLabel: 'env steps', yLabel: 'success' });
+    const points = /<polyline[^>]*points="([^"]*)"/.exec(svg)![1].split(' ').map((pair) => pair.split(',').map(Number));
+    expect(points.length).toBeGreaterThan(1000);
+    expect(points.length).toBeLessThanOrEqual(2000);
+    // The x axis reaches the last env step (8,320,000) and the peak sits on the top of the plot (y = 36).
+    expect(svg).toContain('>8,000,000</text>');
+    expect(points.reduce((top, [, py]) => Math.min(top, py), Infinity)).toBe(36);
+    expect(points[0][0]).toBeLessThan(points.at(-1)![0]);
+  });
 });

@@ -1,3 +1,5 @@
+import { downsampleIndices } from '../core/metrics/downsample';
+
 /** One run's curve: x (env steps) and y (the metric), same length. */
 export interface CurveSeries {
   label: string;
@@ -23,19 +25,36 @@ function niceTicks(min: number, max: number, count: number): number[] {
   return ticks;
 }
 
+/**
+ * The smallest and largest of `values` and the given floor and ceiling, by a loop: spreading a
+ * long run's points into Math.min overflows the call stack (about 130k points do).
+ */
+function extent(values: readonly number[], low: number, high: number): [number, number] {
+  let min = low;
+  let max = high;
+  for (const value of values) {
+    if (value < min) min = value;
+    if (value > max) max = value;
+  }
+  return [min, max];
+}
+
+/** The points drawn of a series: its finite ones, min-max downsampled so a long run keeps its peaks in a few thousand points. */
+function drawnPoints(entry: CurveSeries): [number, number][] {
+  const finite = entry.x.map((x, pointIndex): [number, number] => [x, entry.y[pointIndex]]).filter(([, y]) => Number.isFinite(y));
+  return downsampleIndices(finite.map(([, y]) => y)).map((index) => finite[index]);
+}
+
 function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** A self-contained SVG line plot with axes, ticks and a legend. */
 export function learningCurveSvg(series: readonly CurveSeries[], labels: { title: string; xLabel: string; yLabel: string }): string {
-  const xs = series.flatMap((entry) => entry.x);
-  const ys = series.flatMap((entry) => entry.y).filter(Number.isFinite);
-  const xMin = Math.min(0, ...xs);
-  const xMax = Math.max(1, ...xs);
-  const yMin = Math.min(0, ...ys);
-  const yMax = Math.max(1e-9, ...ys);
-  const longestLabel = Math.max(0, ...series.map((entry) => entry.label.length));
+  const drawn = series.map(drawnPoints);
+  const [xMin, xMax] = extent(series.flatMap((entry) => entry.x), 0, 1);
+  const [yMin, yMax] = extent(drawn.flatMap((points) => points.map(([, y]) => y)), 0, 1e-9);
+  const [, longestLabel] = extent(series.map((entry) => entry.label.length), 0, 0);
   const margin = { left: 64, right: Math.max(150, 50 + CHAR_WIDTH * longestLabel), top: 36, bottom: 48 };
   const width = margin.left + PLOT_WIDTH + margin.right;
   const plotWidth = PLOT_WIDTH;
@@ -61,7 +80,7 @@ export function learningCurveSvg(series: readonly CurveSeries[], labels: { title
     // Past the palette, colours come round again dashed and without point markers, so no two series look alike.
     const dashed = seriesIndex >= COLORS.length;
     const dash = dashed ? ` stroke-dasharray="${DASH}"` : '';
-    const points = entry.x.map((x, pointIndex) => [x, entry.y[pointIndex]]).filter(([, y]) => Number.isFinite(y));
+    const points = drawn[seriesIndex];
     parts.push(`<polyline fill="none" stroke="${color}" stroke-width="2"${dash} points="${points.map(([x, y]) => `${px(x).toFixed(1)},${py(y).toFixed(1)}`).join(' ')}"/>`);
     if (!dashed) for (const [x, y] of points) parts.push(`<circle cx="${px(x).toFixed(1)}" cy="${py(y).toFixed(1)}" r="3" fill="${color}"/>`);
     const legendY = margin.top + 14 + seriesIndex * 18;

@@ -30,8 +30,9 @@ beforeAll(async () => {
   const mj = (await loadMujocoNode()) as unknown as Mujoco;
   writeFileSync(reachDemos, demoBytes(collectExpertDemos(mj, { task: 'reach', episodes: 4, seed: 0, noise: 0.3 }), 50));
   // Two made-up lift steps: only the task in the file matters here.
+  const liftObsDim = observationSpec(getTask('lift'), 'state', 256).dim;
   writeFileSync(liftDemos, demoBytes({
-    task: 'lift', obsMode: 'state', obsDim: 2, actionDim: 4, obs: new Float32Array(4), actions: new Float32Array(8), rewards: new Float32Array(2),
+    task: 'lift', obsMode: 'state', obsDim: liftObsDim, actionDim: 4, obs: new Float32Array(2 * liftObsDim), actions: new Float32Array(8), rewards: new Float32Array(2),
     episodeStarts: Int32Array.from([0, 2]), success: Uint8Array.from([1]), seeds: Int32Array.from([0]),
   }, 100));
 });

@@ -4,11 +4,11 @@
  * on the demos and rollouts, continues flow-matching BC with each sample's loss weighted by
  * min(exp(Â/β), w_max) scaled to mean 1, evaluates, and writes a checkpoint of stage `offline`.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { CLI_NO_PPO_HOST, listConfigProblems, type RunConfig } from '../core/config';
+import { writeFileSync } from 'node:fs';
+import { CLI_NO_PPO_HOST, listConfigProblems, readDecimal, type RunConfig } from '../core/config';
 import { bundleContents } from '../core/checkpoint/policy-checkpoint';
 import { encodeFlowtune } from '../core/checkpoint/flowtune-file';
-import { firstDemoEpisodes, readDemoFile } from '../core/envs/demo-format';
+import { firstDemoEpisodes } from '../core/envs/demo-format';
 import { InThreadBatchEnv } from '../core/envs/in-thread-batch-env';
 import { TASK_NAMES } from '../core/envs/task-types';
 import { ConfigError, DemosError } from '../core/errors';
@@ -20,6 +20,7 @@ import { OFFLINE_STAGE_DEFAULTS, runOfflineStage } from '../core/offline/offline
 import { DEFAULT_CRITIC_OPTIONS } from '../core/offline/value-critic';
 import { runEnvConfig } from '../core/run/run-env-config';
 import { UsageError, parseRunArgs, printConfigWarnings, runCli } from './cli-args';
+import { readDemosFile } from './demos-file';
 import { EVAL_DEFAULTS, evaluateBundle } from './evaluate-checkpoint';
 import { loadMujocoNode } from './mujoco-node';
 import { loadRunCheckpoint, prepareRuntime } from './run-setup';
@@ -45,26 +46,11 @@ const SPEC = {
 } as const;
 
 function parseWidths(text: string): number[] {
-  const widths = text.split(',').map((part) => Number(part.trim()));
+  const widths = text.split(',').map((part) => readDecimal(part.trim()).value);
   if (widths.length > 8 || widths.some((width) => !Number.isInteger(width) || width < 1 || width > 8192)) {
     throw new UsageError('critic_hidden', `critic_hidden must be 1 to 8 comma-separated integers in [1, 8192] (got '${text}')`);
   }
   return widths;
-}
-
-function readDemos(path: string): ReturnType<typeof readDemoFile> {
-  let bytes: Uint8Array;
-  try {
-    bytes = new Uint8Array(readFileSync(path));
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    throw new DemosError(code === 'ENOENT' ? `demos file '${path}' does not exist` : `demos file '${path}' cannot be read (${code ?? 'unknown error'})`);
-  }
-  try {
-    return readDemoFile(bytes);
-  } catch (error) {
-    throw new DemosError(`demos file '${path}' is invalid: ${(error as Error).message}`);
-  }
 }
 
 /** "step 100/1000 loss 0.0412 w_mean 1.020 w_max 7.310 clipped 0.012 12.3s" */
@@ -89,7 +75,7 @@ async function main(): Promise<void> {
   const { loaded, config } = loadRunCheckpoint(args.ckpt, parsed, overrides);
   const { bundle } = loaded;
   try {
-    const { demos: allDemos, metadata } = readDemos(args.demos);
+    const { demos: allDemos, metadata } = readDemosFile(args.demos);
     const demos = args.episodes > 0 ? firstDemoEpisodes(allDemos, args.episodes) : allDemos;
     const problem = demosFitProblem(metadata, config.task, bundle.policy.options);
     if (problem) throw new DemosError(`${problem}; record demos with npm run demos -- task=${config.task}`);

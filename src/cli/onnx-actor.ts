@@ -33,7 +33,9 @@ export class OnnxActor implements EvalActor {
       [ONNX_POLICY_IO.obs]: new ort.Tensor('float32', stackedObs, [batch, nObsSteps, obsFrameSize]),
       [ONNX_POLICY_IO.x0]: new ort.Tensor('float32', x0, [batch, horizon, actionDim]),
     });
-    return Float32Array.from(outputs[ONNX_POLICY_IO.actions].data as Float32Array);
+    const actions = outputs[ONNX_POLICY_IO.actions];
+    if (!actions) throw new CheckpointError(`the ONNX model gave no output '${ONNX_POLICY_IO.actions}' (its outputs: ${Object.keys(outputs).join(', ') || 'none'})`);
+    return Float32Array.from(actions.data as Float32Array);
   }
 
   async dispose(): Promise<void> {

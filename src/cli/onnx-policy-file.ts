@@ -3,7 +3,7 @@
  * task and the env, with the config it runs under, and a live onnxruntime session.
  */
 import { readOnnxPolicy } from '../core/checkpoint/onnx/policy-metadata';
-import type { RunConfig } from '../core/config';
+import { overrideKeys, type RunConfig } from '../core/config';
 import { actionDim } from '../core/envs/controller';
 import { observationSpec } from '../core/envs/observation';
 import { getTask } from '../core/envs/registry';
@@ -12,11 +12,17 @@ import { runConfigForCheckpoint } from '../core/run/checkpoint-run-config';
 import { OnnxActor } from './onnx-actor';
 import { readCheckpointFile } from './run-setup';
 
-/** The graph bakes in K and the executed steps; an override of either cannot apply. */
-function checkBakedCounts(config: RunConfig, denoiseSteps: number, nActionSteps: number): void {
+/**
+ * The graph bakes in K and the executed steps; an override of either cannot apply (ConfigError).
+ * Without an override the config holds the file's own value, so a difference is the file's fault (CheckpointError).
+ */
+function checkBakedCounts(config: RunConfig, overrides: readonly string[], denoiseSteps: number, nActionSteps: number): void {
   const baked = [['policy.denoise_steps', config.policy.denoise_steps, denoiseSteps], ['policy.n_action_steps', config.policy.n_action_steps, nActionSteps]] as const;
+  const overridden = new Set<string>(overrideKeys(overrides));
   for (const [key, asked, inGraph] of baked) {
-    if (asked !== inGraph) throw new ConfigError(key, `${key}=${asked} contradicts the ONNX graph, which has ${key}=${inGraph} built in; drop the override or export again from the .flowtune`);
+    if (asked === inGraph) continue;
+    if (overridden.has(key)) throw new ConfigError(key, `${key}=${asked} contradicts the ONNX graph, which has ${key}=${inGraph} built in; drop the override or export again from the .flowtune`);
+    throw new CheckpointError(`the ONNX graph has ${key}=${inGraph} built in, but the Flowtune metadata it carries gives ${asked}; export it again from the .flowtune`);
   }
 }
 
@@ -28,7 +34,7 @@ export async function openOnnxPolicy(path: string, base: RunConfig, overrides: r
     throw new CheckpointError(`the ONNX policy is for task '${spec.task}' but the run is '${base.task}'`);
   }
   const config = runConfigForCheckpoint(base, metadata, overrides);
-  checkBakedCounts(config, spec.denoiseSteps, spec.nActionSteps);
+  checkBakedCounts(config, overrides, spec.denoiseSteps, spec.nActionSteps);
   const envFrame = observationSpec(getTask(config.task), config.env.obs_type, config.env.num_points).dim;
   const envActionDim = actionDim(config.env.control_mode);
   if (envFrame !== spec.obsFrameSize || envActionDim !== spec.actionDim || config.policy.n_obs_steps !== spec.nObsSteps) {

@@ -2,11 +2,12 @@
  * `npm run plot -- runs=DIR[,DIR...] out=FILE.png [metric=charts/success_rate]`: renders learning
  * curves from each run folder's metrics.jsonl as an SVG, then to PNG through Chromium.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseCliArgs, runCli } from './cli-args';
-import { emaSmooth, isMetricKey, metricSeries, parseMetricsJsonl, type MetricKey } from '../core/metrics';
+import { emaSmooth, isMetricKey, metricSeries, type MetricKey } from '../core/metrics';
 import { learningCurveSvg, type CurveSeries } from './learning-curve-svg';
+import { readMetricsFile } from './metrics-file';
 import { renderSvgToPng } from './svg-png';
 
 const SPEC = {
@@ -21,7 +22,7 @@ async function main(): Promise<void> {
   if (!isMetricKey(args.metric)) throw new Error(`metric '${args.metric}' is not a metric key`);
   const metric = args.metric as MetricKey;
   const series: CurveSeries[] = args.runs.split(',').map((runDir) => {
-    const { records } = parseMetricsJsonl(readFileSync(path.join(runDir, 'metrics.jsonl'), 'utf8'));
+    const records = readMetricsFile(path.join(runDir, 'metrics.jsonl'));
     const points = metricSeries(records, metric, 'progress/env_steps');
     const smoothed = args.smoothing > 0 ? Array.from(emaSmooth(points.ys, args.smoothing)) : Array.from(points.ys);
     return { label: path.basename(runDir), x: Array.from(points.xs), y: smoothed };

@@ -2,13 +2,12 @@
  * `npm run pretrain -- task=T demos=FILE out=FILE.flowtune ...`: stage-1 flow-matching BC
  * (DESIGN.md §3) from a demonstration file, with EMA weights and a shortcut option.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { CLI_NO_PPO_HOST } from '../core/config';
 import { printConfigWarnings, runCli, parseRunArgs } from './cli-args';
 import { bundleContents } from '../core/checkpoint/policy-checkpoint';
 import { encodeFlowtune } from '../core/checkpoint/flowtune-file';
-import { firstDemoEpisodes, readDemoFile, type DemoMetadata } from '../core/envs/demo-format';
-import type { RunConfig } from '../core/config/run-config';
+import { firstDemoEpisodes } from '../core/envs/demo-format';
 import { TASK_NAMES } from '../core/envs/task-types';
 import { ConfigError } from '../core/errors';
 import { FlowPolicy } from '../core/policy/flow-policy';
@@ -16,6 +15,7 @@ import { buildBcDataset } from '../core/rl/bc-dataset';
 import { policyOptionsFromConfig } from '../core/rl/policy-setup';
 import { PRETRAIN_DEFAULTS, pretrainPolicy } from '../core/rl/pretrain';
 import { EVAL_DEFAULTS, evaluateBundle } from './evaluate-checkpoint';
+import { pretrainRunConfig, readDemosFile } from './demos-file';
 import { prepareRuntime } from './run-setup';
 
 const SPEC = {
@@ -34,9 +34,9 @@ async function main(): Promise<void> {
   const { args, config: parsedConfig, userOverrides } = parseRunArgs(process.argv.slice(2), SPEC, { program: 'npm run pretrain --' });
   printConfigWarnings(parsedConfig, userOverrides, CLI_NO_PPO_HOST);
   await prepareRuntime();
-  const { demos, metadata } = readDemoFile(new Uint8Array(readFileSync(args.demos)));
+  const { demos, metadata } = readDemosFile(args.demos);
   if (metadata.task !== args.task) throw new ConfigError('task', `demos file is for task '${metadata.task}' but task is '${args.task}'`);
-  const config = demoRunConfig(parsedConfig, userOverrides, metadata);
+  const config = pretrainRunConfig(args.demos, parsedConfig, userOverrides, metadata);
   const limited = args.episodes > 0 ? firstDemoEpisodes(demos, args.episodes) : demos;
   const numPoints = config.env.obs_type === 'pointcloud' ? config.env.num_points : undefined;
   const dataset = buildBcDataset(limited, config.policy.n_obs_steps, config.policy.horizon, { numPoints });
@@ -62,23 +62,6 @@ async function main(): Promise<void> {
   } finally {
     policy.dispose();
   }
-}
-
-/**
- * The run config with the demos' observation mode and point count: BC trains on what the demos
- * hold, so an override asking for another observation is refused rather than ignored.
- */
-function demoRunConfig(config: RunConfig, userOverrides: readonly string[], metadata: DemoMetadata): RunConfig {
-  const pointsSlice = metadata.obs_slices.find((slice) => slice.name === 'points');
-  const numPoints = pointsSlice ? pointsSlice.dim / 3 : config.env.num_points;
-  const asked = (key: string) => userOverrides.some((override) => override.startsWith(`${key}=`));
-  if (asked('env.obs_type') && config.env.obs_type !== metadata.obs_mode) {
-    throw new ConfigError('env.obs_type', `env.obs_type=${config.env.obs_type} but the demos hold ${metadata.obs_mode} observations`);
-  }
-  if (pointsSlice && asked('env.num_points') && config.env.num_points !== numPoints) {
-    throw new ConfigError('env.num_points', `env.num_points=${config.env.num_points} but the demos hold ${numPoints} points per observation`);
-  }
-  return { ...config, env: { ...config.env, obs_type: metadata.obs_mode, num_points: numPoints } };
 }
 
 void runCli(main);

@@ -12,10 +12,11 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { applyOverrides, defaultConfig } from '../core/config';
-import { envStepsToReach, parseMetricsJsonl, type MetricRecord } from '../core/metrics';
+import { applyOverrides, defaultConfig, readDecimal } from '../core/config';
+import { envStepsToReach, type MetricRecord } from '../core/metrics';
 import { parseCliArgs, runCli, UsageError } from './cli-args';
 import { evaluateCheckpoint } from './evaluate-checkpoint';
+import { metricsFromText } from './metrics-file';
 import { formatRecipeTable, type RecipeResult, type RecipeSeedResult } from './recipe-table';
 import { formatResultsTable, type TaskResult } from './results-table';
 import { prepareRuntime } from './run-setup';
@@ -44,7 +45,7 @@ function runRecords(runDir: string): MetricRecord[] {
   } catch {
     throw new UsageError('runs', `run folder ${runDir} has no metrics.jsonl; train it first (npm run reproduce -- ppo, or -- recipe)`);
   }
-  const records = parseMetricsJsonl(text).records;
+  const records = metricsFromText(text, file);
   if (records.length === 0) throw new UsageError('runs', `${file} has no records`);
   return records;
 }
@@ -64,7 +65,7 @@ function taskOfRow(row: string): string {
 async function main(): Promise<void> {
   const args = parseCliArgs(process.argv.slice(2), SPEC, { program: 'npm run results --' });
   await prepareRuntime();
-  const seeds = args.seeds.split(',').map(Number);
+  const seeds = args.seeds.split(',').map((text) => readDecimal(text.trim()).value);
   if (seeds.some((seed) => !Number.isInteger(seed))) throw new UsageError('seeds', `seeds must be comma-separated integers, got '${args.seeds}'`);
   if (args.compare === 'recipe') {
     await compareRecipes(args, seeds);

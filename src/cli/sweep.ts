@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { applyOverrides, defaultConfig, isConfigKey, suggestKeys, validateConfig } from '../core/config';
+import { applyOverrides, defaultConfig, isConfigKey, readDecimal, suggestKeys, validateConfig } from '../core/config';
 import { TASK_NAMES } from '../core/envs/task-types';
 import { dryRunLines, planSweep } from '../core/sweep/sweep-plan';
 import { SWEEP_PRESET_NAMES, type SweepPresetName } from '../core/sweep/sweep-presets';
@@ -54,7 +54,7 @@ async function main(): Promise<void> {
   const { args, overrides } = parseCliArgsWithOverrides(argv, SPEC, { isConfigKey, suggest: suggestKeys, program: 'npm run sweep --' });
   const base = overrides.filter((override) => !override.startsWith('task='));
   if (base.some((override) => override.startsWith('seed='))) throw new UsageError('seed', 'a sweep takes its training seeds as seeds=0,1,2, not seed=');
-  const seeds = args.seeds.split(',').map((text) => Number(text.trim()));
+  const seeds = args.seeds.split(',').map((text) => readDecimal(text.trim()).value);
   const plan = planSweep({
     preset: args.preset as SweepPresetName, task: args.task, seeds,
     configs: args.configs ? args.configs.split(',').map((name) => name.trim()) : [], base,

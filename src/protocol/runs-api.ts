@@ -62,6 +62,8 @@ export interface DroppedFile {
 export interface ImportResult {
   runs: RunListing[];
   sweeps: ImportedSweep[];
+  /** One sentence per metrics.jsonl whose torn last line was dropped; empty when none was. */
+  warnings: string[];
 }
 
 /** The queue's request: a preset's variants (all when empty) × seeds, on the studio's config and model. */

@@ -8,7 +8,7 @@ const baseName = (folder: string, loose: string) => folder.slice(folder.lastInde
 const sweepId = (folder: string) => `import-sweep:${folder}`;
 
 export async function importFolders(files: readonly DroppedFile[], now = Date.now()): Promise<ImportResult> {
-  const { runs, sweeps } = readDroppedFolders(files);
+  const { runs, sweeps, warnings } = readDroppedFolders(files);
   const kept = runs.map((run) => {
     const listing: StoredListing = {
       id: `import:${run.folder}`,
@@ -27,5 +27,5 @@ export async function importFolders(files: readonly DroppedFile[], now = Date.no
   }));
   await keepRuns(kept);
   await keepSweeps(importedSweeps);
-  return { runs: kept.map((run) => ({ ...run.listing, current: false })), sweeps: importedSweeps };
+  return { runs: kept.map((run) => ({ ...run.listing, current: false })), sweeps: importedSweeps, warnings };
 }

@@ -50,4 +50,10 @@ describe('importSummary', () => {
     expect(importSummary({ runs: [{}], sweeps: [] })).toBe('imported 1 run');
     expect(importSummary({ runs: [{}, {}], sweeps: [] })).toBe('imported 2 runs');
   });
+
+  it('adds each warning, so a dropped torn line is shown with the import', () => {
+    expect(importSummary({ runs: [{}], sweeps: [], warnings: ['r/metrics.jsonl: line 3 is cut short; it was dropped'] }))
+      .toBe('imported 1 run; warning: r/metrics.jsonl: line 3 is cut short; it was dropped');
+    expect(importSummary({ runs: [{}], sweeps: [], warnings: [] })).toBe('imported 1 run');
+  });
 });

@@ -53,8 +53,13 @@ export function selectImportFiles<T extends ImportCandidate>(candidates: readonl
 
 const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
-/** The success notice: "imported 1 sweep with 6 runs", "imported 2 runs". */
-export function importSummary(result: { runs: readonly unknown[]; sweeps: readonly unknown[] }): string {
-  if (result.sweeps.length > 0) return `imported ${count(result.sweeps.length, 'sweep')} with ${count(result.runs.length, 'run')}`;
-  return `imported ${count(result.runs.length, 'run')}`;
+/**
+ * The success notice: "imported 1 sweep with 6 runs", "imported 2 runs", followed by any warning
+ * ("imported 1 run; warning: a/metrics.jsonl: line 9 is cut short …").
+ */
+export function importSummary(result: { runs: readonly unknown[]; sweeps: readonly unknown[]; warnings?: readonly string[] }): string {
+  const imported = result.sweeps.length > 0
+    ? `imported ${count(result.sweeps.length, 'sweep')} with ${count(result.runs.length, 'run')}`
+    : `imported ${count(result.runs.length, 'run')}`;
+  return [imported, ...(result.warnings ?? []).map((warning) => `warning: ${warning}`)].join('; ');
 }

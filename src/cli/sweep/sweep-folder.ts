@@ -5,7 +5,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { emaSmooth, metricSeries, parseMetricsJsonl } from '../../core/metrics';
+import { emaSmooth, metricSeries } from '../../core/metrics';
+import { readMetricsFile } from '../metrics-file';
 import type { SweepPlan } from '../../core/sweep/sweep-plan';
 import { formatSweepSummary, summarizeSweep, type SweepRunResult, type SweepSummary } from '../../core/sweep/sweep-summary';
 import { UsageError } from '../cli-args';
@@ -75,7 +76,7 @@ function variantCurves(out: string, plan: SweepPlan, results: readonly SweepRunR
   const series: CurveSeries[] = [];
   for (const variant of plan.variants) {
     const curves = results.filter((result) => result.variant === variant).map((result) => {
-      const { records } = parseMetricsJsonl(readFileSync(path.join(runDirOf(out, result.id), 'metrics.jsonl'), 'utf8'));
+      const records = readMetricsFile(path.join(runDirOf(out, result.id), 'metrics.jsonl'));
       const points = metricSeries(records, 'charts/success_rate', 'progress/env_steps');
       return { x: Array.from(points.xs), y: Array.from(emaSmooth(points.ys, 0.9)) };
     });

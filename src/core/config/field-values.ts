@@ -3,15 +3,16 @@
  * Messages name the key and the allowed values (DESIGN.md §9, §10).
  */
 import { ConfigError } from '../errors';
+import { gotText, readDecimal, type DecimalRead } from './decimal-text';
 import { describeAllowed, fieldSpec, type FieldSpec } from './fields';
 import type { ConfigKey, ConfigValue } from './run-config';
 
 const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);
 const FALSE_WORDS = new Set(['false', '0', 'no', 'off']);
 
-function parseNumber(text: string): number {
-  const cleaned = text.trim().replace(/_/g, '');
-  return cleaned === '' ? NaN : Number(cleaned);
+/** Decimal text, with `_` allowed between digits (1_000_000). */
+function parseNumber(text: string): DecimalRead {
+  return readDecimal(text.trim().replace(/_/g, ''));
 }
 
 function inRange(spec: FieldSpec & { min: number; max: number }, value: number): boolean {
@@ -47,6 +48,8 @@ export function fieldValueProblem(key: ConfigKey, value: unknown): string | null
 export function parseFieldValue<K extends ConfigKey>(key: K, text: string): ConfigValue<K> {
   const spec = fieldSpec(key);
   let value: unknown;
+  /** The number read, or the list item, whose note says why the text was refused. */
+  let note: DecimalRead | undefined;
   switch (spec.kind) {
     case 'enum':
       value = text.trim();
@@ -57,18 +60,23 @@ export function parseFieldValue<K extends ConfigKey>(key: K, text: string): Conf
       break;
     }
     case 'int':
-    case 'number':
-      value = parseNumber(text);
+    case 'number': {
+      const read = parseNumber(text);
+      value = read.value;
+      note = read;
       break;
+    }
     case 'int-list': {
       const inner = text.trim().replace(/^\[/, '').replace(/\]$/, '');
-      value = inner.trim() === '' ? [] : inner.split(',').map(parseNumber);
+      const items = inner.trim() === '' ? [] : inner.split(',').map(parseNumber);
+      value = items.map((item) => item.value);
+      note = items.find((item) => item.note !== undefined);
       break;
     }
   }
   const problem = fieldValueProblem(key, value);
   if (problem !== null) {
-    throw new ConfigError(key, problem.replace(/\(got .*\)$/, `(got '${text}')`));
+    throw new ConfigError(key, problem.replace(/\(got .*\)$/, gotText(text, note)));
   }
   return value as ConfigValue<K>;
 }

@@ -2,6 +2,7 @@
 export * from './run-config';
 export * from './fields';
 export * from './access';
+export * from './decimal-text';
 export * from './field-values';
 export * from './overrides';
 export * from './derive';

@@ -88,6 +88,25 @@ describe('applyOverrides', () => {
     }
   });
 
+  it('refuses hex, binary and octal numbers and values a 64-bit float cannot hold, saying why', () => {
+    const cases: Array<[string, string]> = [
+      ['iterations=0x10', "iterations must be an integer in [0, 10000000] (got '0x10', which is not written in decimal digits)"],
+      ['num_envs=0b11', "num_envs must be an integer in [1, 4096] (got '0b11', which is not written in decimal digits)"],
+      ['seed=0o17', "seed must be an integer in [0, 2147483647] (got '0o17', which is not written in decimal digits)"],
+      ['actor_lr=1e-400', "actor_lr must be a number in [0, 1] (got '1e-400', which is too small for a 64-bit float and would read as 0)"],
+      ['total_env_steps=1e400', "total_env_steps must be an integer in [0, 1000000000000] (got '1e400', which is too large for a 64-bit float)"],
+      ['policy.hidden=0x20,32', "policy.hidden must be a comma-separated list of 1–8 integers in [1, 8192] (got '0x20,32', which is not written in decimal digits)"],
+    ];
+    for (const [override, message] of cases) {
+      const error = configError(() => applyOverrides(defaultConfig(), [override]));
+      expect(error.message, override).toBe(message);
+      expect(error.field, override).toBe(override.slice(0, override.indexOf('=')));
+    }
+    // Zero written out, decimals, exponents, signs and digit groups still read.
+    const config = applyOverrides(defaultConfig(), ['actor_lr=0e-5', 'critic_lr=.5e-3', 'iterations=1_000', 'noise.level=+0.25', 'policy.hidden=64, 1e2']);
+    expect([config.actor_lr, config.critic_lr, config.iterations, config.noise.level, config.policy.hidden]).toEqual([0, 5e-4, 1000, 0.25, [64, 100]]);
+  });
+
   it('formats values so that parsing gives them back exactly', () => {
     for (const value of [0.1, 1 / 3, 3e-5, 1e-7 * Math.PI, 0.30000000000000004]) {
       expect(parseFieldValue('noise.level', formatFieldValue(value))).toBe(value);

@@ -23,6 +23,17 @@ describe('validateConfig', () => {
     expect(validateConfig(config)).toBe(config);
   });
 
+  it('refuses a rollout too large to hold, naming num_envs and env.steps_per_iteration, and keeps large ones that fit', () => {
+    const error = validationError(withOverrides('task=pick-cube', 'num_envs=4096', 'env.steps_per_iteration=100000'));
+    expect(error.field).toBe('num_envs');
+    // pick-cube's state frame is 39 values: 4 · (2·39 + 5·8·4 + 4 + 4·4 + 7) + 3 = 1063 bytes per decision.
+    expect(error.message).toBe('num_envs × env.steps_per_iteration (4096 × 100000 = 409600000 decisions) needs a 405.5 GiB rollout buffer '
+      + '(1063 bytes per decision), over the 2 GiB one run may hold; lower either so that their product is at most 2020210');
+    // 4096 envs × 32 decisions of a 256-point cloud policy: about 0.86 GiB.
+    const large = withOverrides('task=pick-cube', 'env.obs_type=pointcloud', 'env.num_points=256', 'num_envs=4096', 'env.steps_per_iteration=32');
+    expect(validateConfig(large)).toBe(large);
+  });
+
   it('explains each cross-field problem and how to fix it', () => {
     const cases: Array<[string[], string, string]> = [
       [['policy.horizon=8', 'policy.n_action_steps=10'], 'policy.n_action_steps',

@@ -7,6 +7,7 @@ import { getField } from './access';
 import { deriveSizes } from './derive';
 import { fieldValueProblem } from './field-values';
 import { CONFIG_KEYS } from './fields';
+import { rolloutMemoryProblem } from './rollout-memory';
 import type { ConfigKey, RunConfig } from './run-config';
 
 export interface ConfigProblem {
@@ -47,6 +48,8 @@ function crossFieldProblems(config: RunConfig): ConfigProblem[] {
 
   const sizes = deriveSizes(config);
   const decisions = `num_envs × env.steps_per_iteration (${config.num_envs} × ${env.steps_per_iteration} = ${sizes.batchSize})`;
+  const memory = rolloutMemoryProblem(config, sizes.batchSize);
+  if (memory !== null) add('num_envs', memory);
   if (sizes.batchSize % ppo.minibatch_size !== 0) {
     add('ppo.minibatch_size', `ppo.minibatch_size (${ppo.minibatch_size}) must divide ${decisions}`);
   }

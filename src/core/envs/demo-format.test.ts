@@ -18,6 +18,26 @@ function randomDemos(seed: number): Demonstrations {
   };
 }
 
+/**
+ * The file with its JSON header (and so its metadata) changed by `edit`, padded again to 8 bytes;
+ * a string `edit` returns replaces the metadata JSON.
+ */
+function withHeader(bytes: Uint8Array, edit: (header: Record<string, { shape: number[]; data_offsets: number[] }>, metadata: Record<string, unknown>) => unknown): Uint8Array {
+  const headerLength = Number(new DataView(bytes.buffer, bytes.byteOffset).getBigUint64(0, true));
+  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + headerLength)));
+  const meta = JSON.parse(header.__metadata__.flowtune_demos);
+  const replaced = edit(header, meta);
+  header.__metadata__.flowtune_demos = typeof replaced === 'string' ? replaced : JSON.stringify(meta);
+  let json = JSON.stringify(header);
+  while (json.length % 8 !== 0) json += ' ';
+  const encoded = new TextEncoder().encode(json);
+  const out = new Uint8Array(8 + encoded.length + bytes.length - 8 - headerLength);
+  new DataView(out.buffer).setBigUint64(0, BigInt(encoded.length), true);
+  out.set(encoded, 8);
+  out.set(bytes.subarray(8 + headerLength), 8 + encoded.length);
+  return out;
+}
+
 const metadata = (demos: Demonstrations) => demoMetadataFor(demos, { seed: 11, noise: 0.1, obsSlices: [{ name: 'x', start: 0, dim: 5, doc: 'x' }], maxEpisodeSteps: 100 });
 
 describe('demo file', () => {
@@ -57,5 +77,30 @@ describe('demo file', () => {
     const nan = randomDemos(3);
     nan.actions[5] = Number.NaN;
     expect(() => readDemoFile(writeDemoFile(nan, metadata(nan)))).toThrow(/non-finite value at element 5/);
+  });
+
+  it('refuses metadata a reader would size tensors from, or read, when it is missing or out of range, naming the field', () => {
+    const demos = randomDemos(4);
+    const bytes = writeDemoFile(demos, metadata(demos));
+    // Negative steps with tensor shapes and offsets that agree with them: nothing is sized from it.
+    const negative = withHeader(bytes, (header, meta) => {
+      meta.steps = -29;
+      header.obs.shape = [-29, 5];
+      header.obs.data_offsets = [600, 20];
+    });
+    expect(() => readDemoFile(negative)).toThrow(ConfigError);
+    expect(() => readDemoFile(negative)).toThrow(/^demo metadata field 'steps' must be an integer ≥ 0, got -29$/);
+    const noSlices = withHeader(bytes, (_header, meta) => delete meta.obs_slices);
+    expect(() => readDemoFile(noSlices)).toThrow(/^demo metadata field 'obs_slices' must be a list of observation slices \{name, start, dim\} within obs_dim \(5\), got nothing$/);
+    const sliceOutside = withHeader(bytes, (_header, meta) => { meta.obs_slices = [{ name: 'x', start: 2, dim: 5, doc: 'x' }]; });
+    expect(() => readDemoFile(sliceOutside)).toThrow(/'obs_slices' must be .* but entry 0 is \{"name":"x","start":2,"dim":5,"doc":"x"\}$/);
+    const fractional = withHeader(bytes, (_header, meta) => { meta.obs_dim = 2.5; });
+    expect(() => readDemoFile(fractional)).toThrow(/^demo metadata field 'obs_dim' must be an integer ≥ 1, got 2.5$/);
+    const noControl = withHeader(bytes, (_header, meta) => delete meta.control_mode);
+    expect(() => readDemoFile(noControl)).toThrow(/^demo metadata field 'control_mode' must be a string, got nothing$/);
+    const notObject = withHeader(bytes, () => 'null');
+    expect(() => readDemoFile(notObject)).toThrow(/^demo metadata must be a JSON object, got null$/);
+    // The helper itself changes nothing else: an untouched header reads back.
+    expect(readDemoFile(withHeader(bytes, () => undefined)).metadata.steps).toBe(7);
   });
 });

@@ -8,30 +8,14 @@
  * metadata. Pure functions on Uint8Array, so Node and the browser share them.
  */
 import { ConfigError } from '../errors';
+import { checkDemoMetadata, DEMO_FORMAT, DEMO_FORMAT_VERSION, type DemoMetadata } from './demo-metadata';
 import type { Demonstrations } from './expert-rollout';
-import { OBS_MODES, TASK_NAMES, type ObsMode, type ObsSlice, type TaskName } from './task-types';
+import type { ObsSlice } from './task-types';
 
-export const DEMO_FORMAT = 'flowtune-demos';
-export const DEMO_FORMAT_VERSION = 1;
+export { DEMO_FORMAT, DEMO_FORMAT_VERSION, type DemoMetadata } from './demo-metadata';
+
 /** Headers above this size are rejected before parsing. */
 export const MAX_DEMO_HEADER_BYTES = 1 << 20;
-
-export interface DemoMetadata {
-  format: typeof DEMO_FORMAT;
-  format_version: number;
-  task: TaskName;
-  obs_mode: ObsMode;
-  obs_dim: number;
-  obs_slices: readonly ObsSlice[];
-  control_mode: string;
-  action_dim: number;
-  episodes: number;
-  steps: number;
-  seed: number;
-  noise: number;
-  success_rate: number;
-  max_episode_steps: number;
-}
 
 type DType = 'F32' | 'I32' | 'U8';
 const DTYPE_BYTES: Record<DType, number> = { F32: 4, I32: 4, U8: 1 };
@@ -103,29 +87,27 @@ export function readDemoFile(bytes: Uint8Array): { demos: Demonstrations; metada
   if (headerLength > MAX_DEMO_HEADER_BYTES) fail(`demo header length ${headerLength} exceeds the ${MAX_DEMO_HEADER_BYTES}-byte cap`);
   if (8 + headerLength > bytes.length) fail(`demo header length ${headerLength} runs past the end of the ${bytes.length}-byte file`);
   let header: Record<string, unknown>;
-  let metadata: DemoMetadata;
+  let parsed: unknown;
   try {
     header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + headerLength))) as Record<string, unknown>;
-    metadata = JSON.parse((header.__metadata__ as { flowtune_demos: string }).flowtune_demos) as DemoMetadata;
+    parsed = JSON.parse((header.__metadata__ as { flowtune_demos: string }).flowtune_demos);
   } catch {
     fail('demo header is not valid JSON with __metadata__.flowtune_demos');
   }
-  if (metadata.format !== DEMO_FORMAT) fail(`demo metadata format is '${String(metadata.format)}'; expected '${DEMO_FORMAT}'`);
-  if (metadata.format_version !== DEMO_FORMAT_VERSION) fail(`demo format_version ${metadata.format_version} is unsupported; supported: ${DEMO_FORMAT_VERSION}`);
-  if (!(TASK_NAMES as readonly string[]).includes(metadata.task)) fail(`demo task '${metadata.task}' is unknown; allowed values: ${TASK_NAMES.join(', ')}`);
-  if (!(OBS_MODES as readonly string[]).includes(metadata.obs_mode)) fail(`demo obs_mode '${metadata.obs_mode}' is unknown; allowed values: ${OBS_MODES.join(', ')}`);
+  const metadata = checkDemoMetadata(parsed);
   const dataStart = 8 + headerLength;
   const dataLength = bytes.length - dataStart;
   const read = (name: TensorName, dtype: DType, shape: number[]): Float32Array | Int32Array | Uint8Array => {
     const entry = header[name] as TensorEntry | undefined;
-    if (!entry) fail(`demo file has no tensor '${name}'`);
+    if (typeof entry !== 'object' || entry === null) fail(`demo file has no tensor '${name}'`);
     if (entry.dtype !== dtype) fail(`demo tensor '${name}' has dtype ${entry.dtype}; expected ${dtype}`);
     if (!Array.isArray(entry.shape) || entry.shape.length !== shape.length || entry.shape.some((size, axis) => size !== shape[axis])) {
       fail(`demo tensor '${name}' has shape [${String(entry.shape)}]; expected [${shape.join(', ')}]`);
     }
     const count = shape.reduce((product, size) => product * size, 1);
-    const [begin, end] = entry.data_offsets ?? [];
-    if (!Number.isInteger(begin) || !Number.isInteger(end) || begin < 0 || end > dataLength || end - begin !== count * DTYPE_BYTES[dtype]) {
+    const [begin, end]: unknown[] = Array.isArray(entry.data_offsets) ? entry.data_offsets : [];
+    if (typeof begin !== 'number' || typeof end !== 'number' || !Number.isInteger(begin) || !Number.isInteger(end)
+      || begin < 0 || end > dataLength || end - begin !== count * DTYPE_BYTES[dtype]) {
       fail(`demo tensor '${name}' has data_offsets [${String(entry.data_offsets)}] outside the ${dataLength}-byte data section or not matching its shape`);
     }
     const at = dataStart + begin;

@@ -8,6 +8,7 @@
 import { createRng, restoreRng, type Rng, type RngState } from '../random';
 import { EnvError } from '../errors';
 import type { Mujoco } from './mujoco-types';
+import { envCapacity, envCapacityError, envMemoryExhaustedError, isMujocoOutOfMemory } from './env-memory';
 import { SceneModel } from './scene-model';
 import { getTask } from './registry';
 import { ObservationWriter } from './observation';
@@ -76,9 +77,17 @@ export class VectorEnv {
     const task = getTask(this.config.task);
     this.scene = new SceneModel(mj, task.mjcf());
     try {
+      const { numEnvs } = this.config;
+      const model = this.scene.model;
+      // Refused before anything is allocated; the catch below covers memory that other envs of this thread already hold.
+      if (numEnvs > envCapacity(model)) throw envCapacityError(task.name, numEnvs, envCapacity(model), model);
       const writer = new ObservationWriter(task, this, this.config.obsMode, this.config.numPoints);
-      for (let envIndex = 0; envIndex < this.config.numEnvs; envIndex++) {
-        this.envs.push(new TaskEnv(this.scene, task, writer, this.config.controlMode, this.config.rewardMode, this.config.recordEpisodes, this.config.maxEpisodeSteps));
+      for (let envIndex = 0; envIndex < numEnvs; envIndex++) {
+        try {
+          this.envs.push(new TaskEnv(this.scene, task, writer, this.config.controlMode, this.config.rewardMode, this.config.recordEpisodes, this.config.maxEpisodeSteps));
+        } catch (error) {
+          throw isMujocoOutOfMemory(error) ? envMemoryExhaustedError(task.name, numEnvs, envIndex, model) : error;
+        }
         this.seedStreams.push(createRng(envIndex));
       }
       this.currentObs = new Float32Array(this.config.numEnvs * writer.spec.dim);

@@ -77,7 +77,30 @@ describe('JSONL', () => {
     expect(parsed).toEqual({ records: [{ 'progress/iteration': 1 }, { 'progress/iteration': 2 }], ignoredKeys: ['x/y'] });
     expect(() => parseMetricsJsonl('{"progress/iteration":1}\n{oops\n')).toThrow('metrics.jsonl line 2 is not valid JSON');
     expect(() => parseMetricsJsonl('[1,2]')).toThrow('metrics.jsonl line 1 must be a JSON object of metric values');
-    expect(() => parseMetricsJsonl('{"noise/std":"big"}')).toThrow('metrics.jsonl line 1: noise/std must be a number (got "big")');
+    expect(() => parseMetricsJsonl('{"noise/std":"big"}')).toThrow('metrics.jsonl line 1: noise/std must be a number or one of "NaN", "Infinity", "-Infinity" (got "big")');
+  });
+
+  it('reads only NaN, Infinity and -Infinity as non-finite words, never a name every object has', () => {
+    for (const word of ['toString', 'constructor', '__proto__', 'hasOwnProperty']) {
+      expect(() => parseMetricsJsonl(`{"progress/iteration":1,"noise/std":"${word}"}\n`, 'runs/a/metrics.jsonl'), word)
+        .toThrow(`runs/a/metrics.jsonl line 1: noise/std must be a number or one of "NaN", "Infinity", "-Infinity" (got "${word}")`);
+    }
+    expect(parseMetricsJsonl('{"noise/std":"-Infinity","losses/policy":"NaN"}\n').records).toEqual([{ 'noise/std': -Infinity, 'losses/policy': NaN }]);
+  });
+
+  it('drops a torn last line (invalid and unterminated, as a crash mid-append leaves it) with a warning naming the file and line', () => {
+    const torn = parseMetricsJsonl('{"progress/iteration":1}\n{"progress/iteration":2}\n{"progress/iteration":3,"noise/s', 'runs/a/metrics.jsonl');
+    expect(torn.records).toEqual([{ 'progress/iteration': 1 }, { 'progress/iteration': 2 }]);
+    expect(torn.warning).toBe('runs/a/metrics.jsonl: line 3 is cut short (not valid JSON and not ended by a newline, as a crash mid-write leaves it); it was dropped');
+    // A complete last line without its newline is kept, and nothing is said.
+    const unterminated = parseMetricsJsonl('{"progress/iteration":1}\n{"progress/iteration":2}');
+    expect(unterminated).toEqual({ records: [{ 'progress/iteration': 1 }, { 'progress/iteration': 2 }], ignoredKeys: [] });
+    expect(unterminated.warning).toBeUndefined();
+    // A bad line anywhere else is still refused, naming the file and line, and so is a bad last line that was ended.
+    expect(() => parseMetricsJsonl('{"progress/iteration":1}\n{oops\n{"progress/iteration":3', 'runs/a/metrics.jsonl')).toThrow('runs/a/metrics.jsonl line 2 is not valid JSON');
+    expect(() => parseMetricsJsonl('{"progress/iteration":1}\n{oops\n', 'runs/a/metrics.jsonl')).toThrow('runs/a/metrics.jsonl line 2 is not valid JSON');
+    // A reader of text that is whole by construction (a checkpoint's history) refuses it.
+    expect(() => parseMetricsJsonl('{"progress/iteration":1}\n{"progress/it', 'history', { tornLastLine: 'refuse' })).toThrow('history line 2 is not valid JSON');
   });
 });
 

@@ -12,6 +12,8 @@ import { METRIC_KEYS, isMetricKey, type MetricKey, type MetricRecord } from './m
 export interface ParsedMetrics {
   readonly records: MetricRecord[];
   readonly ignoredKeys: string[];
+  /** Set when a torn last line was dropped: one sentence naming the file and the line. */
+  readonly warning?: string;
 }
 
 /** The keys present in any record, in METRIC_KEYS order. */
@@ -82,11 +84,42 @@ export function formatMetricsJsonl(records: readonly MetricRecord[]): string {
 
 const NON_FINITE: Record<string, number> = { NaN: NaN, Infinity: Infinity, '-Infinity': -Infinity };
 
-/** Parses JSONL text; blank lines are skipped; a value must be a number, null (skipped) or NaN/Infinity/-Infinity strings. */
-export function parseMetricsJsonl(text: string, source = 'metrics.jsonl'): ParsedMetrics {
+export interface JsonlReadOptions {
+  /**
+   * 'drop' (the default, for metrics.jsonl files): a last line that is neither valid JSON nor
+   * ended by a newline (what a crash mid-append leaves) is dropped, and `warning` says so.
+   * 'refuse': it is an error like any other bad line.
+   */
+  readonly tornLastLine?: 'drop' | 'refuse';
+}
+
+/** True when `line` is not valid JSON. */
+function isUnparsable(line: string): boolean {
+  try {
+    JSON.parse(line);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Parses JSONL text; blank lines are skipped; a value must be a number, null (skipped) or
+ * NaN/Infinity/-Infinity strings. A bad line is a ShapeError naming `source` and the line, except a
+ * torn last line (see JsonlReadOptions), which is dropped with a warning.
+ */
+export function parseMetricsJsonl(text: string, source = 'metrics.jsonl', options: JsonlReadOptions = {}): ParsedMetrics {
   const records: MetricRecord[] = [];
   const ignored = new Set<string>();
-  text.split(/\r?\n/).forEach((line, lineIndex) => {
+  const lines = text.split(/\r?\n/);
+  let warning: string | undefined;
+  // The text after the last newline: empty when the file ends in one, else an unterminated line.
+  const tail = lines[lines.length - 1];
+  if ((options.tornLastLine ?? 'drop') === 'drop' && tail.trim() !== '' && isUnparsable(tail)) {
+    lines.pop();
+    warning = `${source}: line ${lines.length + 1} is cut short (not valid JSON and not ended by a newline, as a crash mid-write leaves it); it was dropped`;
+  }
+  lines.forEach((line, lineIndex) => {
     if (line.trim() === '') return;
     const where = `${source} line ${lineIndex + 1}`;
     let parsed: unknown;
@@ -104,13 +137,13 @@ export function parseMetricsJsonl(text: string, source = 'metrics.jsonl'): Parse
         ignored.add(key);
       } else if (typeof value === 'number') {
         record[key] = value;
-      } else if (typeof value === 'string' && value in NON_FINITE) {
+      } else if (typeof value === 'string' && Object.hasOwn(NON_FINITE, value)) {
         record[key] = NON_FINITE[value];
       } else if (value !== null) {
-        throw new ShapeError(source, `${where}: ${key} must be a number (got ${JSON.stringify(value)})`);
+        throw new ShapeError(source, `${where}: ${key} must be a number or one of ${Object.keys(NON_FINITE).map((word) => `"${word}"`).join(', ')} (got ${JSON.stringify(value)})`);
       }
     }
     records.push(record);
   });
-  return { records, ignoredKeys: [...ignored] };
+  return { records, ignoredKeys: [...ignored], ...(warning !== undefined ? { warning } : {}) };
 }

@@ -132,7 +132,7 @@ export function decodeResumeState(value: JsonObject): RunResumeState {
   const state: RunResumeState = {
     elapsedSeconds: finite(value.elapsed_s, 'elapsed_s'),
     skipStreak: count(value.skip_streak, 'skip_streak'),
-    history: lines.length === 0 ? [] : [...parseMetricsJsonl((lines as string[]).join('\n'), 'checkpoint resume history').records],
+    history: lines.length === 0 ? [] : [...parseMetricsJsonl((lines as string[]).join('\n'), 'checkpoint resume history', { tornLastLine: 'refuse' }).records],
   };
   const lastEval = decodeEval(value.last_eval);
   if (lastEval) state.lastEval = lastEval;

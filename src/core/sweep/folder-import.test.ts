@@ -37,6 +37,18 @@ describe('dropped run and sweep folders', () => {
     expect(runs[1].records.map((record) => record['charts/success_rate'])).toEqual([0.5, 0.75]);
   });
 
+  it('drops a torn last line of a metrics.jsonl (a crash mid-append) and says so, importing the rest', () => {
+    const { runs, warnings } = readDroppedFolders([
+      { path: 'r/metrics.jsonl', text: `${metrics(0.1, 0.2)}{"progress/iteration":3,"charts/succ` },
+      { path: 'r/config.json', text: config() },
+      { path: 'q/metrics.jsonl', text: metrics(0.3) },
+      { path: 'q/config.json', text: config() },
+    ]);
+    expect(runs.map((run) => [run.folder, run.records.map((record) => record['charts/success_rate'])])).toEqual([['q', [0.3]], ['r', [0.1, 0.2]]]);
+    expect(warnings).toEqual(['r/metrics.jsonl: line 3 is cut short (not valid JSON and not ended by a newline, as a crash mid-write leaves it); it was dropped']);
+    expect(readDroppedFolders([{ path: 'q/metrics.jsonl', text: metrics(0.3) }, { path: 'q/config.json', text: config() }]).warnings).toEqual([]);
+  });
+
   it('reads a lone run folder, with Windows or ./ paths', () => {
     const { runs, sweeps } = readDroppedFolders([
       { path: './run7\\metrics.jsonl', text: metrics(0.1) },
@@ -52,8 +64,8 @@ describe('dropped run and sweep folders', () => {
   it('refuses a drop with one sentence naming the file, and imports nothing', () => {
     expect(() => readDroppedFolders([{ path: 'x/readme.md', text: 'hi' }])).toThrow(/hold no run folder \(metrics.jsonl with config.json\) and no sweep folder/);
     expect(() => readDroppedFolders([{ path: 'r/metrics.jsonl', text: metrics(1) }])).toThrow(/^r\/metrics.jsonl has no config.json beside it/);
-    expect(() => readDroppedFolders([{ path: 'r/metrics.jsonl', text: '{"progress/iteration": 1}\n{oops' }, { path: 'r/config.json', text: config() }]))
-      .toThrow(/r\/metrics.jsonl line 2 is not valid JSON/);
+    expect(() => readDroppedFolders([{ path: 'r/metrics.jsonl', text: '{"progress/iteration": 1}\n{oops\n{"progress/iteration": 3}\n' }, { path: 'r/config.json', text: config() }]))
+      .toThrow(/^r\/metrics.jsonl line 2 is not valid JSON$/);
     expect(() => readDroppedFolders([{ path: 'r/metrics.jsonl', text: metrics(1) }, { path: 'r/config.json', text: config({ actor_lr: 'fast' }) }]))
       .toThrow(/r\/config.json/);
     expect(() => readDroppedFolders([{ path: 'r/metrics.jsonl', text: metrics(1) }, { path: 'r/config.json', text: '{"sed": 1}' }]))

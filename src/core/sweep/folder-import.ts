@@ -1,7 +1,8 @@
 /**
  * Run and sweep folders dropped into the studio (DESIGN.md §11 "In the studio"). A run folder holds
  * `metrics.jsonl` and `config.json` (§10); a sweep folder holds `summary.json` and its runs under
- * `runs/<id>/`. Every file is checked before anything is returned, so a corrupt one imports nothing.
+ * `runs/<id>/`. Every file is checked before anything is returned, so a corrupt one imports nothing;
+ * only a torn last line of a metrics.jsonl (a crash mid-append) is dropped, with a warning.
  */
 import { configFromJson } from '../config/json';
 import type { RunConfig } from '../config/run-config';
@@ -37,6 +38,8 @@ export interface ImportedSweepFolder {
 export interface ImportedFolders {
   runs: ImportedRunFolder[];
   sweeps: ImportedSweepFolder[];
+  /** One sentence per file whose torn last line was dropped (DESIGN.md §15); empty when none was. */
+  warnings: string[];
 }
 
 const normalize = (path: string) => path.replace(/\\/g, '/').replace(/^(\.\/|\/)+/, '');
@@ -88,13 +91,15 @@ export function readDroppedFolders(dropped: readonly FolderFile[]): ImportedFold
     sweeps.push({ folder: dirOf(file.path), summary, runFolders: [] });
   }
   const runs: ImportedRunFolder[] = [];
+  const warnings: string[] = [];
   for (const file of files.values()) {
     if (baseOf(file.path) !== 'metrics.jsonl') continue;
     const folder = dirOf(file.path);
     const configFile = files.get(join(folder, 'config.json'));
     if (!configFile) throw new ImportError(`${file.path} has no config.json beside it: a run folder needs both files`);
     const config = asImportError(configFile.path, () => configFromJson(parseJson(configFile), configFile.path));
-    const { records } = asImportError(file.path, () => parseMetricsJsonl(file.text, file.path));
+    const { records, warning } = asImportError(file.path, () => parseMetricsJsonl(file.text, file.path));
+    if (warning !== undefined) warnings.push(warning);
     if (records.length === 0) throw new ImportError(`${file.path} holds no metric records`);
     const run: ImportedRunFolder = { folder, config, records };
     // A sweep's runs live in <sweep>/runs/<id>/.
@@ -110,5 +115,6 @@ export function readDroppedFolders(dropped: readonly FolderFile[]): ImportedFold
     throw new ImportError('the dropped files hold no run folder (metrics.jsonl with config.json) and no sweep folder (summary.json)');
   }
   runs.sort((a, b) => a.folder.localeCompare(b.folder));
-  return { runs, sweeps };
+  warnings.sort();
+  return { runs, sweeps, warnings };
 }

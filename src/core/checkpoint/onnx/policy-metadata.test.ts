@@ -67,4 +67,28 @@ describe('the exported model declares what it is', () => {
     const foreign = onnx.ModelProto.encode({ irVersion: 8, opsetImport: [{ domain: '', version: 17 }], graph: { name: 'other' } }).finish();
     expect(() => readOnnxPolicy(foreign)).toThrow(/^the ONNX model has no 'flowtune' metadata_props entry, so Flowtune did not export it$/);
   });
+
+  it('a file whose metadata or graph was changed after export is refused before a session opens, naming the key or tensor', async () => {
+    const bytes = await exportPolicyOnnx(bundle, await bundleMetadata(bundle, config));
+    /** The model re-encoded after `edit` changes its decoded form. */
+    const edited = (edit: (model: onnxProto.onnx.ModelProto, props: Map<string, onnxProto.onnx.IStringStringEntryProto>) => void) => {
+      const model = onnx.ModelProto.decode(bytes);
+      edit(model, new Map(model.metadataProps.map((entry) => [entry.key ?? '', entry])));
+      return onnx.ModelProto.encode(model).finish();
+    };
+    const huge = edited((_model, props) => { props.get('horizon')!.value = String(2 ** 40); });
+    expect(() => readOnnxPolicy(huge)).toThrow(CheckpointError);
+    expect(() => readOnnxPolicy(huge)).toThrow(/^the ONNX model's metadata_props 'horizon' is 1099511627776, but policy.horizon must be an integer in \[1, 128\]$/);
+    const fewerSteps = edited((_model, props) => { props.get('n_action_steps')!.value = '2'; });
+    expect(() => readOnnxPolicy(fewerSteps))
+      .toThrow(/^the ONNX model's metadata_props 'n_action_steps' is 2, but its Flowtune metadata's architecture has n_action_steps=3; export it again from the .flowtune$/);
+    const renamed = edited((model) => { model.graph!.output![0].name = 'act'; });
+    expect(() => readOnnxPolicy(renamed))
+      .toThrow(/^the ONNX model's graph must have inputs 'obs' and 'x0' and output 'actions', as Flowtune exports it, but it has inputs \['obs', 'x0'\] and outputs \['act'\]$/);
+    const reshaped = edited((model) => { model.graph!.input![1].type!.tensorType!.shape!.dim![1].dimValue = 7; });
+    expect(() => readOnnxPolicy(reshaped))
+      .toThrow(/^the ONNX model's graph input 'x0' has shape \[batch, 7, 4\], but its metadata_props 'horizon' and 'action_dim' give \[batch, 6, 4\]$/);
+    // Re-encoding by itself changes nothing that is checked.
+    expect(readOnnxPolicy(edited(() => undefined)).spec).toEqual(readOnnxPolicy(bytes).spec);
+  });
 });

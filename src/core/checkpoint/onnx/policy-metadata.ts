@@ -2,6 +2,7 @@ import onnxProto from 'onnx-proto';
 import { CheckpointError } from '../../errors';
 import { validateFlowtuneMetadata, type FlowtuneMetadata } from '../metadata';
 import type { OnnxPolicySpec } from './export-spec';
+import { checkPolicyGraphIo, checkSpecAgainstMetadata } from './policy-io-check';
 
 /** The metadata_props key that holds the Flowtune metadata JSON. */
 export const FLOWTUNE_METADATA_KEY = 'flowtune';
@@ -83,6 +84,8 @@ export function readOnnxPolicy(bytes: Uint8Array): OnnxPolicyFile {
   if (obsType !== 'state' && obsType !== 'pointcloud') throw new CheckpointError(`the ONNX model's metadata_props 'obs_type' must be state or pointcloud, got ${JSON.stringify(obsType)}`);
   const counts = Object.fromEntries(Object.entries(COUNT_KEYS).map(([field, key]) => [field, countProp(props, key)])) as Record<keyof typeof COUNT_KEYS, number>;
   const spec: OnnxPolicySpec = { task: props.get('task') ?? '', controlMode: props.get('control_mode') ?? '', obsType, ...counts };
+  checkSpecAgainstMetadata(spec, metadata);
+  checkPolicyGraphIo(model.graph ?? {}, spec);
   const opset = model.opsetImport.find((entry) => (entry.domain ?? '') === '');
   return { spec, metadata, irVersion: Number(model.irVersion), opsetVersion: Number(opset?.version ?? 0) };
 }

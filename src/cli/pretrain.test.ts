@@ -1,0 +1,47 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { demoMetadataFor, writeDemoFile } from '../core/envs/demo-format';
+import type { Demonstrations } from '../core/envs/expert-rollout';
+import { observationSpec } from '../core/envs/observation';
+import { getTask } from '../core/envs/registry';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(here, '../..');
+const tsx = path.join(repoRoot, 'node_modules/.bin/tsx');
+const dir = mkdtempSync(path.join(tmpdir(), 'flowtune-pretrain-'));
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** One made-up reach episode of `steps` steps whose observations hold `obsDim` values. */
+function reachDemos(obsDim: number, steps: number): Uint8Array {
+  const demos: Demonstrations = {
+    task: 'reach', obsMode: 'state', obsDim, actionDim: 4,
+    obs: new Float32Array(steps * obsDim).map((_, element) => Math.sin(element)), actions: new Float32Array(steps * 4).map((_, element) => Math.cos(element) / 2),
+    rewards: new Float32Array(steps), episodeStarts: Int32Array.from([0, steps]), success: Uint8Array.from([1]), seeds: Int32Array.from([0]),
+  };
+  const slices = observationSpec(getTask('reach'), 'state', 256).slices;
+  return writeDemoFile(demos, demoMetadataFor(demos, { seed: 0, noise: 0, obsSlices: slices, maxEpisodeSteps: 50 }));
+}
+
+/** `npm run pretrain` in a real process. */
+function pretrain(...args: string[]) {
+  const result = spawnSync(tsx, [path.join(here, 'pretrain.ts'), ...args], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, FLOWTUNE_DEBUG: '' } });
+  return { status: result.status, stderr: result.stderr.trim(), stdout: result.stdout.trim() };
+}
+
+describe('npm run pretrain', () => {
+  it("refuses demos whose observations do not fit the task's env, in one line naming the file, and writes no checkpoint", () => {
+    const demosPath = path.join(dir, 'reach-30.demos');
+    // reach's state observation holds 29 values.
+    writeFileSync(demosPath, reachDemos(30, 20));
+    const out = path.join(dir, 'never.flowtune');
+    const run = pretrain('task=reach', `demos=${demosPath}`, `out=${out}`, 'steps=2', 'batch_size=4', 'eval_episodes=0', 'eval.every=0', 'eval.record_episodes=0');
+    expect(run.stderr).toBe(`error: demos file '${demosPath}' cannot be used: the demos' observations hold 30 values but the env's hold 29`);
+    expect(run.status).toBe(1);
+    expect(existsSync(out)).toBe(false);
+  }, 120_000);
+});
