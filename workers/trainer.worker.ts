@@ -1,7 +1,6 @@
 import * as Comlink from 'comlink';
 import type { BackendName } from '../src/core/backend/choose-backend';
 import { defaultConfig } from '../src/core/config';
-import { configFromCheckpoint } from '../src/core/checkpoint/policy-checkpoint';
 import { TrainingError } from '../src/core/errors';
 import type { TrainerWorkerApi } from '../src/protocol/trainer-api';
 import { initBrowserBackend } from './tfjs-browser';
@@ -116,7 +115,7 @@ const api: TrainerWorkerApi = {
     }
     const selected = session.selected;
     if (!selected) throw new TrainingError('no checkpoint is selected: drop one in first');
-    const actions = await probeEvalActions(await idlePolicy(session), configFromCheckpoint(session.config, selected.checkpoint.metadata), seed);
+    const actions = await probeEvalActions(await idlePolicy(session), session.config, seed);
     return Comlink.transfer({ model, seed, actions }, [actions.buffer]);
   },
   async sampleChains(request) {

@@ -2,17 +2,20 @@
  * Deployable exports of a `.flowtune` checkpoint (DESIGN.md §6): the deterministic policy as one
  * ONNX graph, or the Flowtune tfjs weights manifest (weights and optimizer state, not a graph).
  */
-import { writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { decodeFlowtune, inspectFlowtune } from '../core/checkpoint/flowtune-file';
+import { readCheckpointHeader, type CheckpointHeader } from '../core/checkpoint/checkpoint-open';
+import { readChecked } from '../core/checkpoint/checkpoint-reader';
+import { bundleFromCheckpoint } from '../core/checkpoint/policy-checkpoint';
 import { exportPolicyOnnx, ONNX_OPSET } from '../core/checkpoint/onnx/export-onnx';
 import { onnxPolicySpec } from '../core/checkpoint/onnx/export-spec';
 import { exportTfjs } from '../core/checkpoint/tfjs-format';
-import { applyOverrides, defaultConfig, type RunConfig } from '../core/config';
+import { applyOverrides, defaultConfig } from '../core/config';
 import { TASK_NAMES } from '../core/envs/task-types';
 import { CheckpointError, ConfigError } from '../core/errors';
 import { expectedParameterShapes } from '../core/policy/param-shapes';
-import { loadRunCheckpoint, openCheckpointFile, readCheckpointFile } from './run-setup';
+import { openCheckpoint, type OpenedCheckpoint } from '../core/run/open-checkpoint';
+import { writeFileDurable } from './durable-write';
+import { readCheckpointFile } from './run-setup';
 
 /**
  * `open` with the checkpoint's own settings; an export takes no overrides, so a config problem
@@ -27,22 +30,27 @@ function fromCheckpointSettings<T>(open: () => T): T {
   }
 }
 
-/** The defaults on the checkpoint's own task: an export has no run to fit, only its own env. */
-function configForCheckpointTask(bytes: Uint8Array): RunConfig {
-  const { task } = inspectFlowtune(bytes).metadata;
+/**
+ * The checkpoint opened for its own task (an export has no run to fit, only its own env), its
+ * header parsed once: the task comes from it, then the run layer maps and decodes it.
+ */
+function openForExport(ckptPath: string): OpenedCheckpoint & { header: CheckpointHeader } {
+  const header = readCheckpointHeader({ kind: 'flowtune', name: ckptPath, bytes: readCheckpointFile(ckptPath) });
+  const { task } = header.metadata;
   if (!(TASK_NAMES as readonly string[]).includes(task)) {
     throw new CheckpointError(`checkpoint is for task '${task}', which this build does not have (tasks: ${TASK_NAMES.join(', ')})`);
   }
-  return applyOverrides(defaultConfig(), [`task=${task}`]);
+  return { header, ...fromCheckpointSettings(() => openCheckpoint(header, applyOverrides(defaultConfig(), [`task=${task}`]), [])) };
 }
 
 /** Writes the ONNX policy of `ckptPath` to `outPath`; returns a one-line summary. */
 export async function exportCheckpointOnnx(ckptPath: string, outPath: string): Promise<string> {
-  const { loaded } = fromCheckpointSettings(() => loadRunCheckpoint(ckptPath, configForCheckpointTask(readCheckpointFile(ckptPath)), []));
+  const { checkpoint, config } = openForExport(ckptPath);
+  const loaded = bundleFromCheckpoint(checkpoint, config.policy.detach_critic_input);
   try {
     const spec = onnxPolicySpec(loaded.bundle, loaded.metadata);
     const bytes = await exportPolicyOnnx(loaded.bundle, loaded.metadata);
-    writeFileSync(outPath, bytes);
+    writeFileDurable(outPath, bytes);
     return `wrote ${outPath} (${bytes.byteLength} bytes, opset ${ONNX_OPSET}): obs [batch, ${spec.nObsSteps}, ${spec.obsFrameSize}] and x0 [batch, ${spec.horizon}, ${spec.actionDim}] → actions [batch, ${spec.nActionSteps}, ${spec.actionDim}] for ${spec.task} (${spec.controlMode}), ${spec.denoiseSteps} Euler steps`;
   } finally {
     loaded.bundle.policy.dispose();
@@ -54,14 +62,13 @@ export async function exportCheckpointOnnx(ckptPath: string, outPath: string): P
  * with everything the checkpoint holds; returns a one-line summary.
  */
 export function exportCheckpointTfjs(ckptPath: string, outPath: string): string {
-  const bytes = readCheckpointFile(ckptPath);
   // Validated like any run's checkpoint first; then the file's own contents are copied whole.
-  const { checkpoint } = fromCheckpointSettings(() => openCheckpointFile(ckptPath, configForCheckpointTask(bytes), []));
-  const decoded = decodeFlowtune(bytes, { expectedShapes: expectedParameterShapes(checkpoint.architecture) });
+  const { header, checkpoint } = openForExport(ckptPath);
+  const decoded = readChecked(header.checked, header.data, { expectedShapes: expectedParameterShapes(checkpoint.architecture) });
   const weightsFileName = `${basename(outPath).replace(/\.json$/i, '')}.bin`;
   const { modelJson, weightsBin } = exportTfjs(decoded, { weightsFileName });
-  writeFileSync(outPath, modelJson);
-  writeFileSync(join(dirname(outPath), weightsFileName), weightsBin);
+  writeFileDurable(outPath, modelJson);
+  writeFileDurable(join(dirname(outPath), weightsFileName), weightsBin);
   const optimizer = decoded.optimizer ? 'with its optimizer state' : 'the checkpoint holds no optimizer state';
   return `wrote ${outPath} and ${weightsFileName}: weights for Flowtune, ${optimizer} (a weights manifest Flowtune reads back, not a runnable tfjs graph)`;
 }

@@ -4,15 +4,11 @@
  */
 import { readFileSync } from 'node:fs';
 import type { RunConfig, RunOverrides } from '../core/config';
-import { bundleFromCheckpoint, decodePolicyCheckpoint, type LoadedBundle, type PolicyCheckpoint } from '../core/checkpoint/policy-checkpoint';
-import { inspectFlowtune } from '../core/checkpoint/flowtune-file';
-import { actionDim } from '../core/envs/controller';
+import { bundleFromCheckpoint, type LoadedBundle } from '../core/checkpoint/policy-checkpoint';
 import { InThreadBatchEnv } from '../core/envs/in-thread-batch-env';
 import type { BatchEnv } from '../core/envs/batch-env';
-import { observationSpec } from '../core/envs/observation';
-import { getTask } from '../core/envs/registry';
 import { CheckpointError } from '../core/errors';
-import { runConfigForCheckpoint } from '../core/run/checkpoint-run-config';
+import { openCheckpoint, type OpenedCheckpoint } from '../core/run/open-checkpoint';
 import { runEnvConfig } from '../core/run/run-env-config';
 import { loadMujocoNode } from './mujoco-node';
 import { useNodeBackend } from './node-backend';
@@ -37,16 +33,13 @@ export function readCheckpointFile(path: string): Uint8Array {
 }
 
 /**
- * A checkpoint file for a run: the config in force (the checkpoint's fixed fields, then every
- * override, a preset's first; a contradicting override is a ConfigError naming both values) and
- * the file decoded and validated once against that config's env. Nothing is written before this.
+ * A checkpoint file for a run (core/run openCheckpoint): the config in force (the checkpoint's
+ * fixed fields, then every override, a preset's first; a contradicting override is a ConfigError
+ * naming both values) and the file decoded and validated once against that config's env. Nothing
+ * is written before this.
  */
-export function openCheckpointFile(path: string, base: RunConfig, overrides: readonly string[] | RunOverrides): { checkpoint: PolicyCheckpoint; config: RunConfig } {
-  const bytes = readCheckpointFile(path);
-  const { metadata } = inspectFlowtune(bytes, { expectedTask: base.task });
-  const config = runConfigForCheckpoint(base, metadata, overrides);
-  const expected = { obsEncoder: config.env.obs_type, obsFrameSize: observationSpec(getTask(config.task), config.env.obs_type, config.env.num_points).dim, actionDim: actionDim(config.env.control_mode) };
-  return { checkpoint: decodePolicyCheckpoint(bytes, { expectedTask: config.task, expected }), config };
+export function openCheckpointFile(path: string, base: RunConfig, overrides: readonly string[] | RunOverrides): OpenedCheckpoint {
+  return openCheckpoint({ kind: 'flowtune', name: path, bytes: readCheckpointFile(path) }, base, overrides);
 }
 
 /** openCheckpointFile with a live policy built from it. */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { decodePolicyCheckpoint } from '../core/checkpoint/policy-checkpoint';
+import { decodePolicyCheckpoint } from '../core/checkpoint/checkpoint-open';
 import { parseMetricsJsonl } from '../core/metrics/serialize';
 import { canMountSmallDisk, smallDisk } from './fixtures/small-disk';
 

@@ -4,13 +4,14 @@
  * after a reset seeded with `seed + envIndex`. Both are cached, so re-sampling after a
  * noise change costs only the sampling.
  */
-import { bundleFromCheckpoint, type PolicyCheckpoint } from '../../src/core/checkpoint/policy-checkpoint';
+import { bundleFromCheckpoint } from '../../src/core/checkpoint/policy-checkpoint';
+import { type PolicyCheckpoint } from '../../src/core/checkpoint/checkpoint-open';
 import type { RunConfig } from '../../src/core/config/run-config';
 import type { PolicyBundle } from '../../src/core/policy/policy-bundle';
 import { ObsHistory } from '../../src/core/rl/obs-history';
 import { freshBundle } from '../../src/core/run/fresh-bundle';
 import { runEnvConfig } from '../../src/core/run/run-env-config';
-import { envDims } from './model-source';
+import { envShapes } from '../../src/core/run/open-checkpoint';
 import { RestartableEnv } from './restartable-env';
 
 export class IdleChainInputs {
@@ -50,7 +51,7 @@ export class IdleChainInputs {
     if (checkpoint) {
       bundle = bundleFromCheckpoint(checkpoint).bundle;
     } else {
-      const dims = envDims(config);
+      const dims = envShapes(config);
       bundle = freshBundle(config, await this.resetObs(config), dims.obsFrameSize, dims.actionDim);
     }
     this.bundleEntry = { key, checkpoint, bundle };

@@ -4,7 +4,6 @@
  * onnxruntime-web: env 0's observation, an x_0 and the live tfjs policy's actions on them.
  */
 import { exportPolicyOnnx } from '../../src/core/checkpoint/onnx/export-onnx';
-import { configFromCheckpoint } from '../../src/core/checkpoint/policy-checkpoint';
 import { TrainingError } from '../../src/core/errors';
 import { obsFrameSize } from '../../src/core/policy/options';
 import { createRng } from '../../src/core/random';
@@ -22,7 +21,8 @@ export function exportOnnx(session: TrainingSession): Promise<OnnxExport> {
     const selected = session.selected;
     if (!run && !selected) throw new TrainingError('there is no model to export: drop a checkpoint in, or train one first');
     const bundle = run ? run.bundle : await idlePolicy(session);
-    const config = run ? run.config : configFromCheckpoint(session.config, selected!.checkpoint.metadata);
+    // With no run, the session's config is the one the selected checkpoint was opened into.
+    const config = run ? run.config : session.config;
     const metadata = run ? (await run.contents()).metadata : selected!.checkpoint.metadata;
     const bytes = await exportPolicyOnnx(bundle, metadata);
 

@@ -4,7 +4,7 @@ import { useNodeBackend } from '../../src/cli/node-backend';
 import { inspectFlowtune } from '../../src/core/checkpoint/flowtune-file';
 import { readDemoFile } from '../../src/core/envs/demo-format';
 import type { RecipePoint, RecipeStatus, TrainerEvent } from '../../src/protocol/trainer-api';
-import { smallConfig } from './fixtures/test-checkpoints';
+import { smallConfig } from '../../src/core/run/fixtures/test-checkpoints';
 import { RecipeSession } from './recipe-session';
 import { TrainingSession } from './training-session';
 

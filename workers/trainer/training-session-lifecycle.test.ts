@@ -3,7 +3,7 @@ import { useNodeBackend } from '../../src/cli/node-backend';
 import type { CheckpointFiles, ModelSource, TrainerEvent } from '../../src/protocol/trainer-api';
 import { readOffer, readRunSave } from './autosave-store';
 import { clearMemoryDb } from './fixtures/memory-studio-db';
-import { flowtuneFile, PICK_CUBE_STATE, smallConfig } from './fixtures/test-checkpoints';
+import { flowtuneFile, PICK_CUBE_STATE, smallConfig } from '../../src/core/run/fixtures/test-checkpoints';
 import { keptListings } from './run-archive';
 import { TrainingSession } from './training-session';
 

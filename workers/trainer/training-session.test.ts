@@ -1,7 +1,8 @@
+import { CheckpointError } from '../../src/core/errors';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useNodeBackend } from '../../src/cli/node-backend';
 import type { CheckpointFiles, TrainerEvent } from '../../src/protocol/trainer-api';
-import { flowtuneFile, PICK_CUBE_PROPRIO, PICK_CUBE_STATE, smallConfig } from './fixtures/test-checkpoints';
+import { flowtuneFile, PICK_CUBE_PROPRIO, PICK_CUBE_STATE, smallConfig } from '../../src/core/run/fixtures/test-checkpoints';
 import { TrainingSession } from './training-session';
 
 describe('TrainingSession.loadCheckpoint', () => {
@@ -29,15 +30,18 @@ describe('TrainingSession.loadCheckpoint', () => {
     expect(session.selected?.info.source).toBe('state.flowtune');
   });
 
-  it('with a run, refuses another observation kind in one sentence and changes nothing', () => {
+  it('with a run, a file of another observation kind is opened in full and waits for Reset as the next run\'s model', () => {
     const session = new TrainingSession(smallConfig());
     session.loadCheckpoint(stateFile);
-    const before = JSON.stringify(session.config);
     session.phase = 'paused';
-    expect(() => session.loadCheckpoint(pointFile)).toThrow(
-      'checkpoint is for point clouds of 24 points, but the current run\'s env gives state observations: reset the run to load it',
-    );
+    session.loadCheckpoint(pointFile);
+    expect(session.selected?.info.source).toBe('pc.flowtune');
+    expect(session.config.env.obs_type).toBe('pointcloud');
+    expect(session.config.env.num_points).toBe(24);
+    // A corrupt file changes nothing.
+    const before = JSON.stringify(session.config);
+    expect(() => session.loadCheckpoint({ kind: 'flowtune', name: 'junk.flowtune', bytes: new Uint8Array(64).fill(7) })).toThrow(CheckpointError);
     expect(JSON.stringify(session.config)).toBe(before);
-    expect(session.selected?.info.source).toBe('state.flowtune');
+    expect(session.selected?.info.source).toBe('pc.flowtune');
   });
 });

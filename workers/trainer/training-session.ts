@@ -6,11 +6,11 @@
  * an iteration's update runs, so a pause loses nothing.
  */
 import { encodeFlowtune } from '../../src/core/checkpoint/flowtune-file';
-import { configFromCheckpoint, type PolicyCheckpoint } from '../../src/core/checkpoint/policy-checkpoint';
+import { type PolicyCheckpoint } from '../../src/core/checkpoint/checkpoint-open';
 import { exportTfjs } from '../../src/core/checkpoint/tfjs-format';
 import { cloneConfig, validateConfig, type NoiseConfig, type RunConfig, type TaskName } from '../../src/core/config';
 import { resolveEnvWorkers } from '../../src/core/config/env-workers';
-import { CheckpointError, TrainingError } from '../../src/core/errors';
+import { TrainingError } from '../../src/core/errors';
 import type { MetricRecord } from '../../src/core/metrics/metric-keys';
 import { assertConfigFitsCheckpoint } from '../../src/core/run/checkpoint-run-config';
 import { openRun, type OpenedRun } from '../../src/core/run/open-run';
@@ -26,7 +26,8 @@ import { isNonfiniteStop, MAX_ROLLBACKS } from '../../src/core/run/run-loop';
 import { EpisodeStore } from './episode-store';
 import type { FaultInjection } from './fault-injection';
 import { InspectionJobs } from './inspection-jobs';
-import { checkpointInfo, declaredObservation, decodeFiles, fetchShipped, shippedCheckpointPath, type EnvObservation } from './model-source';
+import { checkpointInfo, fetchShipped, shippedCheckpointPath } from './model-source';
+import { openCheckpoint, reopenCheckpoint } from '../../src/core/run/open-checkpoint';
 import { hardwareCores } from '../env-pool';
 import { RestartableEnv } from './restartable-env';
 
@@ -58,14 +59,6 @@ export interface SelectedModel {
 interface RunModel {
   source: ModelSource;
   selected?: SelectedModel;
-}
-
-function envObservation(config: RunConfig): EnvObservation {
-  return config.env.obs_type === 'pointcloud' ? { obsType: 'pointcloud', numPoints: config.env.num_points } : { obsType: 'state' };
-}
-
-function observationText(observation: EnvObservation): string {
-  return observation.obsType === 'pointcloud' ? `point clouds of ${observation.numPoints} points` : 'state observations';
 }
 
 export class TrainingSession {
@@ -187,23 +180,13 @@ export class TrainingSession {
   }
 
   /**
-   * Validates the files completely; only then do they replace the selected model. With no run the
-   * env is not built yet, so the studio takes the checkpoint's observation kind; a run's env stays,
-   * and so does its model: the file waits for Reset.
+   * Opens the files completely (core/run openCheckpoint: the checkpoint's architecture and
+   * observation become the next run's); only then do they replace the selected model. A run's
+   * model stays as it is: the file waits for Reset.
    */
   loadCheckpoint(files: CheckpointFiles): CheckpointInfo {
-    const declared = declaredObservation(files);
-    if (this.phase !== 'idle' && declared && declared.obsType !== this.config.env.obs_type) {
-      throw new CheckpointError(`checkpoint is for ${observationText(declared)}, but the current run's env gives ${observationText(envObservation(this.config))}: reset the run to load it`);
-    }
-    return this.select(files, this.phase === 'idle' ? declared : undefined);
-  }
-
-  /** Decodes against the task's env observing `observation` (the config's by default), then selects the model. */
-  private select(files: CheckpointFiles, observation?: EnvObservation): CheckpointInfo {
-    const checkpoint = decodeFiles(files, this.config.task, this.config, observation);
+    const { checkpoint, config } = openCheckpoint(files, this.config);
     const info = checkpointInfo(files, checkpoint);
-    const config = validateConfig(configFromCheckpoint(this.config, checkpoint.metadata));
     this.selected = { files, info, checkpoint };
     this.config = config;
     this.emit({ type: 'config', config });
@@ -215,7 +198,7 @@ export class TrainingSession {
   prepareRun(files: CheckpointFiles | undefined, config: RunConfig): void {
     const valid = validateConfig(cloneConfig(config));
     if (files) {
-      const checkpoint = decodeFiles(files, valid.task, valid);
+      const { checkpoint } = openCheckpoint(files, valid);
       assertConfigFitsCheckpoint(valid, checkpoint.metadata);
       this.selected = { files, info: checkpointInfo(files, checkpoint), checkpoint };
     } else {
@@ -245,10 +228,8 @@ export class TrainingSession {
     });
     if (shipped) {
       const files: CheckpointFiles = { kind: 'flowtune', name: shipped.name, bytes: shipped.bytes };
-      // The picker chose the observation kind; the shipped file decides its point count.
-      const declared = declaredObservation(files);
       try {
-        this.select(files, declared?.obsType === obsType ? declared : undefined);
+        this.loadCheckpoint(files);
       } catch (error) {
         reason = `the shipped checkpoint for ${variant} was rejected: ${(error as Error).message}`;
       }
@@ -570,7 +551,7 @@ export class TrainingSession {
     if (run.rollbacks >= MAX_ROLLBACKS) throw new TrainingError(`the run already rolled back ${MAX_ROLLBACKS} times`);
     const saved = this.listing && await readOwnAutosave(this.listing.id);
     if (!saved) throw new TrainingError('this run has not autosaved yet, so it has no saved point to roll back to');
-    const note = await run.rollBack(decodeFiles(saved.files, run.config.task, run.config));
+    const note = await run.rollBack(reopenCheckpoint(saved.files, run.config));
     this.rollbackIteration = undefined;
     this.config = cloneConfig(run.config);
     this.emit({ type: 'config', config: this.config });
@@ -654,7 +635,7 @@ export class TrainingSession {
   private async restore(saved: Autosave): Promise<SavedRunSummary> {
     if (this.opened) throw new TrainingError('a run exists: reset it first (it stays in the Runs list), then resume another');
     const { files } = saved;
-    const checkpoint = decodeFiles(files, saved.config.task, saved.config);
+    const checkpoint = reopenCheckpoint(files, saved.config);
     const before = { config: this.config, selected: this.selected };
     this.config = saved.config;
     this.selected = { files, info: checkpointInfo(files, checkpoint), checkpoint };

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { decodePolicyCheckpoint } from '../../core/checkpoint/policy-checkpoint';
+import { decodePolicyCheckpoint } from '../../core/checkpoint/checkpoint-open';
 
 /**
  * Why a run's final checkpoint cannot count as trained (missing, cut short, corrupt, another

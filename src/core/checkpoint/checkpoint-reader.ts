@@ -45,7 +45,8 @@ export interface CheckpointSummary {
   referenceTensors: Map<string, { dtype: StoredDtype; shape: number[] }>;
 }
 
-interface CheckedSource {
+/** A source whose layout, metadata, task and optimizer entry passed their checks; no tensor value read yet. */
+export interface CheckedSource {
   metadata: FlowtuneMetadata;
   modelRecords: CheckedTensorRecord[];
   /** With the prefix already removed from the names. */
@@ -56,7 +57,7 @@ interface CheckedSource {
 }
 
 /** Layout, metadata, task and optimizer-entry checks; reads no tensor values. */
-function checkSource(source: CheckpointSource, expectedTask: string | undefined): CheckedSource {
+export function checkSource(source: CheckpointSource, expectedTask: string | undefined): CheckedSource {
   const records = checkLayout(source.records, source.data.byteLength);
   if (source.metadata === undefined) {
     throw new CheckpointError(`checkpoint has no ${source.metadataLocation} entry, so it is not a Flowtune checkpoint`);
@@ -97,7 +98,11 @@ export function summarizeSource(source: CheckpointSource, options: { expectedTas
  * returned unless every check passes, so a live model is never half-loaded.
  */
 export function readSource(source: CheckpointSource, options: DecodeOptions): DecodedFlowtune {
-  const checked = checkSource(source, options.expectedTask);
+  return readChecked(checkSource(source, options.expectedTask), source.data, options);
+}
+
+/** readSource for a source already checked (the header was parsed and checked once). */
+export function readChecked(checked: CheckedSource, data: Uint8Array, options: Omit<DecodeOptions, 'expectedTask' | 'maxHeaderBytes'>): DecodedFlowtune {
   if (options.expectedShapes !== null) {
     checkExpectedShapes(checked.modelRecords, options.expectedShapes, 'tensor');
     // A reference policy, when stored, is a whole copy of the model.
@@ -107,17 +112,17 @@ export function readSource(source: CheckpointSource, options: DecodeOptions): De
     checkExpectedShapes(checked.optimizerRecords, options.expectedOptimizerShapes, 'optimizer tensor');
   }
   const tensors = new Map<string, TensorData>();
-  for (const record of checked.modelRecords) tensors.set(record.name, decodeRecord(record, source.data));
+  for (const record of checked.modelRecords) tensors.set(record.name, decodeRecord(record, data));
   const decoded: DecodedFlowtune = { tensors, metadata: checked.metadata };
   if (checked.optimizerState !== undefined) {
     const optimizerTensors = new Map<string, TensorData>();
     for (const record of checked.optimizerRecords) {
-      optimizerTensors.set(record.name, decodeRecord({ ...record, name: OPTIMIZER_PREFIX + record.name }, source.data));
+      optimizerTensors.set(record.name, decodeRecord({ ...record, name: OPTIMIZER_PREFIX + record.name }, data));
     }
     decoded.optimizer = { state: checked.optimizerState, tensors: optimizerTensors };
   }
   if (checked.referenceRecords.length > 0) {
-    decoded.reference = new Map(checked.referenceRecords.map((record) => [record.name, decodeRecord({ ...record, name: REFERENCE_PREFIX + record.name }, source.data)]));
+    decoded.reference = new Map(checked.referenceRecords.map((record) => [record.name, decodeRecord({ ...record, name: REFERENCE_PREFIX + record.name }, data)]));
   }
   return decoded;
 }

@@ -10,7 +10,8 @@ import { policyOptionsFromConfig } from '../rl/policy-setup';
 import { runConfigForCheckpoint } from '../run/checkpoint-run-config';
 import type { FlowtuneContents } from './checkpoint-writer';
 import { encodeFlowtune } from './flowtune-file';
-import { bundleContents, configFromCheckpoint, decodePolicyCheckpoint } from './policy-checkpoint';
+import { bundleContents, configFromCheckpoint } from './policy-checkpoint';
+import { decodePolicyCheckpoint } from './checkpoint-open';
 
 beforeAll(async () => {
   await useNodeBackend('wasm');

@@ -109,6 +109,12 @@ function checkCap(maxHeaderBytes: number): void {
   if (!(Number.isSafeInteger(maxHeaderBytes) && maxHeaderBytes > 0)) fail(`maxHeaderBytes must be a positive integer, got ${maxHeaderBytes}`);
 }
 
+/** Parses a .flowtune file's length field and JSON header (within the cap); no tensor byte is read. */
+export function parseFlowtuneFile(bytes: Uint8Array, maxHeaderBytes = DEFAULT_MAX_HEADER_BYTES): CheckpointSource {
+  checkCap(maxHeaderBytes);
+  return parseFlowtune(bytes, maxHeaderBytes);
+}
+
 /**
  * Reads a .flowtune file, validating everything (sizes, header cap, JSON,
  * offsets, overlaps, dtypes, byte lengths, metadata and format_version, task,
@@ -116,14 +122,10 @@ function checkCap(maxHeaderBytes: number): void {
  * failure is a CheckpointError with one sentence. Never evaluates code.
  */
 export function decodeFlowtune(bytes: Uint8Array, options: DecodeOptions): DecodedFlowtune {
-  const maxHeaderBytes = options.maxHeaderBytes ?? DEFAULT_MAX_HEADER_BYTES;
-  checkCap(maxHeaderBytes);
-  return readSource(parseFlowtune(bytes, maxHeaderBytes), options);
+  return readSource(parseFlowtuneFile(bytes, options.maxHeaderBytes), options);
 }
 
 /** Validates a .flowtune file's structure and metadata and describes its tensors, without decoding them. */
 export function inspectFlowtune(bytes: Uint8Array, options: { expectedTask?: string; maxHeaderBytes?: number } = {}): CheckpointSummary {
-  const maxHeaderBytes = options.maxHeaderBytes ?? DEFAULT_MAX_HEADER_BYTES;
-  checkCap(maxHeaderBytes);
-  return summarizeSource(parseFlowtune(bytes, maxHeaderBytes), options);
+  return summarizeSource(parseFlowtuneFile(bytes, options.maxHeaderBytes), options);
 }

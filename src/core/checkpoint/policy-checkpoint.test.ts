@@ -12,9 +12,8 @@ import { samplerOptionsAt } from '../rl/policy-setup';
 import { bitsOf, freshBundle, tinyConfig } from '../rl/fixtures/test-support';
 import type { RunProgress } from './checkpoint-types';
 import { encodeFlowtune, inspectFlowtune } from './flowtune-file';
-import {
-  bundleContents, configFromCheckpoint, decodePolicyCheckpoint, decodeTfjsPolicyCheckpoint, loadBundle, loadBundleFromTfjs, type LoadedBundle,
-} from './policy-checkpoint';
+import { bundleContents, bundleFromCheckpoint, configFromCheckpoint, loadBundle, type LoadedBundle } from './policy-checkpoint';
+import { decodePolicyCheckpoint, decodeTfjsPolicyCheckpoint } from './checkpoint-open';
 import { exportTfjs } from './tfjs-format';
 
 const OBS_DIM = 10;
@@ -111,7 +110,7 @@ describe('policy checkpoints: round trips', () => {
   it('tfjs model.json + weights: the same samples and progress', async () => {
     const contents = await bundleContents({ bundle, task: 'reach', stage: 'ppo', config, progress: sampleProgress() });
     const { modelJson, weightsBin } = exportTfjs(contents);
-    const loaded = loadBundleFromTfjs(modelJson, weightsBin, { expectedTask: 'reach', expected: { obsFrameSize: OBS_DIM } });
+    const loaded = bundleFromCheckpoint(decodeTfjsPolicyCheckpoint(modelJson, weightsBin, { expectedTask: 'reach', expected: { obsFrameSize: OBS_DIM } }));
     expectSameProgress(loaded.progress, sampleProgress());
     await expectSameBehaviour(loaded);
   });
@@ -239,9 +238,9 @@ describe('policy checkpoints: bad files', () => {
 
   it('tfjs: weights of another size and a model.json that is not JSON', async () => {
     const { modelJson, weightsBin } = exportTfjs(await bundleContents({ bundle, task: 'reach', stage: 'bc', config }));
-    expectRejected(() => loadBundleFromTfjs(modelJson.slice(0, 40), weightsBin), /^model\.json is not valid JSON$/);
-    expectRejected(() => loadBundleFromTfjs(modelJson, weightsBin, { expectedTask: 'pick-cube' }), /^checkpoint is for task 'reach' but the run is 'pick-cube'$/);
-    expect(() => loadBundleFromTfjs(modelJson, weightsBin.slice(0, weightsBin.length - 8))).toThrow(CheckpointError);
+    expectRejected(() => bundleFromCheckpoint(decodeTfjsPolicyCheckpoint(modelJson.slice(0, 40), weightsBin)), /^model\.json is not valid JSON$/);
+    expectRejected(() => bundleFromCheckpoint(decodeTfjsPolicyCheckpoint(modelJson, weightsBin, { expectedTask: 'pick-cube' })), /^checkpoint is for task 'reach' but the run is 'pick-cube'$/);
+    expect(() => decodeTfjsPolicyCheckpoint(modelJson, weightsBin.slice(0, weightsBin.length - 8))).toThrow(CheckpointError);
   });
 
   it('optimizer state that does not fit the architecture: an unknown parameter, a slot of the wrong size', async () => {

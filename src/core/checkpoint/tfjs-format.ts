@@ -1,6 +1,6 @@
 import { CheckpointError } from '../errors';
 import { DEFAULT_MAX_HEADER_BYTES, type DecodeOptions, type JsonObject, type StoredDtype } from './checkpoint-types';
-import { readSource, type DecodedFlowtune } from './checkpoint-reader';
+import { readSource, type CheckpointSource, type DecodedFlowtune } from './checkpoint-reader';
 import { prepareContents, type FlowtuneContents } from './checkpoint-writer';
 import type { RawTensorRecord } from './tensor-records';
 
@@ -100,13 +100,8 @@ function gatherWeights(groups: ManifestGroup[], weights: Uint8Array | ReadonlyMa
   return data;
 }
 
-/**
- * Imports a tfjs model.json with its weight file(s), through the same
- * validation as decodeFlowtune (the model.json size counts against the header
- * cap), and returns the same structure.
- */
-export function importTfjs(modelJson: string, weights: Uint8Array | ReadonlyMap<string, Uint8Array>, options: DecodeOptions): DecodedFlowtune {
-  const maxHeaderBytes = options.maxHeaderBytes ?? DEFAULT_MAX_HEADER_BYTES;
+/** Parses a tfjs model.json (within the header cap) and lays its weight file(s) out as one data section. */
+export function parseTfjsFiles(modelJson: string, weights: Uint8Array | ReadonlyMap<string, Uint8Array>, maxHeaderBytes = DEFAULT_MAX_HEADER_BYTES): CheckpointSource {
   const jsonBytes = new TextEncoder().encode(modelJson).byteLength;
   if (jsonBytes > maxHeaderBytes) fail(`model.json is ${jsonBytes} bytes, above the cap of ${maxHeaderBytes} bytes`);
   let parsed: unknown;
@@ -126,12 +121,21 @@ export function importTfjs(modelJson: string, weights: Uint8Array | ReadonlyMap<
     offset += Number.isFinite(byteLength) ? byteLength : 0;
   }
   const userDefined = isObject(parsed.userDefinedMetadata) ? parsed.userDefinedMetadata : {};
-  return readSource({
+  return {
     records,
     data: gatherWeights(groups, weights),
     metadata: userDefined.flowtune,
     metadataLocation: 'userDefinedMetadata.flowtune',
     optimizerState: userDefined.flowtune_optimizer,
     optimizerLocation: 'userDefinedMetadata.flowtune_optimizer',
-  }, options);
+  };
+}
+
+/**
+ * Imports a tfjs model.json with its weight file(s), through the same
+ * validation as decodeFlowtune (the model.json size counts against the header
+ * cap), and returns the same structure.
+ */
+export function importTfjs(modelJson: string, weights: Uint8Array | ReadonlyMap<string, Uint8Array>, options: DecodeOptions): DecodedFlowtune {
+  return readSource(parseTfjsFiles(modelJson, weights, options.maxHeaderBytes), options);
 }

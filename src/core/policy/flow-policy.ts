@@ -37,6 +37,21 @@ function initialValue(name: string, shape: number[], rng: Rng): Float32Array {
   return values;
 }
 
+/** Every parameter of `shapes` present in `weights` with its shape, and nothing else; throws ShapeError naming the tensor. */
+function checkWeights(shapes: ParamShapes, weights: ReadonlyMap<string, WeightEntry>): void {
+  for (const [name, shape] of shapes) {
+    const entry = weights.get(name);
+    if (!entry) throw new ShapeError(name, `weights are missing tensor '${name}' (expected shape [${shape.join(', ')}])`);
+    const size = shape.reduce((product, dim) => product * dim, 1);
+    if (entry.shape.length !== shape.length || entry.shape.some((dim, axis) => dim !== shape[axis]) || entry.data.length !== size) {
+      throw new ShapeError(name, `tensor '${name}' has shape [${entry.shape.join(', ')}] (${entry.data.length} values) but the policy expects [${shape.join(', ')}]`);
+    }
+  }
+  for (const name of weights.keys()) {
+    if (!shapes.has(name)) throw new ShapeError(name, `weights contain tensor '${name}' that this policy architecture does not have`);
+  }
+}
+
 /**
  * A flow-matching policy that owns its tf.Variables under stable dotted names
  * (`encoder.*`, `velocity.*`, `noise_head.*`, `value.*`). Call `dispose()` when done.
@@ -47,15 +62,27 @@ export class FlowPolicy {
   private readonly variables = new Map<string, tf.Variable>();
   private disposed = false;
 
-  constructor(options: Parameters<typeof resolveFlowPolicyOptions>[0], seed = 0) {
+  /**
+   * `options` resolved and checked; each parameter starts from `init`: a seed for a fresh policy
+   * (deterministic Glorot from the project RNG), or a decoded checkpoint's weights, used as they
+   * are with no throwaway initialization.
+   */
+  constructor(options: Parameters<typeof resolveFlowPolicyOptions>[0], init: number | ReadonlyMap<string, WeightEntry> = 0) {
     this.options = resolveFlowPolicyOptions(options);
     this.shapes = expectedParameterShapes(this.options);
-    const rng = createRng(seed);
-    for (const [name, shape] of this.shapes) {
-      const initial = tf.tensor(initialValue(name, shape, rng), shape);
-      this.variables.set(name, tf.variable(initial, true, `${name}_${variableSerial++}`));
-      initial.dispose();
+    if (typeof init === 'number') {
+      const rng = createRng(init);
+      for (const [name, shape] of this.shapes) this.addVariable(name, shape, initialValue(name, shape, rng));
+    } else {
+      checkWeights(this.shapes, init);
+      for (const [name, shape] of this.shapes) this.addVariable(name, shape, init.get(name)!.data);
     }
+  }
+
+  private addVariable(name: string, shape: number[], values: Float32Array): void {
+    const initial = tf.tensor(values, shape);
+    this.variables.set(name, tf.variable(initial, true, `${name}_${variableSerial++}`));
+    initial.dispose();
   }
 
   /** The named parameter; throws ShapeError for an unknown name. */
@@ -121,17 +148,7 @@ export class FlowPolicy {
 
   /** Validates all names and shapes first, then assigns; throws ShapeError naming the tensor and both shapes. */
   setWeights(weights: ReadonlyMap<string, WeightEntry>): void {
-    for (const [name, shape] of this.shapes) {
-      const entry = weights.get(name);
-      if (!entry) throw new ShapeError(name, `weights are missing tensor '${name}' (expected shape [${shape.join(', ')}])`);
-      const size = shape.reduce((product, dim) => product * dim, 1);
-      if (entry.shape.length !== shape.length || entry.shape.some((dim, axis) => dim !== shape[axis]) || entry.data.length !== size) {
-        throw new ShapeError(name, `tensor '${name}' has shape [${entry.shape.join(', ')}] (${entry.data.length} values) but the policy expects [${shape.join(', ')}]`);
-      }
-    }
-    for (const name of weights.keys()) {
-      if (!this.shapes.has(name)) throw new ShapeError(name, `weights contain tensor '${name}' that this policy architecture does not have`);
-    }
+    checkWeights(this.shapes, weights);
     for (const [name, variable] of this.variables) {
       const entry = weights.get(name) as WeightEntry;
       tf.tidy(() => variable.assign(tf.tensor(entry.data, entry.shape)));

@@ -3,7 +3,8 @@
  * (DESIGN.md §2). A checkpoint written during a run resumes it exactly: counters,
  * optimizer moments, metric history, env and RNG states, and the BC reference policy.
  */
-import { bundleFromCheckpoint, type PolicyCheckpoint } from '../checkpoint/policy-checkpoint';
+import { bundleFromCheckpoint } from '../checkpoint/policy-checkpoint';
+import { type PolicyCheckpoint } from '../checkpoint/checkpoint-open';
 import type { RunConfig } from '../config/run-config';
 import type { BatchEnv } from '../envs/batch-env';
 import type { PolicyBundle } from '../policy/policy-bundle';

@@ -5,9 +5,9 @@
  * repeated non-finite updates send the run back to its newest checkpoint with half the actor lr.
  */
 import { encodeFlowtune } from '../checkpoint/flowtune-file';
-import { decodePolicyCheckpoint } from '../checkpoint/policy-checkpoint';
 import { TrainingError } from '../errors';
 import type { MetricRecord } from '../metrics/metric-keys';
+import { reopenCheckpoint } from './open-checkpoint';
 import type { RunStore } from './run-ports';
 import type { Run } from './run';
 
@@ -43,7 +43,7 @@ export async function trainToEnd(run: Run, store: RunStore, hooks: TrainLoopHook
       if (!rollback || !isNonfiniteStop(error)) throw error;
       if (!lastSaved) throw new TrainingError(`${error.message}; no checkpoint was saved yet to roll back to (set checkpoint_every)`, error.reason);
       if (run.rollbacks >= MAX_ROLLBACKS) throw new TrainingError(`${error.message}; the run already rolled back ${MAX_ROLLBACKS} times`, error.reason);
-      const checkpoint = decodePolicyCheckpoint(lastSaved.bytes, { expectedTask: run.config.task });
+      const checkpoint = reopenCheckpoint({ kind: 'flowtune', name: iterationCheckpointName(lastSaved.iteration), bytes: lastSaved.bytes }, run.config);
       const note = await run.rollBack(checkpoint);
       await store.replaceMetrics(run.history);
       hooks.onNote?.(`non-finite updates: rolled back to the checkpoint of iteration ${lastSaved.iteration} with actor_lr ${run.config.actor_lr} (rollback ${run.rollbacks} of at most ${MAX_ROLLBACKS})${note ? `; ${note}` : ''}`);

@@ -7,7 +7,8 @@
 import type { FlowtuneContents } from '../checkpoint/checkpoint-writer';
 import type { RunProgress } from '../checkpoint/checkpoint-types';
 import type { CheckpointStage } from '../checkpoint/metadata';
-import { bundleContents, type PolicyCheckpoint } from '../checkpoint/policy-checkpoint';
+import { bundleContents } from '../checkpoint/policy-checkpoint';
+import { type PolicyCheckpoint } from '../checkpoint/checkpoint-open';
 import { cloneConfig } from '../config/access';
 import { deriveSizes, type DerivedSizes } from '../config/derive';
 import type { NoiseConfig, RunConfig } from '../config/run-config';

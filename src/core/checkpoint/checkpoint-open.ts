@@ -1,0 +1,164 @@
+/**
+ * Opening a checkpoint file (DESIGN.md §2 "One path for every host", §6): its header is parsed and
+ * checked once (layout, metadata, task, declared architecture), then its tensors are decoded and
+ * validated against the env a run gives, before any tf variable exists. Hosts decode a file once
+ * into a PolicyCheckpoint and build live policies from that.
+ */
+import { CheckpointError, isFlowtuneError } from '../errors';
+import { MinMaxNormalizer, type MinMaxStats } from '../policy/normalizer';
+import { obsFrameSize, resolveFlowPolicyOptions, type FlowPolicyOptions } from '../policy/options';
+import { expectedParameterShapes } from '../policy/param-shapes';
+import type { AdamMoments, RunProgress, TensorData } from './checkpoint-types';
+import { checkSource, readChecked, type CheckedSource, type DecodedFlowtune } from './checkpoint-reader';
+import { parseFlowtuneFile } from './flowtune-file';
+import type { FlowtuneMetadata } from './metadata';
+import { parseTfjsFiles } from './tfjs-format';
+
+/** A checkpoint as files: a .flowtune, or a tfjs model.json with its weight file. */
+export type CheckpointFiles =
+  | { kind: 'flowtune'; name: string; bytes: Uint8Array }
+  | { kind: 'tfjs'; name: string; modelJson: string; weights: Uint8Array };
+
+/** A checkpoint file whose header was parsed and checked once; its tensors are not decoded yet. */
+export interface CheckpointHeader {
+  name: string;
+  format: CheckpointFiles['kind'];
+  metadata: FlowtuneMetadata;
+  /** The architecture the file declares, resolved and checked like a hand-built one. */
+  architecture: FlowPolicyOptions;
+  checked: CheckedSource;
+  data: Uint8Array;
+}
+
+/** The architecture a checkpoint declares, validated like a hand-built one. */
+export function architectureOf(metadata: FlowtuneMetadata): FlowPolicyOptions {
+  const { denoise_steps: _k, n_action_steps: _n, ...rest } = metadata.architecture as Record<string, unknown>;
+  try {
+    return resolveFlowPolicyOptions(rest as unknown as FlowPolicyOptions);
+  } catch (error) {
+    const field = isFlowtuneError(error) && 'field' in error ? String((error as { field: string }).field) : 'architecture';
+    throw new CheckpointError(`checkpoint architecture field '${field}' is invalid: ${(error as Error).message}`);
+  }
+}
+
+function normalizerOf(metadata: FlowtuneMetadata, key: 'obs' | 'action', dim: number): MinMaxNormalizer {
+  const stats = (metadata.normalizer as Record<string, unknown>)[key] as MinMaxStats | undefined;
+  if (!stats || !Array.isArray(stats.min) || !Array.isArray(stats.max) || stats.min.length !== dim || stats.max.length !== dim) {
+    throw new CheckpointError(`checkpoint normalizer '${key}' must hold min and max lists of length ${dim}`);
+  }
+  try {
+    return new MinMaxNormalizer(stats, `${key}_normalizer`);
+  } catch (error) {
+    throw new CheckpointError(`checkpoint normalizer '${key}' is invalid: ${(error as Error).message}`);
+  }
+}
+
+/** Adam moments under `prefix`, each checked against the parameter shapes of the architecture. */
+function adamFromTensors(prefix: string, decoded: DecodedFlowtune, paramShapes: ReadonlyMap<string, readonly number[]>): AdamMoments {
+  const entry = decoded.optimizer?.state[prefix] as { step?: number } | undefined;
+  const slots = new Map<string, { m: Float32Array; v: Float32Array }>();
+  for (const [name, tensor] of decoded.optimizer?.tensors ?? []) {
+    if (!name.startsWith(`${prefix}.`) || !name.endsWith('.m')) continue;
+    const param = name.slice(prefix.length + 1, -2);
+    const second = decoded.optimizer!.tensors.get(`${prefix}.${param}.v`);
+    if (!second) throw new CheckpointError(`checkpoint optimizer state has '${name}' but no matching '.v' slot`);
+    const expected = paramShapes.get(param);
+    if (!expected) throw new CheckpointError(`checkpoint optimizer state '${prefix}' has moments for '${param}', which this policy architecture does not have`);
+    for (const slot of [tensor, second]) {
+      if (slot.shape.length !== expected.length || slot.shape.some((size, axis) => size !== expected[axis])) {
+        throw new CheckpointError(`checkpoint optimizer state '${prefix}' for '${param}' has shape [${slot.shape.join(', ')}], but the parameter has shape [${expected.join(', ')}]`);
+      }
+    }
+    slots.set(param, { m: tensor.data, v: second.data });
+  }
+  return { step: Number(entry?.step ?? 0), slots };
+}
+
+/**
+ * A checkpoint read and validated completely, as plain arrays: no tf variable exists yet.
+ * Hosts decode a file once into this and build live policies from it when they need one.
+ */
+export interface PolicyCheckpoint {
+  metadata: FlowtuneMetadata;
+  architecture: FlowPolicyOptions;
+  tensors: Map<string, TensorData>;
+  obsNormalizer: MinMaxNormalizer;
+  actionNormalizer: MinMaxNormalizer;
+  /** Counters and optimizer moments, when the file was written during a run. */
+  progress?: RunProgress;
+  /** The BC regularizer's reference policy weights, shape-checked like the model's, when the run stored them. */
+  reference?: Map<string, TensorData>;
+}
+
+function checkpointFromDecoded(decoded: DecodedFlowtune, architecture: FlowPolicyOptions): PolicyCheckpoint {
+  const obsNormalizer = normalizerOf(decoded.metadata, 'obs', obsFrameSize(architecture));
+  const actionNormalizer = normalizerOf(decoded.metadata, 'action', architecture.actionDim);
+  // Optimizer moments are checked before any tf variable exists, like the weights.
+  const paramShapes = expectedParameterShapes(architecture);
+  const progress: RunProgress | undefined = decoded.optimizer !== undefined
+    ? {
+      iteration: decoded.metadata.training.iteration,
+      envSteps: decoded.metadata.training.env_steps,
+      actor: adamFromTensors('actor', decoded, paramShapes),
+      critic: adamFromTensors('critic', decoded, paramShapes),
+    }
+    : undefined;
+  const checkpoint: PolicyCheckpoint = { metadata: decoded.metadata, architecture, tensors: decoded.tensors, obsNormalizer, actionNormalizer, progress };
+  if (decoded.reference) checkpoint.reference = decoded.reference;
+  return checkpoint;
+}
+
+/** What the run's env gives and takes; a checkpoint for another observation or action space is refused. */
+export interface ExpectedEnvShapes {
+  obsEncoder?: FlowPolicyOptions['obsEncoder'];
+  /** Values in one observation frame (for point clouds, N×3 points plus proprioception). */
+  obsFrameSize?: number;
+  actionDim?: number;
+}
+
+function describePolicy(architecture: FlowPolicyOptions): string {
+  const net = architecture.velocityNet === 'ditx' ? 'DiT-X' : 'MLP';
+  return `${net} policy on ${architecture.obsEncoder === 'pointcloud' ? 'point clouds' : 'state observations'}`;
+}
+
+function checkArchitecture(architecture: FlowPolicyOptions, expected: ExpectedEnvShapes | undefined): void {
+  if (!expected) return;
+  if (expected.obsEncoder !== undefined && expected.obsEncoder !== architecture.obsEncoder) {
+    throw new CheckpointError(
+      `checkpoint holds a ${describePolicy(architecture)}, but this run's env gives ${expected.obsEncoder === 'pointcloud' ? 'point clouds' : 'state observations'} (env.obs_type=${expected.obsEncoder}); use env.obs_type=${architecture.obsEncoder}`,
+    );
+  }
+  if (expected.obsFrameSize !== undefined && expected.obsFrameSize !== obsFrameSize(architecture)) {
+    throw new CheckpointError(`checkpoint expects observation frames of ${obsFrameSize(architecture)} values, but the run's env gives ${expected.obsFrameSize}`);
+  }
+  if (expected.actionDim !== undefined && expected.actionDim !== architecture.actionDim) {
+    throw new CheckpointError(`checkpoint has actionDim ${architecture.actionDim}, but the run's env needs ${expected.actionDim}`);
+  }
+}
+
+/**
+ * Parses and checks a checkpoint's header once: layout, metadata, format version, task (when
+ * `expectedTask` is given) and the declared architecture. No tensor value is read.
+ */
+export function readCheckpointHeader(files: CheckpointFiles, options: { expectedTask?: string } = {}): CheckpointHeader {
+  const source = files.kind === 'flowtune' ? parseFlowtuneFile(files.bytes) : parseTfjsFiles(files.modelJson, files.weights);
+  const checked = checkSource(source, options.expectedTask);
+  return { name: files.name, format: files.kind, metadata: checked.metadata, architecture: architectureOf(checked.metadata), checked, data: source.data };
+}
+
+/** Decodes a checked header's tensors, validated against the env a run gives (`expected`), as plain arrays. */
+export function decodeCheckpoint(header: CheckpointHeader, expected?: ExpectedEnvShapes): PolicyCheckpoint {
+  checkArchitecture(header.architecture, expected);
+  const decoded = readChecked(header.checked, header.data, { expectedShapes: expectedParameterShapes(header.architecture) });
+  return checkpointFromDecoded(decoded, header.architecture);
+}
+
+/** Reads and validates a .flowtune file for a run on `expectedTask` whose env has the given obs/action dims. */
+export function decodePolicyCheckpoint(bytes: Uint8Array, options: { expectedTask?: string; expected?: ExpectedEnvShapes } = {}): PolicyCheckpoint {
+  return decodeCheckpoint(readCheckpointHeader({ kind: 'flowtune', name: 'checkpoint', bytes }, options), options.expected);
+}
+
+/** Reads and validates a tfjs model.json with its weights (the metadata rides in userDefinedMetadata). */
+export function decodeTfjsPolicyCheckpoint(modelJson: string, weights: Uint8Array, options: { expectedTask?: string; expected?: ExpectedEnvShapes } = {}): PolicyCheckpoint {
+  return decodeCheckpoint(readCheckpointHeader({ kind: 'tfjs', name: 'model.json', modelJson, weights }, options), options.expected);
+}
