@@ -18,6 +18,7 @@ import { importFolders } from './trainer/folder-import';
 import { RunQueue } from './trainer/run-queue';
 import { RecipeSession } from './trainer/recipe-session';
 import { exportOnnx } from './trainer/onnx-export';
+import { exportRunModel } from './trainer/run-export';
 
 let backend: BackendName | undefined;
 let faults: FaultInjection | undefined;
@@ -57,17 +58,17 @@ const api: TrainerWorkerApi = {
     session.setListener((event) => void Promise.resolve(next(event)).catch(() => undefined));
   },
   async setConfig(config) {
-    return session.setConfig(config);
+    return session.models.setConfig(config);
   },
   async setNoise(noise) {
-    return session.setNoise(noise);
+    return session.models.setNoise(noise);
   },
   async selectTask(task, obsType) {
-    return session.selectTask(task, obsType);
+    return session.models.selectTask(task, obsType);
   },
   async loadCheckpoint(files) {
     requireBackend();
-    const info = session.loadCheckpoint(files);
+    const info = session.models.loadCheckpoint(files);
     return { info, afterReset: session.hasRun };
   },
   async train() {
@@ -83,20 +84,20 @@ const api: TrainerWorkerApi = {
   reset: () => session.reset(true),
   status: async () => session.status(),
   // A running queue owns the autosave: the queue resumes it, so no banner offers it.
-  savedRun: async () => ((await queue.running()) ? null : session.offeredRun()),
+  savedRun: async () => ((await queue.running()) ? null : session.offers.offered()),
   async resumeSaved() {
     requireBackend();
-    return session.resumeSaved();
+    return session.resume();
   },
   rollBack: () => session.rollBack(),
-  keepSaved: () => session.keepSaved(),
-  discardSaved: () => session.discardSaved(),
+  keepSaved: () => session.offers.keep(),
+  discardSaved: () => session.offers.discard(),
   async resumeRun(id) {
     requireBackend();
-    await session.resumeRun(id);
+    await session.resume(id);
   },
   async exportModel() {
-    const files = await session.exportModel();
+    const files = await exportRunModel(session.run);
     return Comlink.transfer(files, [files.flowtune.buffer as ArrayBuffer, files.weightsBin.buffer as ArrayBuffer]);
   },
   async exportOnnx() {
@@ -113,7 +114,7 @@ const api: TrainerWorkerApi = {
       const actions = await probeEvalActions(run.bundle, run.config, seed);
       return Comlink.transfer({ model, seed, actions }, [actions.buffer]);
     }
-    const selected = session.selected;
+    const selected = session.models.selected;
     if (!selected) throw new TrainingError('no checkpoint is selected: drop one in first');
     const actions = await probeEvalActions(await idlePolicy(session), session.config, seed);
     return Comlink.transfer({ model, seed, actions }, [actions.buffer]);
@@ -138,22 +139,22 @@ const api: TrainerWorkerApi = {
     const frame = await liveFrame(session, envIndex);
     return frame ? Comlink.transfer(frame, [frame.poses.poses.buffer, frame.poses.tcp.buffer]) : null;
   },
-  listRuns: () => session.runListings(),
+  listRuns: () => session.listings.all(),
   runDetails: (ids) => keptRunDetails(ids, session.currentRunId),
   async deleteRun(id) {
     await forgetRuns([id], session.currentRunId);
-    await session.announceRuns();
+    await session.listings.announce();
     // Deleting the run the banner offers withdraws the offer.
-    await session.announceOffer();
+    await session.offers.announce();
   },
   listSweeps: () => keptSweeps(),
   async deleteSweep(id) {
     await forgetSweep(id);
-    await session.announceRuns();
+    await session.listings.announce();
   },
   async importFolder(files) {
     const result = await importFolders(files);
-    await session.announceRuns();
+    await session.listings.announce();
     return result;
   },
   startQueue: (request) => queue.start(request),

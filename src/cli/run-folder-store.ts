@@ -8,12 +8,15 @@ import path from 'node:path';
 import type { RunConfig } from '../core/config/run-config';
 import type { MetricRecord } from '../core/metrics/metric-keys';
 import { formatMetricsCsv, formatMetricsJsonl, formatMetricsJsonlLine } from '../core/metrics/serialize';
+import type { CheckpointFiles } from '../core/checkpoint/checkpoint-open';
 import type { RunStore } from '../core/run/run-ports';
 import { appendFileDurable, makeFolder, writeFileDurable } from './durable-write';
 import { CHECKPOINTS_DIR } from './run-folder';
 
 export class RunFolderStore implements RunStore {
   readonly metricsPath: string;
+  /** The newest iteration checkpoint written, kept in memory for a rollback. */
+  private newest?: { files: CheckpointFiles & { kind: 'flowtune' }; iteration: number };
 
   /** Creates the folder and writes the config and the history the run starts from. */
   constructor(readonly dir: string, config: RunConfig, history: readonly MetricRecord[]) {
@@ -30,6 +33,12 @@ export class RunFolderStore implements RunStore {
   async saveCheckpoint(name: string, bytes: Uint8Array, history: readonly MetricRecord[]): Promise<void> {
     writeFileDurable(this.checkpointPath(name), bytes);
     writeFileDurable(path.join(this.dir, 'metrics.csv'), formatMetricsCsv(history));
+    const iteration = Number(history.at(-1)?.['progress/iteration'] ?? 0);
+    if (name !== 'final.flowtune') this.newest = { files: { kind: 'flowtune', name: this.checkpointPath(name), bytes }, iteration };
+  }
+
+  async newestCheckpoint() {
+    return this.newest;
   }
 
   async replaceMetrics(history: readonly MetricRecord[]): Promise<void> {

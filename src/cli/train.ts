@@ -11,7 +11,7 @@ import { CLI_TRAIN_HOST, configFromJson } from '../core/config';
 import { TASK_NAMES } from '../core/envs/task-types';
 import { formatProgressLine } from '../core/metrics';
 import { openRun } from '../core/run/open-run';
-import { trainToEnd } from '../core/run/run-loop';
+import { trainLoop } from '../core/run/run-loop';
 import { PRESET_ARG, printConfigWarnings, runCli, parseRunArgs, UsageError } from './cli-args';
 import { nodeRunPorts } from './node-run-ports';
 import { clearRunFolder, planRunFolder, readRunFolderConfig } from './run-folder';
@@ -55,7 +55,7 @@ async function main(): Promise<void> {
     if (run.iteration > 0) console.error(`resuming at iteration ${run.iteration} (${run.envSteps} env steps)`);
     if (plan.kind === 'fresh' && plan.clearFirst) clearRunFolder(runDir);
     const store = new RunFolderStore(runDir, config, run.history);
-    await trainToEnd(run, store, {
+    await trainLoop(run, store, {
       onRecord: (record) => console.log(formatProgressLine(record, run.sizes.iterations)),
       onNote: (note) => console.error(`warning: ${note}`),
     });

@@ -13,7 +13,7 @@ const idleInputs = new IdleChainInputs();
 
 /** The selected model's live policy for views without a run (built once per selection). */
 export function idlePolicy(session: TrainingSession) {
-  return idleInputs.bundle(session.config, session.selected?.checkpoint);
+  return idleInputs.bundle(session.config, session.models.selected?.checkpoint);
 }
 
 /** [nObs·obsDim] raw stacked observation of env `envIndex` after the config's seeded reset, for views without a rollout. */
@@ -38,7 +38,7 @@ export function sampleChains(session: TrainingSession, request: ChainSampleReque
     const config = session.config;
     const { envIndex, count, seed } = resolveChainRequest(request, config.num_envs);
     const bundle = await idlePolicy(session);
-    const model = session.selected ? 'selected' : 'fresh';
+    const model = session.models.selected ? 'selected' : 'fresh';
     if (request.episode) return { ...await sampleEpisodeChains(session.episodes, request.episode, bundle, config, 0, count, seed), model };
     const obs = await idleInputs.observation(config, envIndex);
     const set = await sampleChainSet(bundle, obs, config, 0, count, seed);

@@ -6,6 +6,8 @@
  */
 import type { TaskName } from '../../src/core/config';
 import type { EpisodeRecord } from '../../src/core/envs/task-env';
+import type { MetricRecord } from '../../src/core/metrics/metric-keys';
+import type { Run } from '../../src/core/run/run';
 import type { EpisodeSummary } from '../../src/protocol/trainer-api';
 
 export interface EpisodeStoreLimits {
@@ -75,6 +77,12 @@ export class EpisodeStore {
   }
 
   /** Adds one iteration's episodes and evicts the oldest beyond the limits and the byte budget. */
+  /** The iteration's finished training episodes, and its eval episodes when the record says it evaluated. */
+  addIteration(run: Run, record: MetricRecord): StoreChange {
+    const evaluated = record['eval/success_rate'] !== undefined;
+    return this.add({ task: run.config.task, iteration: run.iteration, train: run.lastEpisodes, eval: evaluated ? run.lastEval?.records : undefined });
+  }
+
   add(batch: IterationEpisodes): StoreChange {
     const stored = (record: EpisodeRecord, source: EpisodeSummary['source']): StoredEpisode => {
       const id = `${source}-${batch.iteration}-${this.sequence++}`;

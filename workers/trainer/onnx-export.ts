@@ -18,7 +18,7 @@ const CHECK_SEED = 7;
 export function exportOnnx(session: TrainingSession): Promise<OnnxExport> {
   return session.inspections.whenNoUpdate(async () => {
     const run = session.run;
-    const selected = session.selected;
+    const selected = session.models.selected;
     if (!run && !selected) throw new TrainingError('there is no model to export: drop a checkpoint in, or train one first');
     const bundle = run ? run.bundle : await idlePolicy(session);
     // With no run, the session's config is the one the selected checkpoint was opened into.

@@ -57,12 +57,12 @@ describe('RecipeSession', () => {
     expect(points.filter((point) => point.evalSuccess !== undefined).map((point) => point.step)).toEqual([4, 8]);
     expect(points.some((point) => point.loss !== undefined && Number.isFinite(point.loss))).toBe(true);
     expect(models.at(-1)).toBe('reach-demos-bc.flowtune bc');
-    expect(session.selected?.checkpoint.metadata.eval).toMatchObject({ episodes: 2, seed: 1_000_000 });
+    expect(session.models.selected?.checkpoint.metadata.eval).toMatchObject({ episodes: 2, seed: 1_000_000 });
 
     await recipe.startOffline({ rollouts: 2, steps: 4, beta: 1, evalEvery: 0, evalEpisodes: 1 });
     expect(recipe.status()).toMatchObject({ phase: 'done', stage: 'offline', policyStage: 'offline' });
     expect(models.at(-1)).toBe('reach-demos-offline.flowtune offline');
-    expect(session.selected?.checkpoint.metadata.training.step).toBe(12);
+    expect(session.models.selected?.checkpoint.metadata.training.step).toBe(12);
     // Stage 1's chart points stay; stage 2's follow them.
     expect(points.some((point) => point.stage === 'pretrain')).toBe(true);
     expect(points.filter((point) => point.stage === 'offline' && point.evalSuccess !== undefined).map((point) => point.step)).toEqual([4]);
@@ -74,7 +74,7 @@ describe('RecipeSession', () => {
     const held = recipe.status().demos;
     expect(() => recipe.loadDemos({ name: 'broken.demos', bytes: new Uint8Array([1, 2, 3]) })).toThrow(/^broken\.demos is not a valid \.demos file: /);
     const lift = studio();
-    lift.session.config = smallConfig(['task=lift', 'policy.n_obs_steps=1']);
+    lift.session.models.config = smallConfig(['task=lift', 'policy.n_obs_steps=1']);
     const liftDemos = await lift.recipe.recordDemos({ episodes: 1, noise: 0, seed: 0 });
     expect(liftDemos?.task).toBe('lift');
     expect(() => recipe.loadDemos({ name: 'lift.demos', bytes: lift.recipe.exportDemos().bytes }))

@@ -204,7 +204,7 @@ export class RecipeSession {
       this.result = result;
       if (result.stage === 'bc') this.stage1 = result;
       // Validated like a dropped checkpoint; it is the model the next run starts from.
-      this.session.loadCheckpoint({ kind: 'flowtune', name: result.file.name, bytes: result.file.bytes });
+      this.session.models.loadCheckpoint({ kind: 'flowtune', name: result.file.name, bytes: result.file.bytes });
       const what = result.stage === 'bc' ? 'The BC policy' : 'The stage-2 policy';
       const next = this.session.hasRun ? 'is the model of the next run: it applies after Reset' : 'is now the model: press Train to fine-tune it with PPO';
       this.update({ phase: 'done', done: steps, message: `${what} ${next}` });

@@ -19,6 +19,8 @@ export class EnvRestartedError extends Error {
 export class RestartableEnv implements BatchEnv {
   restarts = 0;
   private ports: WatchedPort[] = [];
+  /** Rebuilt workers hold no episodes until the next reset: every other call says so as a restart. */
+  private awaitingReset = false;
 
   private constructor(
     private inner: ShardedVectorEnv,
@@ -59,6 +61,7 @@ export class RestartableEnv implements BatchEnv {
   }
 
   private async guard<T>(call: () => Promise<T>): Promise<T> {
+    if (this.awaitingReset) throw new EnvRestartedError('env workers were restarted after a crash; their episodes start again from fresh resets');
     try {
       return await call();
     } catch (error) {
@@ -71,11 +74,13 @@ export class RestartableEnv implements BatchEnv {
       this.inner = env;
       this.ports = ports;
       this.restarts++;
+      this.awaitingReset = true;
       throw new EnvRestartedError(`env workers restarted after a crash (${cause})`);
     }
   }
 
   reset(seeds: ArrayLike<number>): Promise<Float32Array> {
+    this.awaitingReset = false;
     return this.guard(() => this.inner.reset(seeds));
   }
 

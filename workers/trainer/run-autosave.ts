@@ -3,7 +3,6 @@
  * .flowtune with its resume state, plus the summary the resume banner and the Runs list show, kept
  * in IndexedDB under the run's id.
  */
-import { encodeFlowtune } from '../../src/core/checkpoint/flowtune-file';
 import { cloneConfig, validateConfig, type RunConfig } from '../../src/core/config';
 import { TrainingError } from '../../src/core/errors';
 import type { Run } from '../../src/core/run/run';
@@ -12,11 +11,10 @@ import { readRunSave, readSavedRun, writeRunSave, type SavedRun } from './autosa
 import type { StoredListing } from './run-archive';
 
 /**
- * Replaces the run's own save with the run as it is now, and makes it the run a reload offers;
- * returns the summary and the listing as kept (with the saved iteration).
+ * Replaces the run's own save with `checkpoint` (the run as it is now, encoded by the loop) and
+ * makes it the run a reload offers; returns the summary and the listing as kept (with the saved iteration).
  */
-export async function autosaveRun(run: Run, listing: StoredListing): Promise<{ summary: SavedRunSummary; listing: StoredListing }> {
-  const checkpoint = encodeFlowtune(await run.contents());
+export async function writeAutosave(checkpoint: Uint8Array, run: Run, listing: StoredListing): Promise<{ summary: SavedRunSummary; listing: StoredListing }> {
   const summary: SavedRunSummary = { name: listing.name, task: run.config.task, iteration: run.iteration, envSteps: run.envSteps, savedAt: Date.now(), records: run.history.length };
   const kept: StoredListing = { ...listing, savedIteration: run.iteration };
   await writeRunSave({ summary, runId: kept.id, listing: kept, config: cloneConfig(run.config), checkpoint, history: [...run.history] });

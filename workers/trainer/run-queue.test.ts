@@ -2,7 +2,8 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { defaultConfig } from '../../src/core/config';
 import type { QueueStatus, TrainerEvent } from '../../src/protocol/trainer-api';
 import type { StoredQueue } from './queue-store';
-import type { LoopOutcome, TrainingSession } from './training-session';
+import type { LoopOutcome } from './loop-control';
+import type { TrainingSession } from './training-session';
 import { RunQueue } from './run-queue';
 
 // IndexedDB stands in as two variables: the stored queue and the autosaved run's id.
@@ -20,15 +21,20 @@ vi.mock('./autosave-store', () => ({ readSavedRun: async () => (savedRunId === u
 class SessionStub {
   phase = 'idle';
   config = defaultConfig();
-  selected = undefined;
-  nextRunLabel: unknown;
+  listings = { nextLabel: undefined as unknown };
+  models = {
+    selected: undefined,
+    prepareRun: (_files: unknown, config: { seed: number }) => {
+      this.calls.push(`prepareRun seed ${config.seed}`);
+    },
+  };
   onLoopEnd?: (outcome: LoopOutcome) => void;
   run?: { done: boolean };
   currentRunId?: string;
   calls: string[] = [];
   /** What restoreSaved restores: the autosaved run, finished or not. */
   constructor(private readonly savedRunDone: boolean) {}
-  async restoreSaved() {
+  async resume() {
     this.calls.push('restoreSaved');
     this.run = { done: this.savedRunDone };
     this.currentRunId = 'run-a';
@@ -42,9 +48,6 @@ class SessionStub {
     this.calls.push('reset');
     this.run = undefined;
     this.currentRunId = undefined;
-  }
-  prepareRun(_files: unknown, config: { seed: number }) {
-    this.calls.push(`prepareRun seed ${config.seed}`);
   }
   async loopSettled() {}
 }

@@ -10,7 +10,8 @@ import { planQueue } from '../../src/core/sweep/queue-plan';
 import type { QueueItem, QueueRequest, QueueStatus, TrainerEvent } from '../../src/protocol/trainer-api';
 import { readSavedRun } from './autosave-store';
 import { readQueue, writeQueue, type StoredQueue } from './queue-store';
-import type { LoopOutcome, TrainingSession } from './training-session';
+import type { LoopOutcome } from './loop-control';
+import type { TrainingSession } from './training-session';
 
 /** Session phases in which a run holds the trainer: a queue cannot start then. */
 const ACTIVE_PHASES = new Set(['starting', 'running', 'paused']);
@@ -45,7 +46,7 @@ export class RunQueue {
       id: `queue-${Date.now()}`, preset: request.preset, task: this.session.config.task, phase: 'running',
       items: items.map((item): QueueItem => ({ variant: item.variant, seed: item.seed, state: 'pending' })),
     };
-    this.stored = { status, configs: items.map((item) => cloneConfig(item.config)), files: this.session.selected?.files };
+    this.stored = { status, configs: items.map((item) => cloneConfig(item.config)), files: this.session.models.selected?.files };
     await this.save();
     void this.startNext();
     return status;
@@ -71,7 +72,7 @@ export class RunQueue {
     const current = this.currentItem();
     const saved = await readSavedRun();
     if (current?.state === 'running' && current.runId !== undefined && saved?.runId === current.runId) {
-      await this.session.restoreSaved();
+      await this.session.resume(undefined, false);
       // A reload between the run's last autosave and its end reaching the queue finds it finished:
       // train() would start no loop, so the item ends here and the next one starts.
       if (this.session.run?.done) this.loopEnded({ kind: 'done', runId: current.runId });
@@ -116,13 +117,13 @@ export class RunQueue {
       await this.session.reset();
       stored.status.currentIndex = index;
       item.state = 'running';
-      this.session.prepareRun(stored.files, stored.configs[index]);
+      this.session.models.prepareRun(stored.files, stored.configs[index]);
     } catch (error) {
       Object.assign(item, { state: 'failed', error: (error as Error).message });
       await this.save();
       return this.startNext();
     }
-    this.session.nextRunLabel = { origin: 'queue', name: `${item.variant} · seed ${item.seed}`, group: stored.status.id, variant: item.variant, seed: item.seed };
+    this.session.listings.nextLabel = { origin: 'queue', name: `${item.variant} · seed ${item.seed}`, group: stored.status.id, variant: item.variant, seed: item.seed };
     await this.save();
     await this.session.train();
     // train() returns once the run is open and its loop started (or it failed to open, which loopEnded saw).

@@ -22,7 +22,7 @@ function openSession(): { session: TrainingSession; events: TrainerEvent[] } {
   const session = new TrainingSession(smallConfig(CONFIG));
   const events: TrainerEvent[] = [];
   session.setListener((event) => events.push(event));
-  session.loadCheckpoint(bcFile);
+  session.models.loadCheckpoint(bcFile);
   return { session, events };
 }
 
@@ -50,13 +50,13 @@ describe('the studio\'s run lifecycle', () => {
     const savedId = before.session.currentRunId!;
 
     const { session, events } = openSession();
-    expect(await session.offeredRun()).toMatchObject({ iteration: 3, name: expect.stringMatching(/^pick-cube \d\d:\d\d$/) });
+    expect(await session.offers.offered()).toMatchObject({ iteration: 3, name: expect.stringMatching(/^pick-cube \d\d:\d\d$/) });
     await train(session, 2);
     expect(notices(events)).toEqual([expect.stringMatching(/^the saved run pick-cube \d\d:\d\d from iteration 3 is kept in the Runs list with its weights: resume it there$/)]);
     expect(events).toContainEqual({ type: 'saved-run', saved: null });
     expect((await readRunSave(savedId))?.summary.iteration).toBe(3);
     expect((await readOffer())?.runId).toBe(session.currentRunId);
-    const runs = await session.runListings();
+    const runs = await session.listings.all();
     expect(runs.find((run) => run.id === savedId)).toMatchObject({ current: false, savedIteration: 3, iterations: 3 });
     expect(runs.find((run) => run.id === session.currentRunId)).toMatchObject({ current: true, savedIteration: 2 });
   });
@@ -69,7 +69,7 @@ describe('the studio\'s run lifecycle', () => {
     await session.reset(true);
     expect(session.status()).toMatchObject({ phase: 'idle', savedIteration: undefined });
     expect(notices(events)).toEqual([expect.stringMatching(/^pick-cube \d\d:\d\d is kept in the Runs list with its weights from iteration 4: resume it there$/)]);
-    expect(await openSession().session.offeredRun()).toBeNull();
+    expect(await openSession().session.offers.offered()).toBeNull();
     expect((await readRunSave(id))?.summary.iteration).toBe(4);
     expect((await keptListings()).find((run) => run.id === id)).toMatchObject({ savedIteration: 4 });
   });
@@ -80,10 +80,10 @@ describe('the studio\'s run lifecycle', () => {
     const keptId = session.currentRunId!;
     await session.reset();
     await train(session, 5);
-    await expect(session.resumeRun(keptId)).rejects.toThrow('a run exists: reset it first (it stays in the Runs list), then resume another');
+    await expect(session.resume(keptId)).rejects.toThrow('a run exists: reset it first (it stays in the Runs list), then resume another');
     await session.reset();
     events.length = 0;
-    await session.resumeRun(keptId);
+    await session.resume(keptId);
     expect(session.currentRunId).toBe(keptId);
     // Restored with its 3 iterations of history, then the loop is already going.
     const restored = events.find((event) => event.type === 'history');
@@ -97,11 +97,11 @@ describe('the studio\'s run lifecycle', () => {
   it('Resume on the banner restores the offered run and trains in one call, and the banner\'s offer goes', async () => {
     await train(openSession().session, 3);
     const { session, events } = openSession();
-    const summary = await session.resumeSaved();
+    const summary = await session.resume();
     expect(summary.iteration).toBe(3);
     expect(['running', 'done']).toContain(session.phase);
     expect(events).toContainEqual({ type: 'saved-run', saved: null });
-    expect(await session.offeredRun()).toBeNull();
+    expect(await session.offers.offered()).toBeNull();
     await session.loopSettled();
     expect(session.status()).toMatchObject({ phase: 'done', iteration: 8 });
   });
@@ -110,7 +110,7 @@ describe('the studio\'s run lifecycle', () => {
     const { session, events } = openSession();
     await train(session, 1);
     expect(source(lastModel(events)?.model)).toBe('bc.flowtune');
-    session.loadCheckpoint(otherFile);
+    session.models.loadCheckpoint(otherFile);
     expect(source(lastModel(events)?.model)).toBe('bc.flowtune');
     expect(source(lastModel(events)?.next)).toBe('other.flowtune');
     await session.reset();
@@ -122,15 +122,15 @@ describe('the studio\'s run lifecycle', () => {
     await train(openSession().session, 2);
     const { session, events } = openSession();
     const kept = (await readOffer())!.runId;
-    await session.keepSaved();
-    expect(await session.offeredRun()).toBeNull();
+    await session.offers.keep();
+    expect(await session.offers.offered()).toBeNull();
     expect((await readRunSave(kept))?.summary.iteration).toBe(2);
     expect(notices(events)).toEqual([expect.stringMatching(/from iteration 2 is kept in the Runs list with its weights: resume it there$/)]);
 
     await train(openSession().session, 2);
     const reloaded = openSession();
     const discarded = (await readOffer())!.runId;
-    await reloaded.session.discardSaved();
+    await reloaded.session.offers.discard();
     expect(await readRunSave(discarded)).toBeNull();
     expect((await keptListings()).map((run) => run.id)).toEqual([kept]);
     expect(notices(reloaded.events)).toEqual([expect.stringMatching(/from iteration 2 was deleted$/)]);

@@ -19,29 +19,28 @@ describe('TrainingSession.loadCheckpoint', () => {
     const session = new TrainingSession(smallConfig(['env.num_points=512']));
     const events: TrainerEvent[] = [];
     session.setListener((event) => events.push(event));
-    const info = session.loadCheckpoint(pointFile);
+    const info = session.models.loadCheckpoint(pointFile);
     expect(info.architecture).toBe('point cloud 24 pts · DiT-X 16×1, 2 heads · H 4 · K 3 · act 4');
     expect(session.config.env.obs_type).toBe('pointcloud');
     expect(session.config.env.num_points).toBe(24);
     expect(session.config.policy.velocity_net).toBe('ditx');
     expect(events.map((event) => event.type)).toEqual(['config', 'model']);
-    session.loadCheckpoint(stateFile);
+    session.models.loadCheckpoint(stateFile);
     expect(session.config.env.obs_type).toBe('state');
-    expect(session.selected?.info.source).toBe('state.flowtune');
+    expect(session.models.selected?.info.source).toBe('state.flowtune');
   });
 
-  it('with a run, a file of another observation kind is opened in full and waits for Reset as the next run\'s model', () => {
+  it('a file of another observation kind is opened in full and becomes the next run\'s model', () => {
     const session = new TrainingSession(smallConfig());
-    session.loadCheckpoint(stateFile);
-    session.phase = 'paused';
-    session.loadCheckpoint(pointFile);
-    expect(session.selected?.info.source).toBe('pc.flowtune');
+    session.models.loadCheckpoint(stateFile);
+    session.models.loadCheckpoint(pointFile);
+    expect(session.models.selected?.info.source).toBe('pc.flowtune');
     expect(session.config.env.obs_type).toBe('pointcloud');
     expect(session.config.env.num_points).toBe(24);
     // A corrupt file changes nothing.
     const before = JSON.stringify(session.config);
-    expect(() => session.loadCheckpoint({ kind: 'flowtune', name: 'junk.flowtune', bytes: new Uint8Array(64).fill(7) })).toThrow(CheckpointError);
+    expect(() => session.models.loadCheckpoint({ kind: 'flowtune', name: 'junk.flowtune', bytes: new Uint8Array(64).fill(7) })).toThrow(CheckpointError);
     expect(JSON.stringify(session.config)).toBe(before);
-    expect(session.selected?.info.source).toBe('pc.flowtune');
+    expect(session.models.selected?.info.source).toBe('pc.flowtune');
   });
 });

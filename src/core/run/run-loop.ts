@@ -1,8 +1,11 @@
 /**
- * The headless loop every non-interactive host shares (CLI train, sweep workers):
- * iterate until the run's budget is spent, hand each record to the store, and save a
- * checkpoint every `checkpoint_every` iterations and at the end. With on_nonfinite=rollback,
- * repeated non-finite updates send the run back to its newest checkpoint with half the actor lr.
+ * The one training loop every host drives (DESIGN.md §2 "One path for every host"): the CLI's
+ * train, sweep workers (through it) and the studio's trainer worker. It iterates until the run's
+ * budget is spent or the host asks it to stop, hands each record to the store, saves a checkpoint
+ * through the store every `checkpoint_every` iterations and when it ends (the autosave rule of
+ * both hosts), and with on_nonfinite=rollback sends the run back to the store's newest checkpoint
+ * with half the actor lr after repeated non-finite updates. Pausing inside an iteration is the
+ * run's pause gate; resuming a saved run is openRun's.
  */
 import { encodeFlowtune } from '../checkpoint/flowtune-file';
 import { TrainingError } from '../errors';
@@ -20,42 +23,87 @@ export function iterationCheckpointName(iteration: number): string {
 }
 
 export interface TrainLoopHooks {
-  onRecord?: (record: MetricRecord) => void;
+  /** Each finished iteration's record, after the store has it. */
+  onRecord?: (record: MetricRecord) => void | Promise<void>;
   /** A sentence for the log, e.g. that the run rolled back. */
   onNote?: (note: string) => void;
+  /** Asked before every iteration: true ends the loop with the run unfinished (a pause, a step limit). */
+  shouldStop?: () => boolean;
+  /** Called before every iteration's step (test builds inject faults here). */
+  beforeStep?: () => void;
+  /**
+   * An iteration threw: return true when the host recovered (it restarted dead env workers) and the
+   * iteration should run again; `attempt` counts the tries of this iteration so far.
+   */
+  recover?: (error: unknown, attempt: number) => boolean;
 }
+
+/** How the loop ended: every iteration done, or stopped by the host with the run unfinished. */
+export type LoopEnd = 'done' | 'stopped';
 
 /** True for the error ppoUpdate throws after ppo.max_nonfinite_skips skipped updates in a row. */
 export function isNonfiniteStop(error: unknown): error is TrainingError {
   return error instanceof TrainingError && error.reason === 'nonfinite-updates';
 }
 
-export async function trainToEnd(run: Run, store: RunStore, hooks: TrainLoopHooks = {}): Promise<void> {
+/** Saves the run as it is now through the store: `final.flowtune` once done, else its iteration's checkpoint. */
+export async function saveRun(run: Run, store: RunStore): Promise<void> {
+  const name = run.done ? 'final.flowtune' : iterationCheckpointName(run.iteration);
+  await store.saveCheckpoint(name, encodeFlowtune(await run.contents()), run.history);
+}
+
+/**
+ * Back to the store's newest checkpoint of this run with half the actor lr (Run.rollBack); the
+ * store's metrics are replaced by the checkpoint's history. Returns the sentence that says so.
+ */
+export async function rollBackRun(run: Run, store: RunStore): Promise<string> {
+  if (run.rollbacks >= MAX_ROLLBACKS) throw new TrainingError(`the run already rolled back ${MAX_ROLLBACKS} times`, 'nonfinite-updates');
+  const newest = await store.newestCheckpoint();
+  if (!newest) throw new TrainingError('no checkpoint was saved yet to roll back to (set checkpoint_every)', 'nonfinite-updates');
+  const note = await run.rollBack(reopenCheckpoint(newest.files, run.config));
+  await store.replaceMetrics(run.history);
+  return `non-finite updates: rolled back to iteration ${newest.iteration} with actor_lr ${run.config.actor_lr} (rollback ${run.rollbacks} of at most ${MAX_ROLLBACKS})${note ? `; ${note}` : ''}`;
+}
+
+/** saveRun, except that a failure the host recovers from (its env workers were rebuilt, so there was no env state to save) skips this save. */
+async function saveRecovering(run: Run, store: RunStore, hooks: TrainLoopHooks): Promise<void> {
+  try {
+    await saveRun(run, store);
+  } catch (error) {
+    if (!hooks.recover?.(error, 0)) throw error;
+  }
+}
+
+async function stepOnce(run: Run, hooks: TrainLoopHooks): Promise<MetricRecord> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      hooks.beforeStep?.();
+      return await run.step();
+    } catch (error) {
+      if (!hooks.recover?.(error, attempt)) throw error;
+    }
+  }
+}
+
+export async function trainLoop(run: Run, store: RunStore, hooks: TrainLoopHooks = {}): Promise<LoopEnd> {
   const every = run.config.checkpoint_every;
-  const rollback = run.config.on_nonfinite === 'rollback';
-  // The newest checkpoint written (kept in memory, as the run would reopen it from the store).
-  let lastSaved: { bytes: Uint8Array; iteration: number } | undefined;
-  while (!run.done) {
+  while (!run.done && !hooks.shouldStop?.()) {
     let record: MetricRecord;
     try {
-      record = await run.step();
+      record = await stepOnce(run, hooks);
     } catch (error) {
-      if (!rollback || !isNonfiniteStop(error)) throw error;
-      if (!lastSaved) throw new TrainingError(`${error.message}; no checkpoint was saved yet to roll back to (set checkpoint_every)`, error.reason);
-      if (run.rollbacks >= MAX_ROLLBACKS) throw new TrainingError(`${error.message}; the run already rolled back ${MAX_ROLLBACKS} times`, error.reason);
-      const checkpoint = reopenCheckpoint({ kind: 'flowtune', name: iterationCheckpointName(lastSaved.iteration), bytes: lastSaved.bytes }, run.config);
-      const note = await run.rollBack(checkpoint);
-      await store.replaceMetrics(run.history);
-      hooks.onNote?.(`non-finite updates: rolled back to the checkpoint of iteration ${lastSaved.iteration} with actor_lr ${run.config.actor_lr} (rollback ${run.rollbacks} of at most ${MAX_ROLLBACKS})${note ? `; ${note}` : ''}`);
+      if (run.config.on_nonfinite !== 'rollback' || !isNonfiniteStop(error)) throw error;
+      const note = await rollBackRun(run, store).catch((failure: unknown) => {
+        throw new TrainingError(`${error.message}; ${(failure as Error).message}`, error.reason);
+      });
+      hooks.onNote?.(note);
       continue;
     }
     await store.appendMetrics(record);
-    hooks.onRecord?.(record);
-    if (every > 0 && run.iteration % every === 0 && !run.done) {
-      const bytes = encodeFlowtune(await run.contents());
-      await store.saveCheckpoint(iterationCheckpointName(run.iteration), bytes, run.history);
-      lastSaved = { bytes, iteration: run.iteration };
-    }
+    await hooks.onRecord?.(record);
+    if (every > 0 && run.iteration % every === 0 && !run.done) await saveRecovering(run, store, hooks);
   }
-  await store.saveCheckpoint('final.flowtune', encodeFlowtune(await run.contents()), run.history);
+  // Done: the final checkpoint. Stopped: where the run stands, so it resumes from there.
+  if (run.done || run.iteration > 0) await saveRecovering(run, store, hooks);
+  return run.done ? 'done' : 'stopped';
 }

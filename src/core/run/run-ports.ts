@@ -1,4 +1,5 @@
 /** What a host plugs into a run (DESIGN.md §2 "The run layer"). */
+import type { CheckpointFiles } from '../checkpoint/checkpoint-open';
 import type { BatchEnv } from '../envs/batch-env';
 import type { VectorEnvConfig } from '../envs/vector-env-config';
 import type { MetricRecord } from '../metrics/metric-keys';
@@ -18,7 +19,10 @@ export interface RunPorts {
   recordEpisodes?: boolean;
 }
 
-/** Where a headless run's files go (a run folder in Node; the studio autosaves to IndexedDB itself). */
+/**
+ * Where a run's checkpoints and metrics go: the CLI's run folder, or the studio's IndexedDB.
+ * The loop (run-loop.ts) writes through it the same way for both.
+ */
 export interface RunStore {
   /** A checkpoint of the run as it is now (`name` is e.g. 'iter-000010.flowtune' or 'final.flowtune'), with the history so far. */
   saveCheckpoint(name: string, bytes: Uint8Array, history: readonly MetricRecord[]): Promise<void>;
@@ -26,4 +30,6 @@ export interface RunStore {
   appendMetrics(record: MetricRecord): Promise<void>;
   /** Replaces the stored metrics with `history` (after a rollback dropped the iterations past its checkpoint). */
   replaceMetrics(history: readonly MetricRecord[]): Promise<void>;
+  /** The newest checkpoint saved for this run (not a final one), which a rollback returns to; undefined before the first. */
+  newestCheckpoint(): Promise<{ files: CheckpointFiles; iteration: number } | undefined>;
 }

@@ -7,7 +7,8 @@ import type { Mujoco } from '../envs/mujoco-types';
 import type { MetricRecord } from '../metrics/metric-keys';
 import { tinyConfig } from '../rl/fixtures/test-support';
 import { openRun } from './open-run';
-import { MAX_ROLLBACKS, trainToEnd } from './run-loop';
+import { MAX_ROLLBACKS, trainLoop } from './run-loop';
+import type { CheckpointFiles } from '../checkpoint/checkpoint-open';
 import type { RunStore } from './run-ports';
 
 let mj: Mujoco;
@@ -38,9 +39,14 @@ class MemoryStore implements RunStore {
   metrics: MetricRecord[] = [];
   saved: string[] = [];
   replaced = 0;
+  private newest?: { files: CheckpointFiles; iteration: number };
   async appendMetrics(record: MetricRecord) { this.metrics.push(record); }
-  async saveCheckpoint(name: string) { this.saved.push(name); }
+  async saveCheckpoint(name: string, bytes: Uint8Array, history: readonly MetricRecord[]) {
+    this.saved.push(name);
+    if (name !== 'final.flowtune') this.newest = { files: { kind: 'flowtune', name, bytes }, iteration: history.length };
+  }
   async replaceMetrics(history: readonly MetricRecord[]) { this.metrics = [...history]; this.replaced++; }
+  async newestCheckpoint() { return this.newest; }
 }
 
 // 4 envs × 2 decisions per iteration: stepChunk calls 2k and 2k + 1 are iteration k + 1's rollout.
@@ -53,7 +59,7 @@ async function train(extra: string[], poisoned: (call: number) => boolean) {
   const store = new MemoryStore();
   const notes: string[] = [];
   try {
-    const error = await trainToEnd(opened.run, store, { onNote: (note) => notes.push(note) }).then(() => undefined, (caught: unknown) => caught as Error);
+    const error = await trainLoop(opened.run, store, { onNote: (note) => notes.push(note) }).then(() => undefined, (caught: unknown) => caught as Error);
     return { run: opened.run, store, notes, error, history: [...opened.run.history], actorLr: opened.run.config.actor_lr };
   } finally {
     await opened.close();
@@ -77,7 +83,7 @@ describe('on_nonfinite=rollback', () => {
     expect(store.replaced).toBe(1);
     expect(store.metrics).toEqual(history);
     expect(notes).toHaveLength(1);
-    expect(notes[0]).toMatch(/^non-finite updates: rolled back to the checkpoint of iteration 2 with actor_lr 0\.0002 \(rollback 1 of at most 4\)/);
+    expect(notes[0]).toMatch(/^non-finite updates: rolled back to iteration 2 with actor_lr 0\.0002 \(rollback 1 of at most 4\)/);
   }, 120_000);
 
   it('pause (the default) stops with the TrainingError; rollback gives up after MAX_ROLLBACKS, or with no checkpoint saved yet', async () => {

@@ -1,0 +1,140 @@
+/**
+ * The studio's choice of the next run: its config and the model it starts from (a dropped or
+ * shipped checkpoint, opened by core/run's openCheckpoint, or a fresh policy). While a run
+ * exists the Model panel describes the run's own model, and a newly chosen one waits for Reset.
+ */
+import type { PolicyCheckpoint } from '../../src/core/checkpoint/checkpoint-open';
+import { cloneConfig, validateConfig, type NoiseConfig, type RunConfig, type TaskName } from '../../src/core/config';
+import { assertConfigFitsCheckpoint } from '../../src/core/run/checkpoint-run-config';
+import { openCheckpoint } from '../../src/core/run/open-checkpoint';
+import type { Run } from '../../src/core/run/run';
+import type { CheckpointFiles, CheckpointInfo, ModelSource, ObsType, TrainerEvent } from '../../src/protocol/trainer-api';
+import { checkpointInfo, fetchShipped, shippedCheckpointPath } from './model-source';
+
+/** A checkpoint chosen for the next run: opened and validated once. */
+export interface SelectedModel {
+  files: CheckpointFiles;
+  info: CheckpointInfo;
+  checkpoint: PolicyCheckpoint;
+}
+
+/** The model a run was opened from, and the selection it came from (a later drop replaces the selection, not this). */
+interface RunModel {
+  source: ModelSource;
+  selected?: SelectedModel;
+}
+
+export class ModelSelection {
+  selected?: SelectedModel;
+  private runModel?: RunModel;
+  /** Why there is no checkpoint to start from, as the task selection found. */
+  private freshReason?: string;
+
+  constructor(
+    public config: RunConfig,
+    private readonly emit: (event: TrainerEvent) => void,
+    private readonly liveRun: () => Run | undefined,
+  ) {}
+
+  /**
+   * The config of the next run; its noise fields also reach a live run, through Run.setNoise.
+   * A field the selected checkpoint fixes (its architecture, observation or action space) is refused.
+   */
+  setConfig(config: RunConfig): RunConfig {
+    const valid = validateConfig(cloneConfig(config));
+    if (this.selected && valid.task === this.selected.checkpoint.metadata.task) assertConfigFitsCheckpoint(valid, this.selected.checkpoint.metadata);
+    this.liveRun()?.setNoise(valid.noise);
+    this.config = valid;
+    this.emit({ type: 'config', config: this.config });
+    return this.config;
+  }
+
+  /** Changes noise fields; a live run reads them when its next rollout starts. */
+  setNoise(noise: Partial<NoiseConfig>): RunConfig {
+    const next = cloneConfig(this.config);
+    Object.assign(next.noise, noise);
+    return this.setConfig(next);
+  }
+
+  /**
+   * Opens the files completely (the checkpoint's architecture and observation become the next
+   * run's); only then do they replace the selected model. A run's model stays: the file waits for Reset.
+   */
+  loadCheckpoint(files: CheckpointFiles): CheckpointInfo {
+    const { checkpoint, config } = openCheckpoint(files, this.config);
+    const info = checkpointInfo(files, checkpoint);
+    this.use(config, { files, info, checkpoint });
+    return info;
+  }
+
+  /** Selects the model and config of a queued run; the files are opened as a dropped checkpoint is, and must fit the config. */
+  prepareRun(files: CheckpointFiles | undefined, config: RunConfig): void {
+    const valid = validateConfig(cloneConfig(config));
+    let selected: SelectedModel | undefined;
+    if (files) {
+      const { checkpoint } = openCheckpoint(files, valid);
+      assertConfigFitsCheckpoint(valid, checkpoint.metadata);
+      selected = { files, info: checkpointInfo(files, checkpoint), checkpoint };
+    }
+    this.use(valid, selected);
+  }
+
+  /** Selects a task and its observation kind, and preselects the shipped checkpoint for both when there is one. */
+  async selectTask(task: TaskName, obsType: ObsType): Promise<ModelSource> {
+    this.use(validateConfig({ ...cloneConfig(this.config), task, env: { ...this.config.env, obs_type: obsType } }), undefined);
+    const path = shippedCheckpointPath(task, obsType);
+    const variant = obsType === 'pointcloud' ? `${task} (point cloud)` : task;
+    let reason = `no shipped checkpoint for ${variant} (${path} is missing): drop one in, or Train starts from a freshly initialized policy`;
+    const shipped = await fetchShipped(task, obsType).catch((error: unknown) => {
+      reason = `the shipped checkpoint for ${variant} could not be fetched: ${(error as Error).message}`;
+      return undefined;
+    });
+    if (shipped) {
+      try {
+        this.loadCheckpoint({ kind: 'flowtune', name: shipped.name, bytes: shipped.bytes });
+      } catch (error) {
+        reason = `the shipped checkpoint for ${variant} was rejected: ${(error as Error).message}`;
+      }
+    }
+    this.freshReason = reason;
+    this.announce();
+    return this.source();
+  }
+
+  /** Takes the run's config after the run changed it (a rollback halves actor_lr), and says so. */
+  followRun(config: RunConfig): void {
+    this.config = cloneConfig(config);
+    this.emit({ type: 'config', config: this.config });
+  }
+
+  /** Makes `config` and `selected` the next run's, and says so. */
+  use(config: RunConfig, selected: SelectedModel | undefined): void {
+    this.config = config;
+    this.selected = selected;
+    this.emit({ type: 'config', config });
+    this.announce();
+  }
+
+  source(): ModelSource {
+    return this.selected ? { kind: 'checkpoint', info: this.selected.info } : { kind: 'fresh', reason: this.freshReason ?? 'no checkpoint selected' };
+  }
+
+  /** Notes the model the run now open started from (undefined: the run is gone). */
+  markRunModel(open: boolean): void {
+    this.runModel = open ? { source: this.source(), selected: this.selected } : undefined;
+    this.announce();
+  }
+
+  /**
+   * Tells the page which model Train uses: the open run's own, or with no run the selected one. A
+   * model selected while a run exists goes with it as `next`: a run after Reset starts from it.
+   */
+  announce(): void {
+    const selected = this.source();
+    if (!this.runModel) {
+      this.emit({ type: 'model', model: selected });
+      return;
+    }
+    this.emit({ type: 'model', model: this.runModel.source, next: this.selected !== this.runModel.selected ? selected : undefined });
+  }
+}
