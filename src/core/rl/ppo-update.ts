@@ -155,13 +155,13 @@ export async function ppoUpdate(inputs: PpoUpdateInputs): Promise<PpoUpdateResul
     lossOptions: ppoMinibatchLossOptions(config, sampler, slice, criticOnly, frozen),
     bc: bcCoef > 0 && !criticOnly ? inputs.bc : undefined,
   };
-  const rows = ppoRowTable(buffer, inputs.advantages, inputs.returns, policy, slice);
+  const decisions = ppoRowTable(buffer, inputs.advantages, inputs.returns, policy, slice);
   const targetKl = criticOnly ? 0 : config.ppo.target_kl;
   let epochsRun = 0;
   let stopped = false;
   for (let epoch = 0; epoch < config.ppo.epochs && !stopped; epoch++) {
     epochsRun = epoch + 1;
-    for (const minibatch of shuffledMinibatches(rows, inputs.mask ?? buffer.mask, inputs.rng, config.ppo.minibatch_size)) {
+    for (const minibatch of shuffledMinibatches(decisions, inputs.mask ?? buffer.mask, inputs.rng, config.ppo.minibatch_size)) {
       await inputs.beforeMinibatch?.();
       const applied = await trainOnMinibatch(context, minibatch);
       stopped = applied && targetKl > 0 && tally.meanApproxKl() > targetKl;
