@@ -1,4 +1,5 @@
 import { ConfigError, ShapeError } from '../errors';
+import { RowTable } from '../rl/row-table';
 import { ValueCritic, type CriticOptions } from './value-critic';
 
 /** How well the baseline predicts the returns (held out when cross-fitted). */
@@ -27,6 +28,7 @@ export async function fitBaseline(
   if (episodeOf.length !== size) throw new ShapeError('episodeOf', `episodeOf has ${episodeOf.length} entries; expected one per sample (${size})`);
   if (!Number.isInteger(folds) || folds < 1) throw new ConfigError('critic_folds', `critic_folds must be a positive integer, got ${folds}`);
   const inputDim = features.length / size;
+  const samples = new RowTable(size, { features: { values: features, rowShape: [inputDim] }, returns: { values: returns, rowShape: [] } });
   const episodes = episodeOf.reduce((most, episode) => Math.max(most, episode + 1), 0);
   const foldCount = Math.min(folds, episodes);
   const values = new Float32Array(size);
@@ -38,20 +40,15 @@ export async function fitBaseline(
     const predictRows = foldCount > 1 ? testRows : trainRows;
     const critic = new ValueCritic(inputDim, { ...options, seed: options.seed + fold });
     try {
-      critic.fit(gatherRows(features, inputDim, trainRows), Float32Array.from(trainRows, (row) => returns[row]));
-      const predicted = await critic.predict(gatherRows(features, inputDim, predictRows));
+      const train = samples.gather(trainRows);
+      critic.fit(train.features, train.returns);
+      const predicted = await critic.predict(samples.gather(predictRows).features);
       predictRows.forEach((row, index) => { values[row] = predicted[index]; });
     } finally {
       critic.dispose();
     }
   }
   return { values, fit: fitOf(returns, values) };
-}
-
-function gatherRows(source: Float32Array, width: number, rows: readonly number[]): Float32Array {
-  const out = new Float32Array(rows.length * width);
-  rows.forEach((row, index) => out.set(source.subarray(row * width, (row + 1) * width), index * width));
-  return out;
 }
 
 /** MSE of values against returns and 1 − Var(G − V)/Var(G). */

@@ -2,7 +2,8 @@ import * as tf from '@tensorflow/tfjs';
 import { ConfigError, ShapeError } from '../errors';
 import { dense, mlpLayers } from '../policy/layers';
 import { createRng, type Rng } from '../random';
-import { RolloutBuffer } from '../rl/rollout-buffer';
+import { sampledMinibatch } from '../rl/minibatches';
+import { RowTable } from '../rl/row-table';
 
 /** The stage-2 critic's size and fit (DESIGN.md §12). */
 export interface CriticOptions {
@@ -73,17 +74,19 @@ export class ValueCritic {
     }
     this.returnMean = returns.reduce((sum, value) => sum + value, 0) / size;
     this.returnStd = Math.sqrt(returns.reduce((sum, value) => sum + (value - this.returnMean) ** 2, 0) / size) || 1;
-    const targets = returns.map((value) => (value - this.returnMean) / this.returnStd);
+    const trainingTable = new RowTable(size, {
+      input: { values: features, rowShape: [this.inputDim] },
+      target: { values: returns.map((value) => (value - this.returnMean) / this.returnStd), rowShape: [] },
+    });
     const rng = createRng(this.options.seed + 1);
     const optimizer = tf.train.adam(this.options.learningRate);
     const batch = Math.min(this.options.batchSize, size);
     try {
       for (let step = 0; step < this.options.steps; step++) {
-        const rows = Int32Array.from({ length: batch }, () => rng.int(size));
+        const minibatch = sampledMinibatch(trainingTable, rng, batch);
         tf.tidy(() => {
-          const input = tf.tensor2d(RolloutBuffer.gather(features, this.inputDim, rows), [batch, this.inputDim]);
-          const target = tf.tensor1d(RolloutBuffer.gather(targets, 1, rows));
-          optimizer.minimize(() => tf.mean(tf.square(tf.sub(this.standardized(input), target))) as tf.Scalar, false, [...this.variables.values()]);
+          const { input, target } = minibatch.tensors();
+          optimizer.minimize(() => tf.mean(tf.square(tf.sub(this.standardized(input as tf.Tensor2D), target))) as tf.Scalar, false, [...this.variables.values()]);
         });
       }
     } finally {

@@ -5,7 +5,8 @@ import type { MetricRecord } from '../metrics/metric-keys';
 import type { FlowPolicy } from '../policy/flow-policy';
 import { createRng } from '../random';
 import { checkPretrainOptions, type PretrainOptions } from '../rl/pretrain';
-import { RolloutBuffer } from '../rl/rollout-buffer';
+import { sampledMinibatch } from '../rl/minibatches';
+import { RowTable } from '../rl/row-table';
 import { runBcSteps } from '../rl/bc-step-loop';
 
 /** Stage-2 samples (demo steps and rollout decisions) with their advantage weights. */
@@ -67,22 +68,24 @@ export async function trainWeightedBc(policy: FlowPolicy, samples: WeightedSampl
   validateBcLossOptions(bcOptions, policy);
   const { horizon, actionDim } = policy.options;
   const chunkSize = horizon * actionDim;
-  const obsSize = samples.obs.length / samples.size;
   if (samples.size < 1 || samples.actions.length !== samples.size * chunkSize || samples.weights.length !== samples.size || samples.clipped.length !== samples.size) {
     throw new ShapeError('samples', `stage-2 samples must hold ${samples.size} chunks [${horizon}, ${actionDim}], weights and clip flags; got ${samples.actions.length / chunkSize}, ${samples.weights.length} and ${samples.clipped.length}`);
   }
+  const sampleTable = new RowTable(samples.size, {
+    state: { values: samples.obs, rowShape: [samples.obs.length / samples.size] },
+    actions: { values: samples.actions, rowShape: [horizon, actionDim] },
+    weights: { values: samples.weights, rowShape: [] },
+  });
   const rng = createRng(options.seed);
   let window = new Window();
   let finalLoss = NaN;
   await runBcSteps(policy, options, {
     step: async (optimizer) => {
-      const rows = Int32Array.from({ length: options.batchSize }, () => rng.int(samples.size));
-      const state = tf.tensor2d(RolloutBuffer.gather(samples.obs, obsSize, rows), [rows.length, obsSize]);
-      const actions = tf.tensor3d(RolloutBuffer.gather(samples.actions, chunkSize, rows), [rows.length, horizon, actionDim]);
-      const weights = tf.tensor1d(RolloutBuffer.gather(samples.weights, 1, rows));
+      const minibatch = sampledMinibatch(sampleTable, rng, options.batchSize);
+      const { state, actions, weights } = minibatch.tensors();
       try {
-        const result = await bcTrainStep(policy, optimizer, { state }, actions, drawBcInputs(rows.length, horizon, actionDim, bcOptions, rng), weights);
-        window.add(result.loss, samples, rows);
+        const result = await bcTrainStep(policy, optimizer, { state }, actions, drawBcInputs(minibatch.rows.length, horizon, actionDim, bcOptions, rng), weights);
+        window.add(result.loss, samples, minibatch.rows);
       } finally {
         tf.dispose([state, actions, weights]);
       }

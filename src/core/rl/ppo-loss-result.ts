@@ -10,15 +10,15 @@ export interface LossResult<MetricName extends string> {
   metrics: Record<MetricName, tf.Scalar>;
 }
 
-/** Reads scalar metrics with `await data()` (never dataSync, DESIGN.md §7) and disposes them. */
-export async function readMetrics<MetricName extends string>(metrics: Record<MetricName, tf.Scalar>): Promise<Record<MetricName, number>> {
-  const names = Object.keys(metrics) as MetricName[];
+/** Reads scalar metrics with `await data()` (never dataSync, DESIGN.md §7) and disposes them; absent optional metrics stay absent. */
+export async function readMetrics<Metrics extends Partial<Record<string, tf.Scalar>>>(metrics: Metrics): Promise<{ [Name in keyof Metrics]: number }> {
+  const names = Object.keys(metrics) as (keyof Metrics & string)[];
   try {
-    const values = await Promise.all(names.map((name) => metrics[name].data()));
-    const out = {} as Record<MetricName, number>;
+    const values = await Promise.all(names.map((name) => (metrics[name] as tf.Scalar).data()));
+    const out = {} as { [Name in keyof Metrics]: number };
     names.forEach((name, position) => (out[name] = values[position][0]));
     return out;
   } finally {
-    for (const name of names) metrics[name].dispose();
+    for (const name of names) (metrics[name] as tf.Scalar).dispose();
   }
 }

@@ -4,7 +4,8 @@ import { ConfigError } from '../errors';
 import type { FlowPolicy } from '../policy/flow-policy';
 import { createRng } from '../random';
 import type { BcDataset } from './bc-dataset';
-import { RolloutBuffer } from './rollout-buffer';
+import { sampledMinibatch } from './minibatches';
+import { RowTable } from './row-table';
 import { runBcSteps } from './bc-step-loop';
 
 /** Stage 1's defaults (`npm run pretrain` and the studio's demos flow). */
@@ -49,18 +50,19 @@ export async function pretrainPolicy(policy: FlowPolicy, dataset: BcDataset, opt
   const rng = createRng(options.seed);
   const bcOptions: BcLossOptions = { ...DEFAULT_BC_LOSS_OPTIONS, shortcutFraction: options.shortcutFraction };
   const { horizon, actionDim } = policy.options;
-  const obsSize = dataset.obs.length / dataset.size;
-  const chunkSize = horizon * actionDim;
+  const samples = new RowTable(dataset.size, {
+    state: { values: dataset.obs, rowShape: [dataset.obs.length / dataset.size] },
+    actions: { values: dataset.actions, rowShape: [horizon, actionDim] },
+  });
   let lossSum = 0;
   let lossCount = 0;
   let finalLoss = NaN;
   await runBcSteps(policy, options, {
     step: async (optimizer) => {
-      const rows = Int32Array.from({ length: options.batchSize }, () => rng.int(dataset.size));
-      const state = tf.tensor2d(RolloutBuffer.gather(dataset.obs, obsSize, rows), [rows.length, obsSize]);
-      const actions = tf.tensor3d(RolloutBuffer.gather(dataset.actions, chunkSize, rows), [rows.length, horizon, actionDim]);
+      const minibatch = sampledMinibatch(samples, rng, options.batchSize);
+      const { state, actions } = minibatch.tensors();
       try {
-        const result = await bcTrainStep(policy, optimizer, { state }, actions, drawBcInputs(rows.length, horizon, actionDim, bcOptions, rng));
+        const result = await bcTrainStep(policy, optimizer, { state }, actions, drawBcInputs(minibatch.rows.length, horizon, actionDim, bcOptions, rng));
         lossSum += result.loss;
         lossCount++;
       } finally {

@@ -31,12 +31,6 @@ describe('RolloutBuffer', () => {
     expect([...buffer.obs.subarray(0, 6)]).toEqual([0, 0, 0, 0, 0, 0]);
   });
 
-  it('gather copies rows in the order asked, repeats included', () => {
-    const source = Float32Array.from({ length: 12 }, (_, index) => index);
-    expect([...RolloutBuffer.gather(source, 2, [5, 0, 5])]).toEqual([10, 11, 0, 1, 10, 11]);
-    expect(RolloutBuffer.gather(source, 2, []).length).toBe(0);
-  });
-
   it('signals() shares the arrays with the advantage estimators', () => {
     const buffer = new RolloutBuffer(SHAPE);
     const signals = buffer.signals();

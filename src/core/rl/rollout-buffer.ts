@@ -91,14 +91,4 @@ export class RolloutBuffer {
       mask: this.mask,
     };
   }
-
-  /** Copies rows `entryIndices` of a [T·N, width] array into a new [M, width] array. */
-  static gather(source: Float32Array, width: number, entryIndices: ArrayLike<number>): Float32Array {
-    const out = new Float32Array(entryIndices.length * width);
-    for (let row = 0; row < entryIndices.length; row++) {
-      const from = entryIndices[row] * width;
-      out.set(source.subarray(from, from + width), row * width);
-    }
-    return out;
-  }
 }
