@@ -3,7 +3,8 @@
  * Messages name the key and the allowed values (DESIGN.md §9, §10).
  */
 import { ConfigError } from '../errors';
-import { describeAllowed, fieldSpec, type FieldSpec } from './fields';
+import { describeAllowed, fieldSpec, tableRange } from './fields';
+import { inNumericRange } from './numeric-range';
 import type { ConfigKey, ConfigValue } from './run-config';
 
 const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);
@@ -14,11 +15,6 @@ function parseNumber(text: string): number {
   return cleaned === '' ? NaN : Number(cleaned);
 }
 
-function inRange(spec: FieldSpec & { min: number; max: number }, value: number): boolean {
-  const minExclusive = spec.kind === 'number' && spec.minExclusive;
-  const maxExclusive = spec.kind === 'number' && spec.maxExclusive;
-  return (minExclusive ? value > spec.min : value >= spec.min) && (maxExclusive ? value < spec.max : value <= spec.max);
-}
 
 /** Null when `value` has the field's type and is within bounds, else the problem in one sentence. */
 export function fieldValueProblem(key: ConfigKey, value: unknown): string | null {
@@ -31,13 +27,13 @@ export function fieldValueProblem(key: ConfigKey, value: unknown): string | null
     case 'bool':
       return typeof value === 'boolean' ? null : bad;
     case 'int':
-      return typeof value === 'number' && Number.isInteger(value) && inRange(spec, value) ? null : bad;
     case 'number':
-      return typeof value === 'number' && Number.isFinite(value) && inRange(spec, value) ? null : bad;
+      return typeof value === 'number' && inNumericRange(tableRange(spec), value) ? null : bad;
     case 'int-list': {
       if (!Array.isArray(value)) return bad;
+      const range = tableRange(spec);
       const ok = value.length >= spec.minLength && value.length <= spec.maxLength
-        && value.every((item) => typeof item === 'number' && Number.isInteger(item) && inRange(spec, item));
+        && value.every((item) => typeof item === 'number' && inNumericRange(range, item));
       return ok ? null : bad;
     }
   }

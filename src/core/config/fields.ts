@@ -6,6 +6,7 @@
  * critic warm-up (ReinFlow, reference 003).
  */
 import { TASK_NAMES } from '../envs/task-types';
+import { describeRange, formatInterval, type NumericRange } from './numeric-range';
 import type { ConfigGroup, ConfigKey, ConfigValue } from './run-config';
 
 interface FieldBase {
@@ -178,6 +179,15 @@ export function fieldGroup(key: ConfigKey): ConfigGroup {
   return dot < 0 ? 'run' : (key.slice(0, dot) as ConfigGroup);
 }
 
+/** The table's bounds of a numeric field (of each element, for a list), whatever the rest of the config holds. */
+export function tableRange(spec: IntFieldSpec | NumberFieldSpec | IntListFieldSpec): NumericRange {
+  const number = spec.kind === 'number';
+  return {
+    min: spec.min, max: spec.max, integer: !number,
+    minExclusive: number && (spec.minExclusive ?? false), maxExclusive: number && (spec.maxExclusive ?? false),
+  };
+}
+
 /** Human text for a field's allowed values, used in error messages and tooltips. */
 export function describeAllowed(spec: FieldSpec): string {
   switch (spec.kind) {
@@ -186,10 +196,9 @@ export function describeAllowed(spec: FieldSpec): string {
     case 'bool':
       return 'one of true, false';
     case 'int':
-      return `an integer in [${spec.min}, ${spec.max}]`;
     case 'number':
-      return `a number in ${spec.minExclusive ? '(' : '['}${spec.min}, ${spec.max}${spec.maxExclusive ? ')' : ']'}`;
+      return describeRange(tableRange(spec));
     case 'int-list':
-      return `a comma-separated list of ${spec.minLength}–${spec.maxLength} integers in [${spec.min}, ${spec.max}]`;
+      return `a comma-separated list of ${spec.minLength}–${spec.maxLength} integers in ${formatInterval(tableRange(spec))}`;
   }
 }

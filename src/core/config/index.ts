@@ -6,6 +6,7 @@ export * from './field-values';
 export * from './overrides';
 export * from './derive';
 export * from './validate';
+export * from './numeric-range';
 export * from './diff';
 export * from './url-hash';
 export * from './json';
