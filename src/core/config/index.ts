@@ -7,6 +7,8 @@ export * from './overrides';
 export * from './derive';
 export * from './validate';
 export * from './numeric-range';
+export * from './method-bounds';
+export * from './field-range';
 export * from './diff';
 export * from './url-hash';
 export * from './json';
