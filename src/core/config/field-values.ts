@@ -3,7 +3,7 @@
  * Messages name the key and the allowed values (DESIGN.md §9, §10).
  */
 import { ConfigError } from '../errors';
-import { describeAllowed, fieldSpec, tableRange } from './fields';
+import { describeAllowed, fieldSpec, tableRange, type FieldSpec } from './fields';
 import { inNumericRange } from './numeric-range';
 import type { ConfigKey, ConfigValue } from './run-config';
 
@@ -15,28 +15,30 @@ function parseNumber(text: string): number {
   return cleaned === '' ? NaN : Number(cleaned);
 }
 
-
-/** Null when `value` has the field's type and is within bounds, else the problem in one sentence. */
-export function fieldValueProblem(key: ConfigKey, value: unknown): string | null {
-  const spec = fieldSpec(key);
-  const shown = Array.isArray(value) ? `[${value.join(', ')}]` : typeof value === 'string' ? `'${value}'` : String(value);
-  const bad = `${key} must be ${describeAllowed(spec)} (got ${shown})`;
+/** True when `value` has the field's type and is within its table bounds. */
+function fieldValueValid(spec: FieldSpec, value: unknown): boolean {
   switch (spec.kind) {
     case 'enum':
-      return typeof value === 'string' && spec.values.includes(value) ? null : bad;
+      return typeof value === 'string' && spec.values.includes(value);
     case 'bool':
-      return typeof value === 'boolean' ? null : bad;
+      return typeof value === 'boolean';
     case 'int':
     case 'number':
-      return typeof value === 'number' && inNumericRange(tableRange(spec), value) ? null : bad;
+      return typeof value === 'number' && inNumericRange(tableRange(spec), value);
     case 'int-list': {
-      if (!Array.isArray(value)) return bad;
       const range = tableRange(spec);
-      const ok = value.length >= spec.minLength && value.length <= spec.maxLength
+      return Array.isArray(value) && value.length >= spec.minLength && value.length <= spec.maxLength
         && value.every((item) => typeof item === 'number' && inNumericRange(range, item));
-      return ok ? null : bad;
     }
   }
+}
+
+/** Null when `value` has the field's type and is within bounds, else the problem in one sentence (built only then). */
+export function fieldValueProblem(key: ConfigKey, value: unknown): string | null {
+  const spec = fieldSpec(key);
+  if (fieldValueValid(spec, value)) return null;
+  const shown = Array.isArray(value) ? `[${value.join(', ')}]` : typeof value === 'string' ? `'${value}'` : String(value);
+  return `${key} must be ${describeAllowed(spec)} (got ${shown})`;
 }
 
 /** Parses the text of `key=text` into the field's type; throws ConfigError naming the key and allowed values. */
