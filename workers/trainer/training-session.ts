@@ -8,7 +8,7 @@
 import { encodeFlowtune } from '../../src/core/checkpoint/flowtune-file';
 import { configFromCheckpoint, type PolicyCheckpoint } from '../../src/core/checkpoint/policy-checkpoint';
 import { exportTfjs } from '../../src/core/checkpoint/tfjs-format';
-import { cloneConfig, validateConfig, type NoiseConfig, type RunConfig, type TaskName } from '../../src/core/config';
+import { cloneConfig, diffConfig, fieldGroup, validateConfig, type NoiseConfig, type RunConfig, type TaskName } from '../../src/core/config';
 import { resolveEnvWorkers } from '../../src/core/config/env-workers';
 import { CheckpointError, TrainingError } from '../../src/core/errors';
 import type { MetricRecord } from '../../src/core/metrics/metric-keys';
@@ -142,11 +142,19 @@ export class TrainingSession {
     return this.config;
   }
 
-  /** Changes noise fields; a live run reads them when its next rollout starts. */
+  /**
+   * Changes noise fields; a live run reads them when its next rollout starts. Noise fields never
+   * conflict with a checkpoint, and each config the change lands in is validated once: a live run
+   * validates its own, which is the next run's config too unless other fields were edited since.
+   */
   setNoise(noise: Partial<NoiseConfig>): RunConfig {
-    const next = cloneConfig(this.config);
-    Object.assign(next.noise, noise);
-    return this.setConfig(next);
+    const next: RunConfig = { ...this.config, noise: { ...this.config.noise, ...noise } };
+    const run = this.run;
+    if (!run || diffConfig(run.config, this.config).some((change) => fieldGroup(change.key) !== 'noise')) validateConfig(next);
+    run?.setNoise(next.noise);
+    this.config = next;
+    this.emit({ type: 'config', config: next });
+    return next;
   }
 
   private modelSource(reason?: string): ModelSource {
