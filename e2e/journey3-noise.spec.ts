@@ -11,6 +11,15 @@ async function downloadJsonl(page: Page): Promise<Record<string, number>[]> {
 test.describe('journey 3: tune while training', () => {
   test('a noise slider reaches the worker and the next iteration logs the new noise', async ({ page }) => {
     await openStudio(page, { overrides: ['iterations=400', 'eval.every=0', 'noise.method=sde', 'noise.level=0.5'] });
+    // The level slider offers only levels the sampler takes (DESIGN.md §3 "Step"): a > 0 for sde, 0 < a ≤ 1 for cps.
+    const levelSlider = page.getByTestId('noise-level');
+    await expect(levelSlider).toHaveAttribute('min', '0.01');
+    await expect(levelSlider).toHaveAttribute('max', '5');
+    await page.getByTestId('noise-method').selectOption('cps');
+    await expect(levelSlider).toHaveAttribute('max', '1');
+    await expect(levelSlider).toHaveAttribute('min', '0.01');
+    await page.getByTestId('noise-method').selectOption('sde');
+    await expect(levelSlider).toHaveAttribute('max', '5');
     await page.getByTestId('train').click();
     await waitForIteration(page, 2);
     await page.getByTestId('pause').click();

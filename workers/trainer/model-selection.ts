@@ -4,7 +4,7 @@
  * exists the Model panel describes the run's own model, and a newly chosen one waits for Reset.
  */
 import type { PolicyCheckpoint } from '../../src/core/checkpoint/checkpoint-open';
-import { cloneConfig, validateConfig, type NoiseConfig, type RunConfig, type TaskName } from '../../src/core/config';
+import { cloneConfig, diffConfig, fieldGroup, validateConfig, type NoiseConfig, type RunConfig, type TaskName } from '../../src/core/config';
 import { assertConfigFitsCheckpoint } from '../../src/core/run/checkpoint-run-config';
 import { openCheckpoint } from '../../src/core/run/open-checkpoint';
 import type { Run } from '../../src/core/run/run';
@@ -49,11 +49,19 @@ export class ModelSelection {
     return this.config;
   }
 
-  /** Changes noise fields; a live run reads them when its next rollout starts. */
+  /**
+   * Changes noise fields; a live run reads them when its next rollout starts. Noise fields never
+   * conflict with a checkpoint, and each config the change lands in is validated once: a live run
+   * validates its own, which is the next run's config too unless other fields were edited since.
+   */
   setNoise(noise: Partial<NoiseConfig>): RunConfig {
-    const next = cloneConfig(this.config);
-    Object.assign(next.noise, noise);
-    return this.setConfig(next);
+    const next: RunConfig = { ...this.config, noise: { ...this.config.noise, ...noise } };
+    const run = this.liveRun();
+    if (!run || diffConfig(run.config, this.config).some((change) => fieldGroup(change.key) !== 'noise')) validateConfig(next);
+    run?.setNoise(next.noise);
+    this.config = next;
+    this.emit({ type: 'config', config: next });
+    return next;
   }
 
   /**

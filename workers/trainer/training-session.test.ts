@@ -1,6 +1,8 @@
 import { CheckpointError } from '../../src/core/errors';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useNodeBackend } from '../../src/cli/node-backend';
+import { validateConfig, type NoiseConfig, type RunConfig } from '../../src/core/config';
+import type { Run } from '../../src/core/run/run';
 import type { CheckpointFiles, TrainerEvent } from '../../src/protocol/trainer-api';
 import { flowtuneFile, PICK_CUBE_PROPRIO, PICK_CUBE_STATE, smallConfig } from '../../src/core/run/fixtures/test-checkpoints';
 import { TrainingSession } from './training-session';
@@ -42,5 +44,76 @@ describe('TrainingSession.loadCheckpoint', () => {
     expect(() => session.models.loadCheckpoint({ kind: 'flowtune', name: 'junk.flowtune', bytes: new Uint8Array(64).fill(7) })).toThrow(CheckpointError);
     expect(JSON.stringify(session.config)).toBe(before);
     expect(session.models.selected?.info.source).toBe('pc.flowtune');
+  });
+});
+
+/** The part of a live Run that a noise change reaches: it validates its own config in force, as Run.setNoise does. */
+class LiveRunStub {
+  readonly received: NoiseConfig[] = [];
+  constructor(public config: RunConfig) {}
+  setNoise(noise: Partial<NoiseConfig>): RunConfig {
+    const next = validateConfig({ ...this.config, noise: { ...this.config.noise, ...noise } });
+    this.received.push({ ...next.noise });
+    this.config = next;
+    return next;
+  }
+}
+
+/** A session hosting the stub as its live run. */
+class HostingSession extends TrainingSession {
+  constructor(config: RunConfig, readonly live: LiveRunStub) {
+    super(config);
+  }
+
+  override get run(): Run | undefined {
+    return this.live as unknown as Run;
+  }
+}
+
+describe('TrainingSession.setNoise', () => {
+  it('with no run, refuses a level the sampler cannot use and changes nothing', () => {
+    const session = new TrainingSession(smallConfig(['noise.method=sde', 'noise.level=0.5']));
+    const events: TrainerEvent[] = [];
+    session.setListener((event) => events.push(event));
+    const before = session.config;
+    expect(() => session.models.setNoise({ level: 0 })).toThrow(expect.objectContaining({ name: 'ConfigError', field: 'noise.level' }));
+    expect(() => session.models.setNoise({ decay: 'linear', level_min: 0 })).toThrow(/^noise\.level_min \(0\) must be a number in \(0, 5\]/);
+    expect(session.config).toBe(before);
+    expect(events).toEqual([]);
+  });
+
+  it('with no run, replaces only the noise section and announces the config once', () => {
+    const session = new TrainingSession(smallConfig(['noise.method=sde', 'noise.level=0.5']));
+    const events: TrainerEvent[] = [];
+    session.setListener((event) => events.push(event));
+    const { policy, ppo } = session.config;
+    const returned = session.models.setNoise({ level: 0.7 });
+    expect(returned).toBe(session.config);
+    expect(session.config.noise.level).toBe(0.7);
+    expect(session.config.policy).toBe(policy);
+    expect(session.config.ppo).toBe(ppo);
+    expect(events).toEqual([{ type: 'config', config: session.config }]);
+  });
+
+  it('with a live run on the same config, hands the run the whole noise section, and a value it refuses changes neither', () => {
+    const config = smallConfig(['noise.method=sde', 'noise.level=0.5']);
+    const live = new LiveRunStub(config);
+    const session = new HostingSession(config, live);
+    session.models.setNoise({ level: 0.8 });
+    expect(live.received).toEqual([{ ...config.noise, level: 0.8 }]);
+    expect(session.config.noise).toEqual(live.config.noise);
+    const [sessionBefore, runBefore] = [session.config, live.config];
+    expect(() => session.models.setNoise({ level: 0 })).toThrow(expect.objectContaining({ name: 'ConfigError', field: 'noise.level' }));
+    expect([session.config, live.config]).toEqual([sessionBefore, runBefore]);
+    expect(live.received).toHaveLength(1);
+  });
+
+  it('with a live run whose next config was edited, checks the noise against that config too, before the run is touched', () => {
+    const live = new LiveRunStub(smallConfig(['noise.method=sde', 'policy.denoise_steps=3']));
+    // The next run samples with K = 1, where cps has no stochastic step; the live run's K = 3 would take it.
+    const session = new HostingSession(smallConfig(['noise.method=sde', 'policy.denoise_steps=1']), live);
+    expect(() => session.models.setNoise({ method: 'cps', level: 0.5 })).toThrow(expect.objectContaining({ name: 'ConfigError', field: 'policy.denoise_steps' }));
+    expect(live.received).toEqual([]);
+    expect(session.config.noise.method).toBe('sde');
   });
 });

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import {
-  CONFIG_KEYS, cloneConfig, defaultConfig, describeAllowed, diffConfig, fieldGroup, fieldSpec, formatFieldValue, getField,
+  CONFIG_KEYS, cloneConfig, defaultConfig, describeFieldAllowed, diffConfig, fieldGroup, fieldSpec, formatFieldValue, getField,
   listConfigProblems, parseFieldValue, setField, type ConfigGroup, type ConfigKey, type RunConfig, type TaskName,
 } from '../../core/config';
 import { ConfigWarningList } from '../config/ConfigWarningList';
@@ -96,7 +96,7 @@ export function ConfigPanel() {
             {CONFIG_KEYS.filter((key) => fieldGroup(key) === group).map((key) => {
               const spec = fieldSpec(key);
               return (
-                <label key={key} className="config-field" title={`${spec.doc}\nAllowed: ${describeAllowed(spec)}`}>
+                <label key={key} className="config-field" title={`${spec.doc}\nAllowed: ${describeFieldAllowed(key, config)}`}>
                   <span className="mono">{key.includes('.') ? key.slice(key.indexOf('.') + 1) : key}</span>
                   <FieldInput config={config} fieldKey={key} disabled={key === 'task' && hasRun} />
                 </label>

@@ -1,7 +1,8 @@
 import { useMemo } from 'react';
-import { CONFIG_FIELDS, deriveSizes, type NoiseConfig } from '../../core/config';
+import { CONFIG_FIELDS, deriveSizes, fieldRange, type NoiseConfig, type RunConfig } from '../../core/config';
 import { useChartFrame } from '../plot/use-chart-frame';
 import { schedulePoints } from '../noise/schedule-points';
+import { sliderBounds } from '../noise/slider-bounds';
 import { formatValue } from '../plot/format';
 import { LinePlot, type PlotSeries } from '../plot/LinePlot';
 import { niceTicks, niceTicksAbove } from '../plot/nice-ticks';
@@ -23,15 +24,19 @@ async function sendNoise(noise: Partial<NoiseConfig>): Promise<void> {
 interface SliderProps {
   field: 'level' | 'std_min' | 'std_max' | 'decay_steps';
   label: string;
-  min: number;
-  max: number;
+  config: RunConfig;
   step: number;
-  value: number;
+  /** Display limit below the field's own maximum. */
+  upTo?: number;
 }
 
-function Slider({ field, label, min, max, step, value }: SliderProps) {
+/** A noise slider over the values validation accepts for its field, given the rest of the config. */
+function Slider({ field, label, config, step: gridStep, upTo }: SliderProps) {
+  const key = `noise.${field}` as const;
+  const { min, max, step } = sliderBounds(fieldRange(key, config), gridStep, upTo);
+  const value = config.noise[field];
   return (
-    <label className="slider" title={CONFIG_FIELDS[`noise.${field}`].doc}>
+    <label className="slider" title={CONFIG_FIELDS[key].doc}>
       <span>{label}</span>
       <input type="range" min={min} max={max} step={step} value={value} data-testid={`noise-${field}`}
         onChange={(event) => void sendNoise({ [field]: Number(event.target.value) })} />
@@ -80,10 +85,10 @@ export function NoisePanel() {
           </select>
         </label>
       </div>
-      <Slider field="level" label="level a" min={0} max={noise.method === 'cps' ? 1 : 2} step={0.01} value={noise.level} />
-      <Slider field="std_min" label="σ min" min={0.001} max={1} step={0.001} value={noise.std_min} />
-      <Slider field="std_max" label="σ max" min={0.001} max={1} step={0.001} value={noise.std_max} />
-      <Slider field="decay_steps" label="decay steps" min={0} max={Math.max(total, noise.decay_steps, 1000)} step={Math.max(1, Math.round(Math.max(total, 1000) / 200))} value={noise.decay_steps} />
+      <Slider field="level" label="level a" config={config} step={0.01} />
+      <Slider field="std_min" label="σ min" config={config} step={0.001} />
+      <Slider field="std_max" label="σ max" config={config} step={0.001} />
+      <Slider field="decay_steps" label="decay steps" config={config} step={Math.max(1, Math.round(Math.max(total, 1000) / 200))} upTo={Math.max(total, noise.decay_steps, 1000)} />
       <div className="schedule-plot" data-testid="noise-schedule" ref={frameRef}>
         <div className="plot-legend">
           {plot.series.map((entry) => <span key={entry.key}><span className="plot-swatch" style={{ background: entry.color }} />{entry.label}</span>)}

@@ -4,7 +4,8 @@
  */
 import { ConfigError } from '../errors';
 import { gotText, readDecimal, type DecimalRead } from './decimal-text';
-import { describeAllowed, fieldSpec, type FieldSpec } from './fields';
+import { describeAllowed, fieldSpec, tableRange, type FieldSpec } from './fields';
+import { inNumericRange } from './numeric-range';
 import type { ConfigKey, ConfigValue } from './run-config';
 
 const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);
@@ -15,33 +16,30 @@ function parseNumber(text: string): DecimalRead {
   return readDecimal(text.trim().replace(/_/g, ''));
 }
 
-function inRange(spec: FieldSpec & { min: number; max: number }, value: number): boolean {
-  const minExclusive = spec.kind === 'number' && spec.minExclusive;
-  const maxExclusive = spec.kind === 'number' && spec.maxExclusive;
-  return (minExclusive ? value > spec.min : value >= spec.min) && (maxExclusive ? value < spec.max : value <= spec.max);
-}
-
-/** Null when `value` has the field's type and is within bounds, else the problem in one sentence. */
-export function fieldValueProblem(key: ConfigKey, value: unknown): string | null {
-  const spec = fieldSpec(key);
-  const shown = Array.isArray(value) ? `[${value.join(', ')}]` : typeof value === 'string' ? `'${value}'` : String(value);
-  const bad = `${key} must be ${describeAllowed(spec)} (got ${shown})`;
+/** True when `value` has the field's type and is within its table bounds. */
+function fieldValueValid(spec: FieldSpec, value: unknown): boolean {
   switch (spec.kind) {
     case 'enum':
-      return typeof value === 'string' && spec.values.includes(value) ? null : bad;
+      return typeof value === 'string' && spec.values.includes(value);
     case 'bool':
-      return typeof value === 'boolean' ? null : bad;
+      return typeof value === 'boolean';
     case 'int':
-      return typeof value === 'number' && Number.isInteger(value) && inRange(spec, value) ? null : bad;
     case 'number':
-      return typeof value === 'number' && Number.isFinite(value) && inRange(spec, value) ? null : bad;
+      return typeof value === 'number' && inNumericRange(tableRange(spec), value);
     case 'int-list': {
-      if (!Array.isArray(value)) return bad;
-      const ok = value.length >= spec.minLength && value.length <= spec.maxLength
-        && value.every((item) => typeof item === 'number' && Number.isInteger(item) && inRange(spec, item));
-      return ok ? null : bad;
+      const range = tableRange(spec);
+      return Array.isArray(value) && value.length >= spec.minLength && value.length <= spec.maxLength
+        && value.every((item) => typeof item === 'number' && inNumericRange(range, item));
     }
   }
+}
+
+/** Null when `value` has the field's type and is within bounds, else the problem in one sentence (built only then). */
+export function fieldValueProblem(key: ConfigKey, value: unknown): string | null {
+  const spec = fieldSpec(key);
+  if (fieldValueValid(spec, value)) return null;
+  const shown = Array.isArray(value) ? `[${value.join(', ')}]` : typeof value === 'string' ? `'${value}'` : String(value);
+  return `${key} must be ${describeAllowed(spec)} (got ${shown})`;
 }
 
 /** Parses the text of `key=text` into the field's type; throws ConfigError naming the key and allowed values. */

@@ -6,6 +6,7 @@
  * critic warm-up (ReinFlow, reference 003).
  */
 import { TASK_NAMES } from '../envs/task-types';
+import { describeRange, formatInterval, type NumericRange } from './numeric-range';
 import type { ConfigGroup, ConfigKey, ConfigValue } from './run-config';
 
 interface FieldBase {
@@ -79,7 +80,7 @@ export const CONFIG_FIELDS: { readonly [K in ConfigKey]: SpecFor<ConfigValue<K>>
   ),
   checkpoint_every: int('Save a checkpoint every this many iterations; 0 = only at the end.', 10, 0, 1_000_000),
 
-  'policy.denoise_steps': int('K, denoising steps per chunk (4 in RLinf 004; 8 in ReinFlow 003).', 4, 1, 128),
+  'policy.denoise_steps': int('K, denoising steps per chunk (4 in RLinf 004; 8 in ReinFlow 003); at least 2 with noise.method=cps.', 4, 1, 128),
   'policy.horizon': int('H, actions predicted per chunk.', 8, 1, 128),
   'policy.n_action_steps': int('Actions executed per chunk (≤ horizon); one chunk is one PPO decision.', 4, 1, 128),
   'policy.n_obs_steps': int('Observation history length (2 in ManiFlow 000).', 2, 1, 16),
@@ -101,7 +102,7 @@ export const CONFIG_FIELDS: { readonly [K in ConfigKey]: SpecFor<ConfigValue<K>>
   'policy.noise_head_hidden': intList('Hidden widths of the learnable noise head ([128, 64] in reference 004).', [128, 64], 1, 8192),
 
   'noise.method': choice('Exploration: ode (none), sde (Flow-SDE), cps, or noise (learnable noise head), DESIGN.md §3.', ['ode', 'sde', 'cps', 'noise'], 'sde'),
-  'noise.level': num('a, the Flow-SDE / CPS noise level (0.5 in RLinf 004); σ_i = a·sqrt(t_i/(1−t_i)).', 0.5, 0, 5),
+  'noise.level': num('a, the Flow-SDE / CPS noise level (0.5 in RLinf 004); σ_i = a·sqrt(t_i/(1−t_i)); above 0 for sde, in (0, 1] for cps.', 0.5, 0, 5),
   'noise.std_min': num('Lower std bound of the noise head (0.08 in RLinf 004; 0.01 in ReinFlow 003).', 0.08, 0, 2, { min: true }),
   'noise.std_max': num('Upper std bound of the noise head at the start (0.16 in RLinf 004; 0.3 in ReinFlow 003).', 0.16, 0, 2, { min: true }),
   'noise.mode': choice('hybrid: one random step per chain is stochastic (default for SDE); joint: every step, plus the x_0 density.', ['hybrid', 'joint'], 'hybrid'),
@@ -109,7 +110,7 @@ export const CONFIG_FIELDS: { readonly [K in ConfigKey]: SpecFor<ConfigValue<K>>
   'noise.decay': choice('Schedule of σ_max toward σ_min and of level toward level_min (ReinFlow 003; cosine runs after hold_steps).', ['constant', 'linear', 'exponential', 'cosine'], 'constant'),
   'noise.decay_steps': int('Env steps over which the noise decays (500k in ReinFlow 003).', 500_000, 0, 1_000_000_000_000),
   'noise.hold_steps': int('Env steps held at the start value before a cosine decay.', 0, 0, 1_000_000_000_000),
-  'noise.level_min': num('Noise level reached at the end of a non-constant decay.', 0.1, 0, 5),
+  'noise.level_min': num('Noise level reached at the end of a non-constant decay; with sde or cps it is a level too, above 0 and at most noise.level.', 0.1, 0, 5),
 
   'ppo.clip_low': num('ε_low: the ratio is clipped below at 1 − ε_low (0.2 in all references).', 0.2, 0, 1, { min: true, max: true }),
   'ppo.clip_high': num('ε_high: the ratio is clipped above at 1 + ε_high.', 0.2, 0, 10, { min: true }),
@@ -178,6 +179,15 @@ export function fieldGroup(key: ConfigKey): ConfigGroup {
   return dot < 0 ? 'run' : (key.slice(0, dot) as ConfigGroup);
 }
 
+/** The table's bounds of a numeric field (of each element, for a list), whatever the rest of the config holds. */
+export function tableRange(spec: IntFieldSpec | NumberFieldSpec | IntListFieldSpec): NumericRange {
+  const number = spec.kind === 'number';
+  return {
+    min: spec.min, max: spec.max, integer: !number,
+    minExclusive: number && (spec.minExclusive ?? false), maxExclusive: number && (spec.maxExclusive ?? false),
+  };
+}
+
 /** Human text for a field's allowed values, used in error messages and tooltips. */
 export function describeAllowed(spec: FieldSpec): string {
   switch (spec.kind) {
@@ -186,10 +196,9 @@ export function describeAllowed(spec: FieldSpec): string {
     case 'bool':
       return 'one of true, false';
     case 'int':
-      return `an integer in [${spec.min}, ${spec.max}]`;
     case 'number':
-      return `a number in ${spec.minExclusive ? '(' : '['}${spec.min}, ${spec.max}${spec.maxExclusive ? ')' : ']'}`;
+      return describeRange(tableRange(spec));
     case 'int-list':
-      return `a comma-separated list of ${spec.minLength}–${spec.maxLength} integers in [${spec.min}, ${spec.max}]`;
+      return `a comma-separated list of ${spec.minLength}–${spec.maxLength} integers in ${formatInterval(tableRange(spec))}`;
   }
 }

@@ -43,7 +43,7 @@ describe('validateConfig', () => {
         'ppo.minibatch_size (64) must divide num_envs × env.steps_per_iteration (16 × 30 = 480)'],
       [['noise.std_min=0.5', 'noise.std_max=0.2'], 'noise.std_min', 'noise.std_min (0.5) must be ≤ noise.std_max (0.2)'],
       [['noise.method=cps', 'noise.level=1.5'], 'noise.level',
-        'noise.level (1.5) must be ≤ 1 with noise.method=cps, where it sets the angle πa/2'],
+        'noise.level (1.5) must be a number in (0, 1] with noise.method=cps, where it sets the angle πa/2 of each step, which must be in (0, π/2]'],
       [['noise.method=cps', 'noise.mode=joint'], 'noise.mode',
         'noise.mode=joint needs every denoising step stochastic, but cps has std 0 on its last step; use noise.mode=hybrid or another noise.method'],
       [['noise.decay=linear', 'noise.decay_steps=0'], 'noise.decay_steps',
@@ -68,6 +68,32 @@ describe('validateConfig', () => {
       expect(error.message, overrides.join(' ')).toBe(message);
       expect(error.field, overrides.join(' ')).toBe(field);
     }
+  });
+
+  it('refuses a noise level the sampler cannot use, naming the key and the allowed range', () => {
+    const cases: Array<[string[], string, string]> = [
+      [['noise.method=sde', 'noise.level=0'], 'noise.level',
+        'noise.level (0) must be a number in (0, 5] with noise.method=sde, where σ_i = a·sqrt(t_i/(1−t_i)) is the noise of each step, which a = 0 would turn off'],
+      [['noise.method=cps', 'noise.level=0'], 'noise.level',
+        'noise.level (0) must be a number in (0, 1] with noise.method=cps, where it sets the angle πa/2 of each step, which must be in (0, π/2]'],
+      [['noise.method=sde', 'noise.decay=linear', 'noise.level_min=0'], 'noise.level_min',
+        'noise.level_min (0) must be a number in (0, 5] with noise.method=sde and noise.decay=linear, which takes noise.level toward it, '
+        + 'where σ_i = a·sqrt(t_i/(1−t_i)) is the noise of each step, which a = 0 would turn off; raise noise.level_min or use noise.decay=constant'],
+      [['noise.method=cps', 'noise.level=1', 'noise.decay=exponential', 'noise.level_min=0'], 'noise.level_min',
+        'noise.level_min (0) must be a number in (0, 1] with noise.method=cps and noise.decay=exponential, which takes noise.level toward it, '
+        + 'where it sets the angle πa/2 of each step, which must be in (0, π/2]; raise noise.level_min or use noise.decay=constant'],
+      [['noise.method=cps', 'policy.denoise_steps=1'], 'policy.denoise_steps',
+        'policy.denoise_steps (1) must be an integer in [2, 128] with noise.method=cps, whose last step has no noise, so one step leaves no stochastic step; '
+        + 'raise policy.denoise_steps or use another noise.method'],
+    ];
+    for (const [overrides, field, message] of cases) {
+      const error = validationError(withOverrides(...overrides));
+      expect(error.message, overrides.join(' ')).toBe(message);
+      expect(error.field, overrides.join(' ')).toBe(field);
+    }
+    // Methods that do not use a take the table's range, and a constant decay never reaches level_min.
+    for (const method of ['ode', 'noise']) expect(() => validateConfig(withOverrides(`noise.method=${method}`, 'noise.level=0', 'noise.decay=linear', 'noise.level_min=0'))).not.toThrow();
+    expect(() => validateConfig(withOverrides('noise.method=sde', 'noise.level_min=0'))).not.toThrow();
   });
 
   it('allows the fixes the messages suggest', () => {

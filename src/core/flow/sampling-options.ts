@@ -1,3 +1,4 @@
+import { methodMinDenoiseSteps } from '../config/method-bounds';
 import { ConfigError } from '../errors';
 import type { Rng } from '../random';
 import { validateNoiseBounds, type NoiseHeadBounds } from '../policy/noise-head';
@@ -30,8 +31,8 @@ export function validateSamplerOptions(options: SamplerOptions): void {
     if (!options.bounds) throw new ConfigError('noise.std_min', 'method noise needs bounds { stdMin, stdMax } (noise.std_min, noise.std_max)');
     validateNoiseBounds(options.bounds);
   }
-  if (options.method === 'cps' && options.mode === 'hybrid' && options.steps < 2) {
-    throw new ConfigError('policy.denoise_steps', 'method cps in hybrid mode needs policy.denoise_steps ≥ 2 (its last step has std 0)');
+  if (options.mode === 'hybrid' && options.steps < methodMinDenoiseSteps(options.method)) {
+    throw new ConfigError('policy.denoise_steps', `method ${options.method} in hybrid mode needs policy.denoise_steps ≥ ${methodMinDenoiseSteps(options.method)} (its last step has std 0)`);
   }
 }
 

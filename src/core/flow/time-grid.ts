@@ -1,3 +1,5 @@
+import { methodLevelBound, methodLevelReason } from '../config/method-bounds';
+import { ALL_NUMBERS, formatInterval, inNumericRange, narrowRange } from '../config/numeric-range';
 import { ConfigError } from '../errors';
 
 /** Denoising methods (DESIGN.md §3 "Step"). */
@@ -26,16 +28,19 @@ export function timeGrid(steps: number): TimeGrid {
   return { times, delta: 1 / steps, steps };
 }
 
-/** Throws ConfigError unless the method is known and its noise level a is allowed (sde: a > 0; cps: 0 < a ≤ 1). */
+/**
+ * Throws ConfigError unless the method is known and its noise level a is one it takes. The
+ * bound is config's own (methodLevelBound), so a config that validates always passes here.
+ */
 export function validateMethodLevel(method: FlowMethod, level: number): void {
   if (!FLOW_METHODS.includes(method)) {
     throw new ConfigError('noise.method', `noise.method must be one of ${FLOW_METHODS.join(', ')}, got ${String(method)}`);
   }
-  if (method === 'sde' && !(Number.isFinite(level) && level > 0)) {
-    throw new ConfigError('noise.level', `noise.level must be a finite number > 0 for method sde, got ${level}`);
-  }
-  if (method === 'cps' && !(Number.isFinite(level) && level > 0 && level <= 1)) {
-    throw new ConfigError('noise.level', `noise.level must be in (0, 1] for method cps, got ${level}`);
+  const bound = methodLevelBound(method);
+  if (bound === undefined) return;
+  const range = narrowRange(ALL_NUMBERS, bound);
+  if (!inNumericRange(range, level)) {
+    throw new ConfigError('noise.level', `noise.level must be in ${formatInterval(range)} for noise.method=${method}, where ${methodLevelReason(method)}; got ${level}`);
   }
 }
 

@@ -191,6 +191,17 @@ describe('Run', () => {
       expect(() => run.setNoise({ method: 'ode' })).toThrow(/noise.method 'ode'/);
       expect(() => run.setNoise({ level: -1 })).toThrow(ConfigError);
       expect(run.config.noise.level).toBe(0.25);
+      // sde needs a > 0: a level the sampler would refuse is refused here, before the next rollout.
+      expect(() => run.setNoise({ level: 0 })).toThrow('noise.level (0) must be a number in (0, 5] with noise.method=sde');
+      expect(() => run.setNoise({ decay: 'linear', level_min: 0 })).toThrow(expect.objectContaining({ name: 'ConfigError', field: 'noise.level_min' }));
+      expect(run.config.noise).toMatchObject({ level: 0.25, decay: 'constant' });
+      // Only the noise section is replaced: the rest of the config in force is not copied again, and stays frozen.
+      const { policy, ppo } = run.config;
+      run.setNoise({ level: 0.3 });
+      expect(run.config.policy).toBe(policy);
+      expect(run.config.ppo).toBe(ppo);
+      expect(Object.isFrozen(run.config.noise)).toBe(true);
+      expect(Object.isFrozen(run.config)).toBe(true);
     } finally {
       run.dispose();
       bundle.policy.dispose();

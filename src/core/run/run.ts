@@ -48,14 +48,16 @@ export interface RunParts {
   savesMidIteration?: boolean;
 }
 
+/** Freezes `value` and every object inside it that is not frozen yet, in place. */
+function freezeDeep<T extends object>(value: T): T {
+  Object.freeze(value);
+  for (const inner of Object.values(value)) if (typeof inner === 'object' && inner !== null && !Object.isFrozen(inner)) freezeDeep(inner);
+  return value;
+}
+
+/** A frozen deep copy, so the caller's object stays theirs. */
 function frozen(config: RunConfig): RunConfig {
-  const copy = cloneConfig(config);
-  const freeze = (value: object) => {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) if (typeof inner === 'object' && inner !== null && !Object.isFrozen(inner)) freeze(inner);
-  };
-  freeze(copy);
-  return copy;
+  return freezeDeep(cloneConfig(config));
 }
 
 export class Run {
@@ -121,12 +123,12 @@ export class Run {
 
   /** The only live change to a run: noise settings, in force from the next rollout. */
   setNoise(noise: Partial<NoiseConfig>): RunConfig {
-    const next = cloneConfig(this.configInForce);
-    Object.assign(next.noise, noise);
+    // Only the noise section is new; the other sections are the frozen ones already in force.
+    const next: RunConfig = { ...this.configInForce, noise: { ...this.configInForce.noise, ...noise } };
     if (next.noise.method === 'ode') {
       throw new ConfigError('noise.method', "noise.method 'ode' has no exploration noise, so a running PPO update has no log-probs; use sde, cps or noise while training");
     }
-    this.configInForce = frozen(validateConfig(next));
+    this.configInForce = freezeDeep(validateConfig(next));
     return this.configInForce;
   }
 
