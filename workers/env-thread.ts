@@ -1,14 +1,15 @@
 /**
- * Node worker_thread entry for one env shard: loads MuJoCo and serves
- * ShardRequests from the parent (see src/core/envs/shard-server.ts).
+ * Node worker_thread entry for one env shard: loads its own MuJoCo module and serves
+ * ShardRequests from the parent (see src/core/envs/shard-server.ts). The parent starts it
+ * by URL (src/cli/mujoco-node.ts); it imports nothing of the CLI's.
  */
+import loadMujoco from '@mujoco/mujoco';
 import { parentPort } from 'node:worker_threads';
-import { loadMujocoNode } from '../src/cli/mujoco-node';
 import { serveEnvShard } from '../src/core/envs/shard-server';
 
 if (!parentPort) throw new Error('env-thread must run as a worker_thread');
 const port = parentPort;
-serveEnvShard(loadMujocoNode(), {
+serveEnvShard(loadMujoco(), {
   postMessage: (message, transfer) => port.postMessage(message, transfer as never),
   onMessage: (handler) => {
     port.on('message', handler);

@@ -1,6 +1,6 @@
 /** The video worker (DESIGN.md §7): a thin comlink adapter over workers/video. */
 import * as Comlink from 'comlink';
-import type { VideoWorkerApi } from '../src/core/video/video-api';
+import type { VideoWorkerApi } from '../src/protocol/video-api';
 import { renderEpisodeFrames, renderEpisodeWebm, videoCapabilities } from './video/render-episode';
 
 const api: VideoWorkerApi = {

@@ -1,5 +1,5 @@
 /** The video worker's work: one recorded episode in, one captioned WebM (or its frames) out. */
-import type { RenderEpisodeRequest, RenderedFrames, RenderedVideo, VideoCapabilities } from '../../src/core/video/video-api';
+import type { RenderEpisodeRequest, RenderedFrames, RenderedVideo, VideoCapabilities } from '../../src/protocol/video-api';
 import { videoDurationSeconds } from '../../src/core/video/frame-timing';
 import { ShapeError } from '../../src/core/errors';
 import { createFrameCompositor } from './frame-compositor';

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { EpisodeSummary } from '../../protocol/trainer-api';
-import type { VideoEncoderKind } from '../../core/video/video-api';
+import type { VideoEncoderKind } from '../../protocol/video-api';
 
 /** One recorded eval video, playable from an object URL. */
 export interface VideoEntry {

@@ -5,7 +5,7 @@
  * duration and Cues. Since the file is retimed, replay speed does not matter, only
  * that every frame is captured.
  */
-import type { RenderedVideo } from '../../core/video/video-api';
+import type { RenderedVideo } from '../../protocol/video-api';
 import { videoDurationSeconds } from '../../core/video/frame-timing';
 import { ShapeError } from '../../core/errors';
 import { recordUntilComplete } from './complete-recording';

@@ -5,7 +5,7 @@
  */
 import * as Comlink from 'comlink';
 import type { EpisodeReplay } from '../../protocol/trainer-api';
-import type { RenderedVideo, VideoCapabilities, VideoWorkerApi } from '../../core/video/video-api';
+import type { RenderedVideo, VideoCapabilities, VideoWorkerApi } from '../../protocol/video-api';
 import { encodeWithMediaRecorder } from './media-recorder-encode';
 
 /** Frame size of rollout videos: 16:9, even sides for VP9's 4:2:0 chroma. */

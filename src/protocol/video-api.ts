@@ -2,8 +2,8 @@
  * The video worker's surface (DESIGN.md §2, §7): recorded episodes in, WebM files out.
  * Types only; the worker in workers/video.worker.ts satisfies VideoWorkerApi.
  */
-import type { EpisodePoses, SceneVisual } from '../render/scene-visual';
-import type { VideoEpisodeFacts } from './caption';
+import type { EpisodePoses, SceneVisual } from '../core/render/scene-visual';
+import type { VideoEpisodeFacts } from '../core/video/caption';
 
 export type VideoEncoderKind = 'webcodecs' | 'mediarecorder';
 
