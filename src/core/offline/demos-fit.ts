@@ -1,5 +1,6 @@
 import type { RunConfig } from '../config/run-config';
 import { actionDim } from '../envs/controller';
+import { DemosError } from '../errors';
 import type { DemoMetadata } from '../envs/demo-format';
 import { observationSpec } from '../envs/observation';
 import { getTask } from '../envs/registry';
@@ -20,8 +21,10 @@ export function demosFitProblem(metadata: DemoMetadata, task: string, options: F
 }
 
 /**
- * Why demonstrations cannot train a new policy for the config's env (another task, observation
- * kind or size, control mode or action size), as one sentence; undefined when they can.
+ * The one demos-fit check (stage 1, stage 2 and the studio's drop): why demonstrations cannot
+ * train a policy for the config's env (another task, observation kind or size, control mode or
+ * action size), as one sentence; undefined when they can. A stage-2 config comes from its
+ * checkpoint, whose policy reads and acts in that env, so this also says whether the demos fit it.
  */
 export function demosEnvProblem(metadata: DemoMetadata, config: RunConfig): string | undefined {
   if (metadata.task !== config.task) return `the demos are for task '${metadata.task}' but the task is '${config.task}'`;
@@ -37,4 +40,10 @@ export function demosEnvProblem(metadata: DemoMetadata, config: RunConfig): stri
   const envActions = actionDim(config.env.control_mode);
   if (metadata.action_dim !== envActions) return `the demos' actions have ${metadata.action_dim} dims but the env's have ${envActions}`;
   return undefined;
+}
+
+/** Throws DemosError "<source> cannot be used: <why>" when the demos do not fit the config's env. */
+export function assertDemosFit(metadata: DemoMetadata, config: RunConfig, source: string): void {
+  const problem = demosEnvProblem(metadata, config);
+  if (problem) throw new DemosError(`${source} cannot be used: ${problem}`);
 }
