@@ -6,9 +6,6 @@ import type { BcDataset } from './bc-dataset';
 import { RolloutBuffer } from './rollout-buffer';
 import { checkBcLoopOptions, runBcSteps, type BcLoopOptions } from './bc-step-loop';
 
-/** Stage 1's defaults (`npm run pretrain` and the studio's demos flow). */
-export const PRETRAIN_DEFAULTS = { steps: 3000, batchSize: 256, learningRate: 1e-3, emaDecay: 0.995, shortcutFraction: 0.25 } as const;
-
 /** Stage 1's loop options (the config's pretrain.* fields, DESIGN.md §3 "Stage 1"), and its loss reports. */
 export interface PretrainOptions extends BcLoopOptions {
   /** Called every `logEvery` steps with the mean loss since the last call. */
