@@ -49,6 +49,18 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': restrict(workerPatterns) },
   },
   {
+    // DESIGN.md §2: src/protocol holds types only; defaults and helpers live in src/core (e.g. core/config).
+    files: ['src/protocol/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', ...[
+        'Program > VariableDeclaration', 'Program > FunctionDeclaration', 'Program > ClassDeclaration', 'Program > TSEnumDeclaration',
+        'ExportNamedDeclaration > VariableDeclaration', 'ExportNamedDeclaration > FunctionDeclaration', 'ExportNamedDeclaration > ClassDeclaration',
+        'ExportNamedDeclaration > TSEnumDeclaration', 'ExportDefaultDeclaration', 'ExportAllDeclaration[exportKind="value"]',
+        'ExportNamedDeclaration[exportKind="value"][source]', 'ImportDeclaration[importKind="value"]',
+      ].map((selector) => ({ selector, message: 'src/protocol holds types only: put runtime values (defaults, helpers) in src/core, e.g. core/config (DESIGN.md §2).' }))],
+    },
+  },
+  {
     files: ['src/scene3d/**/*.ts'],
     rules: { 'no-restricted-imports': restrict(sharedScenePatterns) },
   },

@@ -7,6 +7,7 @@ import {
   PRESET_NAMES, PRESETS, applyOverrides, configFromRunOverrides, defaultConfig, configWarnings, editDistance, formatConfigHelp, isConfigKey, overrideKeys,
   gotText, readDecimal, runOverrides, suggestKeys, type PresetName, type RunConfig, type WarningHost,
 } from '../core/config';
+import { aliasHelp, asTyped, closeAliases, expandAliases, type KeyAliases } from './key-aliases';
 
 export type CliArgKind = 'int' | 'number' | 'string' | 'enum' | 'bool';
 
@@ -166,23 +167,38 @@ export function parseRunArgs<const S extends CliSpec>(
      * here, and the caller validates the whole config once the checkpoint's values are in (loadRunCheckpoint does).
      */
     validate?: boolean;
+    /** Short keys for config fields (`steps` → `pretrain.steps`), listed by `help`; a message about one names it as typed. */
+    aliases?: KeyAliases;
   } = {},
 ): ParsedRun<CliArgs<S>> {
   let parsed: { args: CliArgs<S>; overrides: string[] };
   const hasPreset = Object.hasOwn(spec, 'preset');
+  const aliases = options.aliases ?? {};
+  const expanded = expandAliases(argv, aliases);
+  const suggest = (key: string) => {
+    const close = closeAliases(key, aliases);
+    const named = new Set(close.map((alias) => aliases[alias]));
+    return [...close, ...suggestKeys(key).filter((configKey) => !named.has(configKey))];
+  };
   try {
-    parsed = parseCliArgsWithOverrides(argv, spec, { isConfigKey, suggest: suggestKeys, program: options.program });
+    parsed = parseCliArgsWithOverrides(expanded.argv, spec, { isConfigKey, suggest, program: options.program });
   } catch (error) {
     if (error instanceof HelpRequest) {
       const presets = hasPreset ? `\npresets (preset=NAME):\n${presetHelp()}` : '';
-      throw new HelpRequest(`${error.message}${presets}\nconfig keys (key=value):\n${formatConfigHelp()}`);
+      const short = Object.keys(aliases).length > 0 ? `\n${aliasHelp(aliases)}` : '';
+      throw new HelpRequest(`${error.message}${presets}${short}\nconfig keys (key=value):\n${formatConfigHelp()}`);
     }
     throw error;
   }
   const { args, overrides } = parsed;
   const presetName = hasPreset ? (args as Record<string, unknown>).preset as string | undefined : undefined;
   const run = runOverrides(presetName, overrides);
-  const config = options.validate === false ? applyOverrides(options.base ?? defaultConfig(), run.overrides) : configFromRunOverrides(run, options.base);
+  let config: RunConfig;
+  try {
+    config = options.validate === false ? applyOverrides(options.base ?? defaultConfig(), run.overrides) : configFromRunOverrides(run, options.base);
+  } catch (error) {
+    throw asTyped(error, expanded.given);
+  }
   return { args, config, overrides: [...run.overrides], preset: run.preset, presetOverrides: [...run.presetOverrides], userOverrides: [...run.userOverrides] };
 }
 

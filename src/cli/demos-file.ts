@@ -1,12 +1,11 @@
 /**
  * A `.demos` file named on the command line: read and checked whole, every failure one sentence
- * naming the file; and, for stage 1, checked against the env the new policy is for.
+ * naming the file; and, for stage 1, the observation it decides.
  */
 import { readFileSync } from 'node:fs';
 import type { RunConfig } from '../core/config/run-config';
 import { readDemoFile, type DemoMetadata } from '../core/envs/demo-format';
 import { ConfigError, DemosError } from '../core/errors';
-import { demosEnvProblem } from '../core/offline/demos-fit';
 
 /** The demonstrations in `path`; throws DemosError naming the file when it is missing or invalid. */
 export function readDemosFile(path: string): ReturnType<typeof readDemoFile> {
@@ -25,12 +24,11 @@ export function readDemosFile(path: string): ReturnType<typeof readDemoFile> {
 }
 
 /**
- * The run config for stage 1 on the demos in `path`, with their observation mode and point count:
+ * The run config for stage 1 on demos with this metadata: their observation mode and point count.
  * BC trains on what the demos hold, so an override asking for another observation is refused
- * rather than ignored, and demos that do not fit the task's env (another observation size, control
- * mode or action size) are refused before a policy is trained on them: the studio's check.
+ * rather than ignored; whether the demos fit the task's env is the stage's check (assertDemosFit).
  */
-export function pretrainRunConfig(path: string, config: RunConfig, userOverrides: readonly string[], metadata: DemoMetadata): RunConfig {
+export function pretrainRunConfig(config: RunConfig, userOverrides: readonly string[], metadata: DemoMetadata): RunConfig {
   const pointsSlice = metadata.obs_slices.find((slice) => slice.name === 'points');
   const numPoints = pointsSlice ? pointsSlice.dim / 3 : config.env.num_points;
   const asked = (key: string) => userOverrides.some((override) => override.startsWith(`${key}=`));
@@ -40,8 +38,5 @@ export function pretrainRunConfig(path: string, config: RunConfig, userOverrides
   if (pointsSlice && asked('env.num_points') && config.env.num_points !== numPoints) {
     throw new ConfigError('env.num_points', `env.num_points=${config.env.num_points} but the demos hold ${numPoints} points per observation`);
   }
-  const demoConfig = { ...config, env: { ...config.env, obs_type: metadata.obs_mode, num_points: numPoints } };
-  const problem = demosEnvProblem(metadata, demoConfig);
-  if (problem) throw new DemosError(`demos file '${path}' cannot be used: ${problem}`);
-  return demoConfig;
+  return { ...config, env: { ...config.env, obs_type: metadata.obs_mode, num_points: numPoints } };
 }

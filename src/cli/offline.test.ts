@@ -55,7 +55,11 @@ describe('npm run offline', () => {
     expect(beta.stderr).toBe("error: beta must be a number in [0.001, 1000] (got '0')");
     const widths = offline('task=reach', `ckpt=${CKPT}`, `demos=${reachDemos}`, 'out=x.flowtune', 'critic_hidden=64,x');
     expect(widths.status).toBe(2);
-    expect(widths.stderr).toBe("error: critic_hidden must be 1 to 8 comma-separated integers in [1, 8192] (got '64,x')");
+    expect(widths.stderr).toMatch(/^error: critic_hidden must be a comma-separated list of 1–8 integers in \[1, 8192\] \(got '64,x'/);
+    // A short key and the config key it names, both given: one of them must go.
+    const twice = offline('task=reach', `ckpt=${CKPT}`, `demos=${reachDemos}`, 'out=x.flowtune', 'beta=2', 'offline.beta=3');
+    expect(twice.status).toBe(2);
+    expect(twice.stderr).toBe('error: beta and offline.beta name the same field; give one of them');
   }, 60_000);
 
   it('exits 1 with one error line for a missing checkpoint, a bad demos file, or demos of another task', () => {
@@ -73,7 +77,7 @@ describe('npm run offline', () => {
     expect(noDemos.stderr).toBe(`error: demos file '${path.join(dir, 'none.demos')}' does not exist`);
     const lift = offline('task=reach', `ckpt=${CKPT}`, `demos=${liftDemos}`, `out=${out}`);
     expect(lift.status).toBe(1);
-    expect(lift.stderr).toBe("error: the demos are for task 'lift' but the checkpoint is for task 'reach'; record demos with npm run demos -- task=reach");
+    expect(lift.stderr).toBe(`error: demos file '${liftDemos}' cannot be used: the demos are for task 'lift' but the task is 'reach'`);
     const wrongTask = offline('task=lift', `ckpt=${CKPT}`, `demos=${liftDemos}`, `out=${out}`);
     expect(wrongTask.status).toBe(1);
     expect(wrongTask.stderr).toBe("error: checkpoint is for task 'reach' but the run is 'lift'");

@@ -34,6 +34,23 @@ function pretrain(...args: string[]) {
 }
 
 describe('npm run pretrain', () => {
+  it('takes its settings as pretrain.* config keys or their short keys, and help lists both', () => {
+    const help = pretrain('help');
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^ {2}steps +pretrain\.steps$/m);
+    expect(help.stdout).toMatch(/^ {2}episodes +pretrain\.episodes$/m);
+    expect(help.stdout).toContain('  pretrain.steps: an integer in [1, 10000000], default 3000. ');
+    const short = pretrain('task=reach', 'demos=x.demos', 'out=x.flowtune', 'steps=0');
+    expect(short.status).toBe(2);
+    expect(short.stderr).toBe("error: steps must be an integer in [1, 10000000] (got '0')");
+    const long = pretrain('task=reach', 'demos=x.demos', 'out=x.flowtune', 'pretrain.steps=0');
+    expect(long.stderr).toBe("error: pretrain.steps must be an integer in [1, 10000000] (got '0')");
+    const typo = pretrain('task=reach', 'demos=x.demos', 'out=x.flowtune', 'step=10');
+    expect(typo.status).toBe(2);
+    expect(typo.stderr).toMatch(/^error: unknown key 'step'; did you mean steps\b/);
+  }, 60_000);
+
+
   it("refuses demos whose observations do not fit the task's env, in one line naming the file, and writes no checkpoint", () => {
     const demosPath = path.join(dir, 'reach-30.demos');
     // reach's state observation holds 29 values.

@@ -3,7 +3,7 @@
  * scripted-expert demos in the env workers or load a `.demos` file, pretrain flow BC (stage 1),
  * optionally run advantage-weighted BC (stage 2); the result becomes the model of the next run.
  */
-import type { TaskName } from '../core/config/run-config';
+import type { ConfigKey, ConfigValue, StageSection, TaskName } from '../core/config/run-config';
 
 /** The demonstrations the studio holds for the current task. */
 export interface DemoSetSummary {
@@ -29,30 +29,20 @@ export interface RecordDemosRequest {
   seed: number;
 }
 
-export interface PretrainRequest {
-  steps: number;
-  batchSize: number;
-  learningRate: number;
-  /** Deterministic evaluation every this many steps and at the end (0 = only at the end). */
-  evalEvery: number;
-  /** Episodes per evaluation (0 = none). */
-  evalEpisodes: number;
-}
+/** The config keys of one recipe stage's form: its section's fields (pretrain.*, offline.*) and eval_episodes. */
+export type StageSettingKey<S extends StageSection> = Extract<ConfigKey, `${S}.${string}`> | 'eval_episodes';
 
-export interface OfflineRequest {
-  /** Episodes of the stage-1 policy rolled out with the stochastic sampler (0 = demos only). */
-  rollouts: number;
-  steps: number;
-  /** Temperature of the advantage weights. */
-  beta: number;
-  evalEvery: number;
-  evalEpisodes: number;
-}
+/**
+ * One stage's settings as config fields (e.g. `{ 'pretrain.steps': 1000, eval_episodes: 20 }`), set
+ * over the studio's config for that stage only; the fields not given come from it.
+ */
+export type StageSettings<S extends StageSection> = { [K in StageSettingKey<S>]?: ConfigValue<K> };
 
-/** Defaults the studio's forms start from (the command line's, except smaller evaluations). */
-export const RECORD_DEFAULTS: RecordDemosRequest = { episodes: 50, noise: 0.3, seed: 0 };
-export const PRETRAIN_DEFAULTS: PretrainRequest = { steps: 1000, batchSize: 256, learningRate: 1e-3, evalEvery: 250, evalEpisodes: 20 };
-export const OFFLINE_DEFAULTS: OfflineRequest = { rollouts: 32, steps: 1000, beta: 1, evalEvery: 250, evalEpisodes: 20 };
+/** Stage 1 (flow BC): pretrain.* fields and eval_episodes (0 = no evaluation). */
+export type PretrainRequest = StageSettings<'pretrain'>;
+
+/** Stage 2 (advantage-weighted BC): offline.* fields and eval_episodes (0 = no evaluation). */
+export type OfflineRequest = StageSettings<'offline'>;
 
 export type RecipeStage = 'record' | 'pretrain' | 'offline';
 

@@ -44,7 +44,7 @@ describe('RecipeSession', () => {
     expect([...exported.demos.seeds]).toEqual([0, 1, 2]);
 
     // Pause at once: the stage parks after its first step, and Train is refused only while it runs.
-    const started = recipe.startPretrain({ steps: 8, batchSize: 16, learningRate: 1e-3, evalEvery: 4, evalEpisodes: 2 });
+    const started = recipe.startPretrain({ 'pretrain.steps': 8, 'pretrain.batch_size': 16, 'pretrain.lr': 1e-3, 'pretrain.eval_every': 4, eval_episodes: 2 });
     await expect(session.train()).rejects.toThrow('the demos flow is pretraining: pause it or let it finish before training');
     await recipe.pauseRecipe();
     await started;
@@ -59,13 +59,15 @@ describe('RecipeSession', () => {
     expect(models.at(-1)).toBe('reach-demos-bc.flowtune bc');
     expect(session.models.selected?.checkpoint.metadata.eval).toMatchObject({ episodes: 2, seed: 1_000_000 });
 
-    await recipe.startOffline({ rollouts: 2, steps: 4, beta: 1, evalEvery: 0, evalEpisodes: 1 });
+    await recipe.startOffline({ 'offline.rollouts': 2, 'offline.steps': 4, 'offline.beta': 1, 'offline.eval_every': 0, eval_episodes: 1 });
     expect(recipe.status()).toMatchObject({ phase: 'done', stage: 'offline', policyStage: 'offline' });
     expect(models.at(-1)).toBe('reach-demos-offline.flowtune offline');
     expect(session.models.selected?.checkpoint.metadata.training.step).toBe(12);
     // Stage 1's chart points stay; stage 2's follow them.
     expect(points.some((point) => point.stage === 'pretrain')).toBe(true);
-    expect(points.filter((point) => point.stage === 'offline' && point.evalSuccess !== undefined).map((point) => point.step)).toEqual([4]);
+    // Stage 2 evaluates its start policy (step 0) and its end, as npm run offline does.
+    expect(points.filter((point) => point.stage === 'offline' && point.evalSuccess !== undefined).map((point) => point.step)).toEqual([0, 4]);
+    expect(session.models.selected?.checkpoint.metadata.eval).toMatchObject({ episodes: 1, seed: 1_000_000 });
   }, 120_000);
 
   it('refuses a corrupt or mismatched .demos file in one sentence and keeps the demos it holds', async () => {
@@ -80,14 +82,15 @@ describe('RecipeSession', () => {
     expect(() => recipe.loadDemos({ name: 'lift.demos', bytes: lift.recipe.exportDemos().bytes }))
       .toThrow("lift.demos cannot be used: the demos are for task 'lift' but the task is 'reach'");
     expect(recipe.status().demos).toEqual(held);
-    await expect(recipe.startOffline({ rollouts: 0, steps: 2, beta: 1, evalEvery: 0, evalEpisodes: 0 })).rejects.toThrow('stage 2 starts from a stage-1 policy: pretrain one first');
-    await expect(recipe.startPretrain({ steps: 0, batchSize: 16, learningRate: 1e-3, evalEvery: 0, evalEpisodes: 0 })).rejects.toThrow('steps must be an integer in [1, 10000000], got 0');
+    await expect(recipe.startOffline({ 'offline.rollouts': 0, 'offline.steps': 2, eval_episodes: 0 })).rejects.toThrow('stage 2 starts from a stage-1 policy: pretrain one first');
+    await expect(recipe.startPretrain({ 'pretrain.steps': 0, eval_episodes: 0 })).rejects.toThrow('pretrain.steps must be an integer in [1, 10000000] (got 0)');
+    await expect(recipe.startPretrain({ 'offline.steps': 5 } as never)).rejects.toThrow('offline.steps is not a setting of stage 1; it takes pretrain.* fields and eval_episodes');
   }, 60_000);
 
   it('discards a paused stage on request, or when a stage starts anew; the model stays until a stage finishes', async () => {
     const { recipe, models } = studio();
     await recipe.recordDemos({ episodes: 2, noise: 0, seed: 0 });
-    const request = { steps: 6, batchSize: 8, learningRate: 1e-3, evalEvery: 0, evalEpisodes: 0 };
+    const request = { 'pretrain.steps': 6, 'pretrain.batch_size': 8, 'pretrain.lr': 1e-3, 'pretrain.eval_every': 0, eval_episodes: 0 };
     const first = recipe.startPretrain(request);
     await recipe.pauseRecipe();
     await first;
@@ -100,7 +103,7 @@ describe('RecipeSession', () => {
     const second = recipe.startPretrain(request);
     await recipe.pauseRecipe();
     await second;
-    await recipe.startPretrain({ ...request, steps: 3 });
+    await recipe.startPretrain({ ...request, 'pretrain.steps': 3 });
     expect(recipe.status()).toMatchObject({ phase: 'done', stage: 'pretrain', done: 3, total: 3, policyStage: 'bc' });
     expect(models).toEqual(['reach-demos-bc.flowtune bc']);
   }, 60_000);

@@ -1,7 +1,9 @@
 /**
  * The demos flow's forms as requests: every field is checked here, so a bad value gets one
- * sentence saying how to fix it before anything reaches the worker.
+ * sentence saying how to fix it before anything reaches the worker. The stage forms' fields are
+ * config fields (pretrain.*, offline.*, eval_episodes), read and checked by their own parsers.
  */
+import { parseFieldValue, type ConfigKey, type ConfigValue } from '../../core/config';
 import type { OfflineRequest, PretrainRequest, RecordDemosRequest } from '../../protocol/recipe-api';
 import type { OfflineDraft, PretrainDraft, RecordDraft } from '../store/recipe-slice';
 
@@ -12,14 +14,6 @@ function wholeNumber(text: string, label: string, min: number): number | string 
   const trimmed = text.trim();
   const value = /^\d+$/.test(trimmed) ? Number(trimmed) : NaN;
   if (!Number.isSafeInteger(value) || value < min) return `${label} must be a whole number ≥ ${min} (got "${trimmed}").`;
-  return value;
-}
-
-/** A field's text as a finite number > 0 (decimals and 1e-3 style allowed), or the sentence refusing it. */
-function positiveNumber(text: string, label: string): number | string {
-  const trimmed = text.trim();
-  const value = trimmed === '' ? NaN : Number(trimmed);
-  if (!Number.isFinite(value) || value <= 0) return `${label} must be a number > 0, like 1e-3 (got "${trimmed}").`;
   return value;
 }
 
@@ -46,22 +40,19 @@ export function parseRecordForm(draft: RecordDraft): FormParse<RecordDemosReques
   });
 }
 
+/** A stage form's drafts read by their config fields' own parsers; the first refusal names its key. */
+function parseConfigFields<K extends ConfigKey>(draft: Record<K, string>): FormParse<{ [P in K]: ConfigValue<P> }> {
+  try {
+    return { request: Object.fromEntries((Object.entries(draft) as [K, string][]).map(([key, text]) => [key, parseFieldValue(key, text)])) as { [P in K]: ConfigValue<P> } };
+  } catch (error) {
+    return { problem: (error as Error).message };
+  }
+}
+
 export function parsePretrainForm(draft: PretrainDraft): FormParse<PretrainRequest> {
-  return collect<PretrainRequest>({
-    steps: wholeNumber(draft.steps, 'Steps', 1),
-    batchSize: wholeNumber(draft.batchSize, 'Batch size', 1),
-    learningRate: positiveNumber(draft.learningRate, 'Learning rate'),
-    evalEvery: wholeNumber(draft.evalEvery, 'Eval every', 0),
-    evalEpisodes: wholeNumber(draft.evalEpisodes, 'Eval episodes', 0),
-  });
+  return parseConfigFields(draft);
 }
 
 export function parseOfflineForm(draft: OfflineDraft): FormParse<OfflineRequest> {
-  return collect<OfflineRequest>({
-    rollouts: wholeNumber(draft.rollouts, 'Rollouts', 0),
-    steps: wholeNumber(draft.steps, 'Steps', 1),
-    beta: positiveNumber(draft.beta, 'Beta'),
-    evalEvery: wholeNumber(draft.evalEvery, 'Eval every', 0),
-    evalEpisodes: wholeNumber(draft.evalEpisodes, 'Eval episodes', 0),
-  });
+  return parseConfigFields(draft);
 }

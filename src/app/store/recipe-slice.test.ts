@@ -38,11 +38,13 @@ describe('useRecipeStore', () => {
   });
 
   it('keeps a form’s typed text per field, the defaults elsewhere', () => {
-    useRecipeStore.getState().setDraft('pretrain', 'steps', '30');
+    useRecipeStore.getState().setDraft('pretrain', 'pretrain.steps', '30');
     const { drafts } = useRecipeStore.getState();
-    expect(drafts.pretrain).toEqual({ ...DEFAULT_DRAFTS.pretrain, steps: '30' });
+    expect(drafts.pretrain).toEqual({ ...DEFAULT_DRAFTS.pretrain, 'pretrain.steps': '30' });
     expect(drafts.offline).toBe(DEFAULT_DRAFTS.offline);
-    expect(DEFAULT_DRAFTS.pretrain.steps).toBe('1000');
+    // The config's defaults: the command line's npm run pretrain and npm run offline start from the same values.
+    expect(DEFAULT_DRAFTS.pretrain).toEqual({ 'pretrain.steps': '3000', 'pretrain.batch_size': '256', 'pretrain.lr': '0.001', 'pretrain.eval_every': '0', eval_episodes: '20' });
+    expect(DEFAULT_DRAFTS.offline).toEqual({ 'offline.rollouts': '32', 'offline.steps': '1000', 'offline.beta': '1', 'offline.eval_every': '0', eval_episodes: '20' });
     expect(DEFAULT_DRAFTS.record).toEqual({ episodes: '50', noise: '0.3', seed: '0' });
   });
 });

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { RecipePoint, RecipeStatus } from '../../protocol/trainer-api';
-import { RECORD_DEFAULTS, PRETRAIN_DEFAULTS, OFFLINE_DEFAULTS } from '../../protocol/recipe-api';
+import { CONFIG_FIELDS, RECORD_DEMOS_DEFAULTS, formatFieldValue, type ConfigKey } from '../../core/config';
 import type { Notice } from './run-slice';
 
 /** Where a demos-flow notice belongs: under the demonstrations, or under the stage whose call was refused. */
@@ -10,10 +10,14 @@ export interface RecipeNotice extends Notice {
   place: RecipeNoticePlace;
 }
 
+/** The config fields the stage forms set (DESIGN.md §12); the rest come from the Config tab's config. */
+export const PRETRAIN_FORM_KEYS = ['pretrain.steps', 'pretrain.batch_size', 'pretrain.lr', 'pretrain.eval_every', 'eval_episodes'] as const;
+export const OFFLINE_FORM_KEYS = ['offline.rollouts', 'offline.steps', 'offline.beta', 'offline.eval_every', 'eval_episodes'] as const;
+
 /** The forms' field text as typed, so a half-typed value survives switching tabs. */
 export type RecordDraft = Record<'episodes' | 'noise' | 'seed', string>;
-export type PretrainDraft = Record<'steps' | 'batchSize' | 'learningRate' | 'evalEvery' | 'evalEpisodes', string>;
-export type OfflineDraft = Record<'rollouts' | 'steps' | 'beta' | 'evalEvery' | 'evalEpisodes', string>;
+export type PretrainDraft = Record<(typeof PRETRAIN_FORM_KEYS)[number], string>;
+export type OfflineDraft = Record<(typeof OFFLINE_FORM_KEYS)[number], string>;
 
 export interface RecipeDrafts {
   record: RecordDraft;
@@ -23,7 +27,10 @@ export interface RecipeDrafts {
 
 const asText = <T extends object>(values: T) => Object.fromEntries(Object.entries(values).map(([key, value]) => [key, String(value)])) as Record<keyof T, string>;
 
-export const DEFAULT_DRAFTS: RecipeDrafts = { record: asText(RECORD_DEFAULTS), pretrain: asText(PRETRAIN_DEFAULTS), offline: asText(OFFLINE_DEFAULTS) };
+/** The config's defaults of these fields, as text: the same ones `npm run pretrain` and `npm run offline` use. */
+const configDefaults = <K extends ConfigKey>(keys: readonly K[]) => Object.fromEntries(keys.map((key) => [key, formatFieldValue(CONFIG_FIELDS[key].default)])) as Record<K, string>;
+
+export const DEFAULT_DRAFTS: RecipeDrafts = { record: asText(RECORD_DEMOS_DEFAULTS), pretrain: configDefaults(PRETRAIN_FORM_KEYS), offline: configDefaults(OFFLINE_FORM_KEYS) };
 
 /** The chart points with one more at the end (a new array, so selectors see the change). */
 export function withPoint(points: readonly RecipePoint[], point: RecipePoint): RecipePoint[] {

@@ -3,10 +3,11 @@
  * Messages name the key and the allowed values (DESIGN.md §9, §10).
  */
 import { ConfigError } from '../errors';
+import { setField } from './access';
 import { gotText, readDecimal, type DecimalRead } from './decimal-text';
-import { describeAllowed, fieldSpec, tableRange, type FieldSpec } from './fields';
+import { describeAllowed, fieldSpec, isConfigKey, tableRange, type FieldSpec } from './fields';
 import { inNumericRange } from './numeric-range';
-import type { ConfigKey, ConfigValue } from './run-config';
+import type { ConfigKey, ConfigValue, RunConfig } from './run-config';
 
 const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);
 const FALSE_WORDS = new Set(['false', '0', 'no', 'off']);
@@ -83,4 +84,19 @@ export function parseFieldValue<K extends ConfigKey>(key: K, text: string): Conf
 export function formatFieldValue(value: unknown): string {
   if (Array.isArray(value)) return value.join(',');
   return String(value);
+}
+
+/**
+ * `config` with each of `values` set, every value checked by its own field's validator (the rest of
+ * the config stands as it is); throws ConfigError naming the first bad key.
+ */
+export function withCheckedFields(config: RunConfig, values: { readonly [K in ConfigKey]?: ConfigValue<K> }): RunConfig {
+  let result = config;
+  for (const [key, value] of Object.entries(values) as [ConfigKey, ConfigValue<ConfigKey>][]) {
+    if (!isConfigKey(key)) throw new ConfigError(key, `unknown config key '${key}'`);
+    const problem = fieldValueProblem(key, value);
+    if (problem !== null) throw new ConfigError(key, problem);
+    result = setField(result, key, value);
+  }
+  return result;
 }

@@ -3,7 +3,8 @@
  * bounds. Object order is display order. Defaults follow the references:
  * Flow-SDE hybrid with a = 0.5 and K = 4 (RLinf/πRL, reference 004), learnable
  * noise σ in [0.08, 0.16] (004), γ 0.99, λ 0.95, clip 0.2, lr 3e-5 / 1e-4 and
- * critic warm-up (ReinFlow, reference 003).
+ * critic warm-up (ReinFlow, reference 003). The pretrain.* and offline.* defaults are
+ * the recipe's stages as `npm run pretrain` and `npm run offline` have always run them.
  */
 import { TASK_NAMES } from '../envs/task-types';
 import { describeRange, formatInterval, type NumericRange } from './numeric-range';
@@ -156,6 +157,31 @@ export const CONFIG_FIELDS: { readonly [K in ConfigKey]: SpecFor<ConfigValue<K>>
 
   'video.every': int('Record eval videos at evaluations whose iteration is a multiple of this (a multiple of eval.every); 0 = at every evaluation.', 0, 0, 1_000_000),
   'video.episodes': int('Eval episodes rendered to WebM at each recording, up to eval.record_episodes; 0 = no videos.', 2, 0, 100),
+
+  'pretrain.steps': int('Stage 1 (flow BC from demos): Adam steps.', 3000, 1, 10_000_000),
+  'pretrain.batch_size': int('Stage 1: demo samples (observation, action chunk) per step.', 256, 1, 65_536),
+  'pretrain.lr': num('Stage 1: Adam learning rate of the encoder and velocity net.', 1e-3, 1e-7, 1),
+  'pretrain.ema': num('Stage 1: EMA decay of the weights kept at the end; 0 = the raw weights.', 0.995, 0, 0.99999),
+  'pretrain.shortcut': num('Stage 1: fraction of each batch on the shortcut self-consistency target; applies when the policy has the step-size input (0 without it).', 0.25, 0, 1),
+  'pretrain.episodes': int('Stage 1: learn from the first N demo episodes only; 0 = all.', 0, 0, 1_000_000),
+  'pretrain.eval_every': int('Stage 1: evaluate eval_episodes on npm run eval\'s seeds every this many steps, and at the end; 0 = only at the end.', 0, 0, 10_000_000),
+
+  'offline.rollouts': int('Stage 2 (advantage-weighted BC): episodes of the stage-1 policy rolled out with the stochastic sampler; 0 = the demos only.', 32, 0, 100_000),
+  'offline.rollout_seed': int('Stage 2: rollout episode e resets with rollout_seed + e (apart from demo and eval seeds).', 2_000_000, 0, 2 ** 30),
+  'offline.beta': num('Stage 2: temperature on advantages standardized over the dataset, w = min(exp(Â/β), w_max); large is plain BC.', 1, 1e-3, 1e3),
+  'offline.w_max': num('Stage 2: cap on exp(Â/β) before the weights are scaled to mean 1 (20, as AWR).', 20, 1, 1e6),
+  'offline.critic_steps': int('Stage 2: Adam steps fitting the value MLP to the returns-to-go.', 500, 1, 10_000_000),
+  'offline.critic_folds': int('Stage 2: cross-fitting; with k > 1 each episode\'s baseline comes from a critic fit on the other folds; 1 = one critic on every sample.', 1, 1, 16),
+  'offline.critic_hidden': intList('Stage 2: hidden widths of the value MLP.', [256, 256], 1, 8192),
+  'offline.critic_batch_size': int('Stage 2: samples per critic step.', 256, 1, 65_536),
+  'offline.critic_lr': num('Stage 2: Adam learning rate of the critic.', 1e-3, 1e-7, 1),
+  'offline.steps': int('Stage 2: weighted flow BC Adam steps.', 1000, 1, 10_000_000),
+  'offline.batch_size': int('Stage 2: samples per weighted BC step, drawn from demos ∪ rollouts.', 256, 1, 65_536),
+  'offline.lr': num('Stage 2: Adam learning rate of the weighted BC.', 3e-4, 1e-7, 1),
+  'offline.ema': num('Stage 2: EMA decay of the kept weights, starting from the stage-1 weights; 0 = the raw weights.', 0.995, 0, 0.99999),
+  'offline.shortcut': num('Stage 2: fraction of each batch on the shortcut self-consistency target; applies when the policy has the step-size input (0 without it).', 0.25, 0, 1),
+  'offline.episodes': int('Stage 2: use the first N demo episodes only (as pretrain.episodes); 0 = all.', 0, 0, 1_000_000),
+  'offline.eval_every': int('Stage 2: evaluate eval_episodes on npm run eval\'s seeds every this many steps, at the start and at the end; 0 = start and end only.', 0, 0, 10_000_000),
 };
 
 /** Config keys in table order. */

@@ -19,3 +19,5 @@ export * from './run-overrides';
 export * from './warnings';
 export * from './env-workers';
 export * from './checkpoint-conflicts';
+export * from './record-defaults';
+export * from './stage-settings';

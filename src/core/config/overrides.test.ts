@@ -54,7 +54,9 @@ describe('applyOverrides', () => {
     // A bare leaf name finds its section.
     expect(configError(() => applyOverrides(defaultConfig(), ['clip_low=0.1'])).message).toContain('did you mean ppo.clip_low');
     expect(suggestKeys('num_env')[0]).toBe('num_envs');
-    expect(suggestKeys('lr')).toEqual(['actor_lr', 'critic_lr', 'ppo.lr_schedule']);
+    // The stages' own lr fields end in the very leaf, so they rank first; then the keys containing it.
+    expect(suggestKeys('lr')).toEqual(['pretrain.lr', 'offline.lr', 'actor_lr']);
+    expect(suggestKeys('lr', 5)).toEqual(['pretrain.lr', 'offline.lr', 'actor_lr', 'critic_lr', 'ppo.lr_schedule']);
     expect(suggestKeys('noise.std')).toEqual(expect.arrayContaining(['noise.std_min', 'noise.std_max']));
     const far = configError(() => parseOverride('zzzzzzzzzzzz=1'));
     expect(far.message).toContain('allowed keys start with one of: task, seed');

@@ -164,6 +164,60 @@ export interface VideoConfig {
   episodes: number;
 }
 
+/** Stage 1 of the recipe, flow-matching BC from demos (DESIGN.md §3 "Stage 1", §12): `npm run pretrain` and the studio's demos tab. */
+export interface PretrainConfig {
+  /** Adam steps. */
+  steps: number;
+  /** Demo samples per step. */
+  batch_size: number;
+  /** Adam learning rate. */
+  lr: number;
+  /** EMA decay of the weights kept at the end; 0 = the raw weights. */
+  ema: number;
+  /** Fraction of each batch on the shortcut self-consistency target (with the policy's step-size input). */
+  shortcut: number;
+  /** Use only the first N demo episodes; 0 = all. */
+  episodes: number;
+  /** Evaluate every this many steps, and at the end; 0 = only at the end. */
+  eval_every: number;
+}
+
+/** Stage 2 of the recipe, advantage-weighted flow BC (DESIGN.md §12): `npm run offline` and the studio's demos tab. */
+export interface OfflineConfig {
+  /** Episodes of the stage-1 policy rolled out with the stochastic sampler; 0 = demos only. */
+  rollouts: number;
+  /** Rollout episode e resets with rollout_seed + e. */
+  rollout_seed: number;
+  /** Temperature β of the weights min(exp(Â/β), w_max). */
+  beta: number;
+  /** Cap on exp(Â/β) before the weights are scaled to mean 1. */
+  w_max: number;
+  /** Adam steps fitting the value MLP. */
+  critic_steps: number;
+  /** Cross-fitting folds of the critic; 1 = one critic on every sample. */
+  critic_folds: number;
+  /** Hidden widths of the value MLP. */
+  critic_hidden: number[];
+  /** Samples per critic step. */
+  critic_batch_size: number;
+  /** Adam learning rate of the critic. */
+  critic_lr: number;
+  /** Weighted BC Adam steps. */
+  steps: number;
+  /** Samples per weighted BC step, from demos ∪ rollouts. */
+  batch_size: number;
+  /** Adam learning rate of the weighted BC. */
+  lr: number;
+  /** EMA decay of the kept weights, from the stage-1 weights; 0 = the raw weights. */
+  ema: number;
+  /** Fraction of each batch on the shortcut self-consistency target (with the policy's step-size input). */
+  shortcut: number;
+  /** Use only the first N demo episodes; 0 = all. */
+  episodes: number;
+  /** Evaluate every this many steps, and at the end; 0 = only at the end. */
+  eval_every: number;
+}
+
 export interface RunConfig {
   /** Task to train on. */
   task: TaskName;
@@ -192,6 +246,8 @@ export interface RunConfig {
   env: EnvConfig;
   eval: EvalConfig;
   video: VideoConfig;
+  pretrain: PretrainConfig;
+  offline: OfflineConfig;
 }
 
 type Leaf = number | string | boolean | number[];
@@ -209,6 +265,8 @@ export type ConfigValue<K extends string, T = RunConfig> =
   K extends `${infer Head}.${infer Rest}` ? (Head extends keyof T ? ConfigValue<Rest, T[Head]> : never)
     : K extends keyof T ? T[K] : never;
 
-export type ConfigSection = 'policy' | 'noise' | 'ppo' | 'advantages' | 'env' | 'eval' | 'video';
+export type ConfigSection = 'policy' | 'noise' | 'ppo' | 'advantages' | 'env' | 'eval' | 'video' | 'pretrain' | 'offline';
+/** The recipe stages' sections: stage 1 (pretrain.*) and stage 2 (offline.*), DESIGN.md §12. */
+export type StageSection = 'pretrain' | 'offline';
 /** UI grouping: top-level keys are the `run` group. */
 export type ConfigGroup = 'run' | ConfigSection;

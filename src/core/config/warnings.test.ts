@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from './access';
 import { applyOverrides } from './overrides';
-import { CLI_NO_PPO_HOST, CLI_TRAIN_HOST, STUDIO_HOST, configWarnings } from './warnings';
+import { CLI_NO_PPO_HOST, CLI_OFFLINE_HOST, CLI_PRETRAIN_HOST, CLI_TRAIN_HOST, STUDIO_HOST, configWarnings } from './warnings';
 import type { ConfigKey } from './run-config';
 
 const withOverrides = (...overrides: string[]) => applyOverrides(defaultConfig(), overrides);
@@ -69,6 +69,21 @@ describe('configWarnings', () => {
     }
     expect(configWarnings(withOverrides('advantages.type=grpo', 'advantages.grpo_filter=true'), ['advantages.grpo_filter'], STUDIO_HOST)).toEqual([]);
     expect(configWarnings(withOverrides('advantages.grpo_filter=false'), ['advantages.grpo_filter'], STUDIO_HOST)).toEqual([]);
+  });
+
+  it('warns about a recipe stage\'s keys where that stage does not run', () => {
+    const config = withOverrides('pretrain.steps=500', 'offline.beta=0.5');
+    const given = ['pretrain.steps', 'offline.beta'] as const;
+    expect(configWarnings(config, given, CLI_TRAIN_HOST)).toEqual([
+      'pretrain.steps=500, offline.beta=0.5 do nothing here; pretrain.* sets stage 1 (npm run pretrain) and offline.* stage 2 (npm run offline)',
+    ]);
+    expect(configWarnings(config, given, CLI_PRETRAIN_HOST)).toEqual([
+      'offline.beta=0.5 does nothing here; pretrain.* sets stage 1 (npm run pretrain) and offline.* stage 2 (npm run offline)',
+    ]);
+    expect(configWarnings(config, given, CLI_OFFLINE_HOST)[0]).toMatch(/^pretrain\.steps=500 does nothing here; /);
+    expect(configWarnings(config, given, STUDIO_HOST)).toEqual([]);
+    // Keys nobody set are never warned about, whatever their values.
+    expect(configWarnings(config, [], CLI_TRAIN_HOST)).toEqual([]);
   });
 
   it('gives each warning at most once, in a fixed order', () => {

@@ -5,7 +5,7 @@
  */
 import { getField } from './access';
 import { formatFieldValue } from './field-values';
-import type { ConfigKey, RunConfig } from './run-config';
+import type { ConfigKey, RunConfig, StageSection } from './run-config';
 
 /** What the host does with a config, which decides which keys take effect there. */
 export interface WarningHost {
@@ -15,14 +15,20 @@ export interface WarningHost {
   readonly recordsVideos: boolean;
   /** The host saves the run on its own, whatever checkpoint_every says (the studio's autosave). */
   readonly autosaves: boolean;
+  /** The recipe stages run here, whose config sections (pretrain.*, offline.*) take effect; the other sections do nothing. */
+  readonly stages: readonly StageSection[];
 }
 
 /** The command line's `train`. */
-export const CLI_TRAIN_HOST: WarningHost = { trainsPpo: true, recordsVideos: false, autosaves: false };
-/** The command line's `pretrain` and `eval`. */
-export const CLI_NO_PPO_HOST: WarningHost = { trainsPpo: false, recordsVideos: false, autosaves: false };
-/** The studio's trainer. */
-export const STUDIO_HOST: WarningHost = { trainsPpo: true, recordsVideos: true, autosaves: true };
+export const CLI_TRAIN_HOST: WarningHost = { trainsPpo: true, recordsVideos: false, autosaves: false, stages: [] };
+/** The command line's `eval`. */
+export const CLI_NO_PPO_HOST: WarningHost = { trainsPpo: false, recordsVideos: false, autosaves: false, stages: [] };
+/** The command line's `pretrain` (stage 1). */
+export const CLI_PRETRAIN_HOST: WarningHost = { ...CLI_NO_PPO_HOST, stages: ['pretrain'] };
+/** The command line's `offline` (stage 2). */
+export const CLI_OFFLINE_HOST: WarningHost = { ...CLI_NO_PPO_HOST, stages: ['offline'] };
+/** The studio's trainer, whose demos tab runs both stages. */
+export const STUDIO_HOST: WarningHost = { trainsPpo: true, recordsVideos: true, autosaves: true, stages: ['pretrain', 'offline'] };
 
 const shown = (config: RunConfig, key: ConfigKey) => `${key}=${formatFieldValue(getField(config, key))}`;
 
@@ -52,6 +58,11 @@ export function configWarnings(config: RunConfig, givenKeys: Iterable<ConfigKey>
   if (!host.recordsVideos && videoKeys.length > 0) {
     const listed = videoKeys.map((key) => shown(config, key)).join(', ');
     warnings.push(`${listed} ${videoKeys.length === 1 ? 'does' : 'do'} nothing on the command line, which records no videos; only the studio records eval videos`);
+  }
+  const stageKeys = [...given].filter((key) => (['pretrain', 'offline'] as const).some((stage) => key.startsWith(`${stage}.`) && !host.stages.includes(stage)));
+  if (stageKeys.length > 0) {
+    const listed = stageKeys.map((key) => shown(config, key)).join(', ');
+    warnings.push(`${listed} ${stageKeys.length === 1 ? 'does' : 'do'} nothing here; pretrain.* sets stage 1 (npm run pretrain) and offline.* stage 2 (npm run offline)`);
   }
   if (given.has('env.num_points') && config.env.obs_type === 'state') {
     warnings.push(`${shown(config, 'env.num_points')} does nothing with env.obs_type=state; it sizes point-cloud observations only (env.obs_type=pointcloud)`);

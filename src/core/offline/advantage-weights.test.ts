@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../random';
-import { ADVANTAGE_STD_EPSILON, DEFAULT_ADVANTAGE_WEIGHTS, advantageWeights } from './advantage-weights';
+import { ADVANTAGE_STD_EPSILON, advantageWeights } from './advantage-weights';
+
+/** The config's defaults, offline.beta and offline.w_max. */
+const AWR = { beta: 1, maxWeight: 20 };
 
 /** Plain float64 reference: standardize, exp(Â/β), cap at w_max, scale to mean 1. */
 function reference(advantages: number[], beta: number, maxWeight: number): { weights: number[]; clipped: number[] } {
@@ -52,8 +55,8 @@ describe('advantageWeights', () => {
   it('depends on the advantages only through their standardized values (shift and scale free)', () => {
     const base = [0.5, -1, 2, 0, 3, -0.25];
     const moved = base.map((value) => 40 + 7 * value);
-    const a = advantageWeights(base);
-    const b = advantageWeights(moved);
+    const a = advantageWeights(base, AWR);
+    const b = advantageWeights(moved, AWR);
     for (let sampleIndex = 0; sampleIndex < base.length; sampleIndex++) expect(b.weights[sampleIndex]).toBeCloseTo(a.weights[sampleIndex], 5);
   });
 
@@ -70,20 +73,16 @@ describe('advantageWeights', () => {
   });
 
   it('gives every sample weight 1 when all advantages are equal', () => {
-    const result = advantageWeights([2.5, 2.5, 2.5]);
+    const result = advantageWeights([2.5, 2.5, 2.5], AWR);
     expect(Array.from(result.weights)).toEqual([1, 1, 1]);
     expect(result.clipFraction).toBe(0);
     expect(result.effectiveFraction).toBe(1);
   });
 
-  it('uses β = 1 and w_max = 20 by default', () => {
-    expect(DEFAULT_ADVANTAGE_WEIGHTS).toEqual({ beta: 1, maxWeight: 20 });
-  });
-
   it('names the bad option or sample', () => {
     expect(() => advantageWeights([1, 2], { beta: 0, maxWeight: 20 })).toThrow('beta must be a finite number > 0, got 0');
     expect(() => advantageWeights([1, 2], { beta: 1, maxWeight: 0.5 })).toThrow('w_max must be a finite number ≥ 1, got 0.5');
-    expect(() => advantageWeights([])).toThrow('advantages must hold at least one sample, got none');
-    expect(() => advantageWeights([1, NaN, 2])).toThrow('advantage 1 is NaN; every advantage must be finite');
+    expect(() => advantageWeights([], AWR)).toThrow('advantages must hold at least one sample, got none');
+    expect(() => advantageWeights([1, NaN, 2], AWR)).toThrow('advantage 1 is NaN; every advantage must be finite');
   });
 });

@@ -8,8 +8,6 @@ export interface AdvantageWeightOptions {
   maxWeight: number;
 }
 
-export const DEFAULT_ADVANTAGE_WEIGHTS: AdvantageWeightOptions = { beta: 1, maxWeight: 20 };
-
 /** Added to the advantage std so a constant advantage gives Â = 0 (uniform weights), not 0/0. */
 export const ADVANTAGE_STD_EPSILON = 1e-8;
 
@@ -45,7 +43,7 @@ export function validateAdvantageWeightOptions(options: AdvantageWeightOptions):
  *   w_i = u_i / mean(u)                             mean 1, so the effective lr matches stage 1
  * The cap applies before the rescaling, so a final weight is at most w_max / mean(u).
  */
-export function advantageWeights(advantages: ArrayLike<number>, options: AdvantageWeightOptions = DEFAULT_ADVANTAGE_WEIGHTS): AdvantageWeights {
+export function advantageWeights(advantages: ArrayLike<number>, options: AdvantageWeightOptions): AdvantageWeights {
   validateAdvantageWeightOptions(options);
   const count = advantages.length;
   if (count === 0) throw new ShapeError('advantages', 'advantages must hold at least one sample, got none');

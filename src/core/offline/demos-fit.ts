@@ -1,27 +1,15 @@
 import type { RunConfig } from '../config/run-config';
 import { actionDim } from '../envs/controller';
+import { DemosError } from '../errors';
 import type { DemoMetadata } from '../envs/demo-format';
 import { observationSpec } from '../envs/observation';
 import { getTask } from '../envs/registry';
-import { obsFrameSize, type FlowPolicyOptions } from '../policy/options';
 
 /**
- * Why a demonstration file cannot feed stage 2 of a checkpoint's policy (another task, another
- * observation mode or size, another action size), as one sentence; undefined when it can.
- */
-export function demosFitProblem(metadata: DemoMetadata, task: string, options: FlowPolicyOptions): string | undefined {
-  if (metadata.task !== task) return `the demos are for task '${metadata.task}' but the checkpoint is for task '${task}'`;
-  const obsMode = options.obsEncoder === 'pointcloud' ? 'pointcloud' : 'state';
-  if (metadata.obs_mode !== obsMode) return `the demos hold ${metadata.obs_mode} observations but the checkpoint's policy reads ${obsMode} observations`;
-  const frame = obsFrameSize(options);
-  if (metadata.obs_dim !== frame) return `the demos' observations hold ${metadata.obs_dim} values but the checkpoint's policy reads ${frame} per frame`;
-  if (metadata.action_dim !== options.actionDim) return `the demos' actions have ${metadata.action_dim} dims but the checkpoint's policy outputs ${options.actionDim}`;
-  return undefined;
-}
-
-/**
- * Why demonstrations cannot train a new policy for the config's env (another task, observation
- * kind or size, control mode or action size), as one sentence; undefined when they can.
+ * The one demos-fit check (stage 1, stage 2 and the studio's drop): why demonstrations cannot
+ * train a policy for the config's env (another task, observation kind or size, control mode or
+ * action size), as one sentence; undefined when they can. A stage-2 config comes from its
+ * checkpoint, whose policy reads and acts in that env, so this also says whether the demos fit it.
  */
 export function demosEnvProblem(metadata: DemoMetadata, config: RunConfig): string | undefined {
   if (metadata.task !== config.task) return `the demos are for task '${metadata.task}' but the task is '${config.task}'`;
@@ -37,4 +25,10 @@ export function demosEnvProblem(metadata: DemoMetadata, config: RunConfig): stri
   const envActions = actionDim(config.env.control_mode);
   if (metadata.action_dim !== envActions) return `the demos' actions have ${metadata.action_dim} dims but the env's have ${envActions}`;
   return undefined;
+}
+
+/** Throws DemosError "<source> cannot be used: <why>" when the demos do not fit the config's env. */
+export function assertDemosFit(metadata: DemoMetadata, config: RunConfig, source: string): void {
+  const problem = demosEnvProblem(metadata, config);
+  if (problem) throw new DemosError(`${source} cannot be used: ${problem}`);
 }

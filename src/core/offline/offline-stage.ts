@@ -14,18 +14,6 @@ import { fitBaseline, type CriticFit } from './fit-baseline';
 import type { CriticOptions } from './value-critic';
 import { trainWeightedBc, type WeightedBcOptions } from './weighted-bc';
 
-/** Stage 2's defaults (`npm run offline` and the studio's demos flow); the README's table lists the same values. */
-export const OFFLINE_STAGE_DEFAULTS = {
-  rollouts: 32,
-  rolloutSeed: 2_000_000,
-  steps: 1000,
-  batchSize: 256,
-  lr: 3e-4,
-  ema: 0.995,
-  /** The stage-1 default, used when the policy has the shortcut step-size input. */
-  shortcut: 0.25,
-} as const;
-
 /** Everything stage 2 does after loading (DESIGN.md §12 "Stage 2"). */
 export interface OfflineStageOptions {
   /** Episodes of the stage-1 policy to roll out (0 = demos only); episode e resets with rolloutSeed + e. */

@@ -16,8 +16,6 @@ export interface CriticOptions {
   seed: number;
 }
 
-export const DEFAULT_CRITIC_OPTIONS: Omit<CriticOptions, 'seed'> = { hidden: [256, 256], steps: 500, batchSize: 256, learningRate: 1e-3 };
-
 function checkCriticOptions(options: CriticOptions): void {
   const positiveInt = (field: string, value: number) => {
     if (!Number.isInteger(value) || value < 1) throw new ConfigError(field, `${field} must be a positive integer, got ${value}`);

@@ -4,10 +4,9 @@ import { ShapeError } from '../errors';
 import type { MetricRecord } from '../metrics/metric-keys';
 import type { FlowPolicy } from '../policy/flow-policy';
 import { createRng } from '../random';
-import { checkPretrainOptions, type PretrainOptions } from '../rl/pretrain';
 import { sampledMinibatch } from '../rl/minibatches';
 import { RowTable } from '../rl/row-table';
-import { runBcSteps } from '../rl/bc-step-loop';
+import { checkBcLoopOptions, runBcSteps, type BcLoopOptions } from '../rl/bc-step-loop';
 
 /** Stage-2 samples (demo steps and rollout decisions) with their advantage weights. */
 export interface WeightedSamples {
@@ -22,7 +21,7 @@ export interface WeightedSamples {
   clipped: Uint8Array;
 }
 
-export interface WeightedBcOptions extends Omit<PretrainOptions, 'onProgress'> {
+export interface WeightedBcOptions extends BcLoopOptions {
   /** Called every `logEvery` steps with the window's means (losses/weighted_bc, advantages/weight_*). */
   onProgress?: (step: number, record: MetricRecord) => void;
 }
@@ -63,7 +62,7 @@ class Window {
  * kept at the end), with each row's loss multiplied by its weight (bcFlowLoss `rowWeights`).
  */
 export async function trainWeightedBc(policy: FlowPolicy, samples: WeightedSamples, options: WeightedBcOptions): Promise<{ finalLoss: number }> {
-  checkPretrainOptions(options);
+  checkBcLoopOptions(options);
   const bcOptions: BcLossOptions = { ...DEFAULT_BC_LOSS_OPTIONS, shortcutFraction: options.shortcutFraction };
   validateBcLossOptions(bcOptions, policy);
   const { horizon, actionDim } = policy.options;

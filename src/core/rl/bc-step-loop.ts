@@ -1,7 +1,37 @@
 import * as tf from '@tensorflow/tfjs';
+import { ConfigError } from '../errors';
 import type { FlowPolicy } from '../policy/flow-policy';
-import type { PretrainOptions } from './pretrain';
 import { WeightEma } from './weight-ema';
+
+/** What stages 1 and 2 share about their BC steps (the loop's options, and each stage's minibatches). */
+export interface BcLoopOptions {
+  steps: number;
+  batchSize: number;
+  learningRate: number;
+  /** EMA decay of the weights that are kept at the end; 0 = keep the raw weights. */
+  emaDecay: number;
+  /** Fraction of each batch trained on the shortcut self-consistency target. */
+  shortcutFraction: number;
+  seed: number;
+  /** A log window closes every `logEvery` steps (100 when unset) and after the last. */
+  logEvery?: number;
+  /**
+   * Awaited after every step: where a host pauses, evaluates or exports. `averaged` runs its
+   * callback with the EMA weights in the policy (the ones kept at the end), then restores the raw ones.
+   */
+  afterStep?: (step: number, averaged: <T>(use: () => Promise<T>) => Promise<T>) => Promise<void>;
+}
+
+/** Throws ConfigError naming the first bad field (steps, batch_size, lr, ema). */
+export function checkBcLoopOptions(options: Pick<BcLoopOptions, 'steps' | 'batchSize' | 'learningRate' | 'emaDecay'>): void {
+  const positiveInt = (field: string, value: number) => {
+    if (!Number.isInteger(value) || value < 1) throw new ConfigError(field, `${field} must be a positive integer, got ${value}`);
+  };
+  positiveInt('steps', options.steps);
+  positiveInt('batch_size', options.batchSize);
+  if (!(options.learningRate > 0)) throw new ConfigError('lr', `lr must be > 0, got ${options.learningRate}`);
+  if (!(options.emaDecay >= 0 && options.emaDecay < 1)) throw new ConfigError('ema', `ema must be in [0, 1), got ${options.emaDecay}`);
+}
 
 /** What one BC stage does per step and per log window; the loop owns the optimizer and the EMA. */
 export interface BcStepHooks {
@@ -18,7 +48,7 @@ export interface BcStepHooks {
  */
 export async function runBcSteps(
   policy: FlowPolicy,
-  options: Pick<PretrainOptions, 'steps' | 'learningRate' | 'emaDecay' | 'logEvery' | 'afterStep'>,
+  options: Pick<BcLoopOptions, 'steps' | 'learningRate' | 'emaDecay' | 'logEvery' | 'afterStep'>,
   hooks: BcStepHooks,
 ): Promise<void> {
   const optimizer = tf.train.adam(options.learningRate);

@@ -1,0 +1,75 @@
+/**
+ * The demonstrations the studio's demos flow holds (DESIGN.md §12, journey 7): recorded in the
+ * env workers, or read from a dropped `.demos` file and checked against the task's env with the
+ * one demos-fit check before they replace anything.
+ */
+import type { RunConfig } from '../../src/core/config/run-config';
+import { demoMetadataFor, readDemoFile, type DemoMetadata } from '../../src/core/envs/demo-format';
+import type { Demonstrations } from '../../src/core/envs/expert-rollout';
+import { observationSpec } from '../../src/core/envs/observation';
+import { getTask } from '../../src/core/envs/registry';
+import type { ShardedVectorEnv } from '../../src/core/envs/sharded-vector-env';
+import type { VectorEnvConfig } from '../../src/core/envs/vector-env-config';
+import { DemosError } from '../../src/core/errors';
+import { assertDemosFit } from '../../src/core/offline/demos-fit';
+import type { StageDemos } from '../../src/core/run/pretrain-stage';
+import type { DemoSetSummary, RecipeFile, RecordDemosRequest } from '../../src/protocol/trainer-api';
+import { hardwareCores } from '../env-pool';
+
+export type OpenShardedEnv = (config: VectorEnvConfig) => Promise<ShardedVectorEnv>;
+
+export interface HeldDemos {
+  demos: Demonstrations;
+  metadata: DemoMetadata;
+  summary: DemoSetSummary;
+}
+
+function summaryOf(source: string, demos: Demonstrations, metadata: DemoMetadata, noise?: number): DemoSetSummary {
+  return {
+    source, task: demos.task, obsType: demos.obsMode, ...(demos.obsMode === 'pointcloud' ? { numPoints: (metadata.obs_slices.find((slice) => slice.name === 'points')?.dim ?? 0) / 3 } : {}),
+    episodes: metadata.episodes, steps: metadata.steps, successes: demos.success.reduce((sum, flag) => sum + flag, 0), ...(noise !== undefined ? { noise } : {}),
+  };
+}
+
+/** Reads and checks a `.demos` file completely; throws DemosError naming the file. */
+export function readDemosUpload(file: RecipeFile, config: RunConfig): HeldDemos {
+  let read: { demos: Demonstrations; metadata: DemoMetadata };
+  try {
+    read = readDemoFile(file.bytes);
+  } catch (error) {
+    throw new DemosError(`${file.name} is not a valid .demos file: ${(error as Error).message}`);
+  }
+  assertDemosFit(read.metadata, config, file.name);
+  if (read.metadata.episodes === 0) throw new DemosError(`${file.name} holds no episodes`);
+  return { ...read, summary: summaryOf(file.name, read.demos, read.metadata, read.metadata.noise) };
+}
+
+/**
+ * Records the scripted expert's episodes in single-env shards, one per worker, each taking the
+ * next few episodes as it frees up; undefined when `shouldStop` cancelled it.
+ */
+export async function recordInWorkers(
+  config: RunConfig,
+  request: RecordDemosRequest,
+  openEnv: OpenShardedEnv,
+  progress: { shouldStop: () => boolean; onProgress: (episodes: number, successes: number) => void },
+): Promise<HeldDemos | undefined> {
+  const task = getTask(config.task);
+  const numPoints = config.env.obs_type === 'pointcloud' ? config.env.num_points : undefined;
+  const workers = Math.max(1, Math.min(request.episodes, hardwareCores() - 1));
+  const env = await openEnv({ task: config.task, numEnvs: workers, obsMode: config.env.obs_type, numPoints, recordEpisodes: false });
+  try {
+    const seeds = Array.from({ length: request.episodes }, (_, episode) => request.seed + episode);
+    const demos = await env.recordExpertDemos({ seeds, noise: request.noise, episodesPerRequest: 2, ...progress });
+    if (!demos) return undefined;
+    const metadata = demoMetadataFor(demos, { seed: request.seed, noise: request.noise, obsSlices: observationSpec(task, config.env.obs_type, numPoints).slices, maxEpisodeSteps: task.maxEpisodeSteps });
+    return { demos, metadata, summary: summaryOf('recorded', demos, metadata, request.noise) };
+  } finally {
+    await env.dispose();
+  }
+}
+
+/** Held demos as a stage takes them; refusals name them "the held demos". */
+export function stageDemos(held: HeldDemos): StageDemos {
+  return { demos: held.demos, metadata: held.metadata, source: 'the held demos' };
+}
