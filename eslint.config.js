@@ -20,6 +20,9 @@ const appPatterns = [
 const workerPatterns = [
   { regex: '(^|/)src/app(/|$)', message: 'workers never import src/app; code the page and a worker share lives in src/core or a shared folder such as src/scene3d (DESIGN.md §2).' },
 ];
+const workerCliPatterns = [
+  { regex: '(^|/)src/cli(/|$)', message: 'workers never import src/cli: the CLI starts Node env threads, so a thread that imported it would close a circle; share code through src/core (DESIGN.md §2).' },
+];
 const sharedScenePatterns = [
   { regex: '(^|/)(app|workers)(/|$)', message: 'src/scene3d is shared by the page and the workers, so it imports neither (DESIGN.md §2).' },
 ];
@@ -46,6 +49,11 @@ export default tseslint.config(
   },
   {
     files: ['workers/**/*.ts'],
+    rules: { 'no-restricted-imports': restrict(workerPatterns, workerCliPatterns) },
+  },
+  {
+    // The workers' unit tests run in Node, where the CLI's backend and MuJoCo loaders are the way in.
+    files: ['workers/**/*.test.ts', 'workers/**/fixtures/**/*.ts'],
     rules: { 'no-restricted-imports': restrict(workerPatterns) },
   },
   {
@@ -69,6 +77,11 @@ export default tseslint.config(
     files: ['src/core/**/*.ts'],
     rules: {
       'no-restricted-imports': restrict(corePatterns),
+      // A worker's API is a protocol type: it lives in src/protocol, beside the others.
+      'no-restricted-syntax': ['error', {
+        selector: 'TSInterfaceDeclaration[id.name=/WorkerApi$/], TSTypeAliasDeclaration[id.name=/WorkerApi$/]',
+        message: 'worker APIs are protocol types: declare them in src/protocol, not in src/core (DESIGN.md §2).',
+      }],
       'no-restricted-globals': ['error',
         { name: 'window', message: 'src/core must not use the DOM (DESIGN.md §2).' },
         { name: 'document', message: 'src/core must not use the DOM (DESIGN.md §2).' },

@@ -97,3 +97,31 @@ export interface QueueStatus {
   /** Index of the item that trains now, when phase is running. */
   currentIndex?: number;
 }
+
+/** The Runs tab: kept and imported runs, sweeps, and the queue. */
+export interface RunsApi {
+  /** Every kept run, newest first: the current one, past studio and queue runs, imported ones. */
+  listRuns(): Promise<RunListing[]>;
+  /** Config and metrics of the given runs, in the order asked; throws ImportError naming an unknown id. */
+  runDetails(ids: string[]): Promise<RunDetails[]>;
+  /** Forgets a kept run and its weights; the current run cannot be deleted (TrainingError). */
+  deleteRun(id: string): Promise<void>;
+  /** Imported sweeps, newest first. */
+  listSweeps(): Promise<ImportedSweep[]>;
+  /** Forgets an imported sweep and its runs. */
+  deleteSweep(id: string): Promise<void>;
+  /**
+   * Keeps the run folders (metrics.jsonl + config.json) and sweep folders (summary.json, runs/<id>/)
+   * among the dropped files. A folder that is neither, or a corrupt file, throws ImportError with
+   * one sentence naming the file; nothing is kept then.
+   */
+  importFolder(files: DroppedFile[]): Promise<ImportResult>;
+  /** Starts a queue of the preset's variants × seeds from the selected model and the config in force; refused while a run is active. */
+  startQueue(request: QueueRequest): Promise<QueueStatus>;
+  /** Stops the queue after pausing its run; the runs it finished stay in the list. */
+  cancelQueue(): Promise<void>;
+  /** The queue, or null. */
+  queueStatus(): Promise<QueueStatus | null>;
+  /** After a reload: restores the interrupted queue run from its autosave and trains on; null when no queue was running. */
+  resumeQueue(): Promise<QueueStatus | null>;
+}

@@ -1,0 +1,39 @@
+/** The trainer worker's exports (DESIGN.md §1 journeys 5 and 8): the model as .flowtune, tfjs weights and ONNX. Types only. */
+
+/** Exported files of the model in use. */
+export interface ModelExport {
+  flowtune: Uint8Array;
+  modelJson: string;
+  weightsBin: Uint8Array;
+  baseName: string;
+}
+
+/** The observation, x_0 and live-policy actions an ONNX export is checked on in the page (row-major float32). */
+export interface OnnxCheckInputs {
+  /** [1, n_obs_steps, obs_dim], env units. */
+  obs: Float32Array;
+  obsShape: [number, number, number];
+  /** [1, H, A] */
+  x0: Float32Array;
+  x0Shape: [number, number, number];
+  /** [1, n_action_steps, A_env]: the tfjs policy's deterministic ODE actions, env units. */
+  actions: Float32Array;
+  /** The run's newest rollout observation of env 0, or a seeded reset's when there is no rollout yet. */
+  obsSource: 'rollout' | 'reset';
+}
+
+/** The model in use as one ONNX graph of its deterministic policy (DESIGN.md §6 "ONNX"). */
+export interface OnnxExport {
+  name: string;
+  bytes: Uint8Array;
+  /** The run's model, or the selected checkpoint's when there is no run. */
+  model: 'run' | 'selected';
+  check: OnnxCheckInputs;
+}
+
+/** The run's (or the selected) model as files. */
+export interface ExportApi {
+  exportModel(): Promise<ModelExport>;
+  /** The run's policy (or the selected checkpoint's, with no run) as ONNX, with the inputs the page checks it on. */
+  exportOnnx(): Promise<OnnxExport>;
+}

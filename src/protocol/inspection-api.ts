@@ -1,0 +1,166 @@
+/**
+ * What the trainer worker shows of the policy and the envs (DESIGN.md §1 journey 4): chains, TCP
+ * paths, the live frame, stored episodes and their replay, action probes. Types only.
+ */
+import type { EpisodePoses, SceneVisual } from '../core/render/scene-visual';
+import type { BackendName } from '../core/backend/choose-backend';
+import type { TaskName } from '../core/config/run-config';
+
+/** A one-off sample from a small freshly initialized policy: proves the backend computes. */
+export interface ProbeSampleResult {
+  /** [B, H, A] */
+  shape: [number, number, number];
+  actions: Float32Array;
+  allFinite: boolean;
+  backend: BackendName;
+}
+
+/** Deterministic eval-mode actions of a model on the observation of one env reset. */
+export interface ActionProbe {
+  /** Which model was probed. */
+  model: 'run' | 'selected';
+  seed: number;
+  /** [H × A] */
+  actions: Float32Array;
+}
+
+/** Which chains to sample for the chain view. */
+export interface ChainSampleRequest {
+  /** The env whose current observation conditions the chains (default 0). */
+  envIndex?: number;
+  /** Chains M (default 16). */
+  count?: number;
+  /** Seeds x_0 (shared by all M chains) and the step noise (default 0). */
+  seed?: number;
+  /** When set, the observation at control step `step` of this stored episode conditions the chains instead of an env's. */
+  episode?: EpisodeStep;
+}
+
+/** One recorded step of a stored episode: step 0 is the obs after reset, step `length` the final obs. */
+export interface EpisodeStep {
+  id: string;
+  step: number;
+}
+
+/**
+ * M chains of the current policy from one shared x_0 under the noise settings in force
+ * (DESIGN.md §3), plus the all-ODE chain from the same x_0. Row-major float32.
+ */
+export interface ChainSample {
+  count: number;
+  /** K */
+  steps: number;
+  /** H */
+  horizon: number;
+  /** A */
+  actionDim: number;
+  /** The first n_action_steps positions of the chunk are executed. */
+  nActionSteps: number;
+  /** [M, K+1, H, A], normalized action units. */
+  chains: Float32Array;
+  /** [K+1, H, A]: method ode, mode eval, from chain 0's x_0. */
+  odeChain: Float32Array;
+  /** [M, K]: 1 where step k of chain m was stochastic. */
+  denoiseInds: Float32Array;
+  /** [M, K, H, A]: the step mean μ_k of each chain. */
+  means: Float32Array;
+  /** [M, K, H, A]: the std applied at step k, 0 on ODE steps. */
+  stds: Float32Array;
+  method: string;
+  mode: string;
+  level: number;
+  envIndex: number;
+  /** Where the observation came from: the live rollout, a seeded reset, or a stored episode. */
+  obsSource: 'rollout' | 'reset' | 'episode';
+  /** The episode step that conditioned the chains, when obsSource is 'episode'. */
+  episode?: EpisodeStep;
+  /** The weights used: the run's, the selected checkpoint's, or a fresh policy's. */
+  model: 'run' | 'selected' | 'fresh';
+}
+
+/** One recorded episode in the trainer worker's store (DESIGN.md §1 journey 4). */
+export interface EpisodeSummary {
+  /** Unique within the worker's lifetime, e.g. "eval-12-3". */
+  id: string;
+  source: 'train' | 'eval';
+  task: TaskName;
+  /** The iteration that finished it (1-based, as in progress/iteration). */
+  iteration: number;
+  envIndex: number;
+  seed: number;
+  episodeReturn: number;
+  /** Control steps. */
+  length: number;
+  success: boolean;
+}
+
+/** What a renderer needs to replay one episode; poses are transferred. */
+export interface EpisodeReplay {
+  summary: EpisodeSummary;
+  visual: SceneVisual;
+  poses: EpisodePoses;
+}
+
+/**
+ * TCP paths implied by M sampled chunks (`ee_delta_pos` only): the chains of sampleChains for the
+ * same request, their final chunks x_K unnormalized, and the TCP targets they lead to, drawn in the
+ * scene of the env's observation.
+ */
+export interface ChainPaths {
+  count: number;
+  /** H */
+  horizon: number;
+  nActionSteps: number;
+  envIndex: number;
+  /** [M, H + 1, 3]: the observed TCP, then the target after each step of the chunk (m, world frame). */
+  paths: Float32Array;
+  /** [H + 1, 3]: the same for the deterministic ODE chunk. */
+  odePath: Float32Array;
+  visual: SceneVisual;
+  /** One frame: the scene rebuilt from the observation. */
+  poses: EpisodePoses;
+  /** False when the scene has a cube the observation gives no pose for (point clouds): it is drawn at its home pose. */
+  objectFromObservation: boolean;
+  /** Point-cloud policies only: the newest frame's points and what the PointNet makes of them. */
+  pointCloud?: PolicyPointCloud;
+  /** Where the observation came from: the live rollout or a stored episode step. */
+  obsSource: 'rollout' | 'episode';
+  /** The episode step whose observation was used, when obsSource is 'episode'. */
+  episode?: EpisodeStep;
+}
+
+/** The points of one observation frame as the policy sees them. */
+export interface PolicyPointCloud {
+  /** [N, 3] world frame (m), env units. */
+  points: Float32Array;
+  /** [N] the share of the PointNet's max-pool channels each point wins; sums to 1. */
+  shares: Float32Array;
+}
+
+/** The scene of one training env as its newest rollout observation shows it, for the live view. */
+export interface LiveFrame {
+  envIndex: number;
+  iteration: number;
+  envSteps: number;
+  visual: SceneVisual;
+  /** One frame. */
+  poses: EpisodePoses;
+  /** False when the scene has a cube the observation gives no pose for (point clouds): it is drawn at its home pose. */
+  objectFromObservation: boolean;
+}
+
+/** Looking inside the policy and the envs; never waits for a PPO update longer than one. */
+export interface InspectionApi {
+  probeSample(seed: number): Promise<ProbeSampleResult>;
+  probeActions(model: 'run' | 'selected', seed: number): Promise<ActionProbe>;
+  /** Samples chains for the chain view; waits for a running PPO update to end. */
+  sampleChains(request: ChainSampleRequest): Promise<ChainSample>;
+  /** Recorded episodes still in the store, oldest first. */
+  listEpisodes(): Promise<EpisodeSummary[]>;
+  /** Scene and per-frame geom poses of one stored episode; throws TrainingError for an unknown id. */
+  episodeReplay(id: string): Promise<EpisodeReplay>;
+  /** TCP paths of the chain view's chunks in a 3D view of the env (ee_delta_pos; a rollout observation, or the episode step the request names). */
+  chainPaths(request: ChainSampleRequest): Promise<ChainPaths>;
+  /** The newest rollout observation of env `envIndex` as a scene; null before the first rollout. Never waits for an update. */
+  liveFrame(envIndex: number): Promise<LiveFrame | null>;
+}
