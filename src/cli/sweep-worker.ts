@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { availableParallelism, hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import { parseCliArgs, runCli } from './cli-args';
@@ -55,7 +55,7 @@ async function main(): Promise<void> {
   const processRun = async (job: Job, token?: string): Promise<SweepJobReturn> => {
     let checked;
     try {
-      checked = checkJobData(job.data);
+      checked = checkJobData(job.data, { maxEnvWorkers: availableParallelism() });
     } catch (error) {
       throw new UnrecoverableError(`refused job ${loggable(job.id)}: ${(error as Error).message}`);
     }

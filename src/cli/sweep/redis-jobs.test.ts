@@ -43,6 +43,9 @@ describe('a job from the sweep queue (untrusted)', () => {
     expect(refusal(withOverride(42))).toMatch(/^run\.overrides holds 42, not a key=value string/);
     expect(refusal({ ...good(), task: 'my-task' })).toMatch(/^the run's config is refused: task/);
     expect(refusal(null)).toBe('the job data is not an object');
+    // Within the command line's bounds (256), but more env threads than the worker has cores.
+    expect(() => checkJobData(withOverride('env.workers=64'), { maxEnvWorkers: 2 })).toThrow('env.workers=64 is more than this worker\'s 2 cores');
+    expect(checkJobData(withOverride('env.workers=2'), { maxEnvWorkers: 2 }).config.env.workers).toBe(2);
   });
 });
 

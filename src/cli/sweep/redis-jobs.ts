@@ -64,9 +64,10 @@ export function loggable(value: unknown, max = 80): string {
 /**
  * A job's data checked field by field: a built-in task, a checkpoint key by content hash, a plain run
  * id, and overrides that are config keys only (never `out`, `ckpt` or `preset`), which together pass
- * the same validation as the command line. Returns the run's config; throws QueueDataError.
+ * the same validation as the command line, with at most `limits.maxEnvWorkers` env threads. Returns
+ * the run's config; throws QueueDataError.
  */
-export function checkJobData(data: unknown): { job: SweepJobData; config: RunConfig } {
+export function checkJobData(data: unknown, limits: { maxEnvWorkers: number } = { maxEnvWorkers: Infinity }): { job: SweepJobData; config: RunConfig } {
   if (!isObject(data)) throw new QueueDataError('the job data is not an object');
   const { sweepId, task, ckptKey, run } = data;
   if (typeof task !== 'string' || task.length > 100) throw new QueueDataError(`task ${loggable(task)} is not a task name`);
@@ -92,6 +93,8 @@ export function checkJobData(data: unknown): { job: SweepJobData; config: RunCon
     throw new QueueDataError(`the run's config is refused: ${(error as Error).message}`);
   }
   if (config.task !== task) throw new QueueDataError(`run.overrides set task=${config.task}, but the job is for ${task}`);
+  // The command line allows 256 env threads for a big machine; a job gets no more than this worker's cores.
+  if (config.env.workers > limits.maxEnvWorkers) throw new QueueDataError(`env.workers=${config.env.workers} is more than this worker's ${limits.maxEnvWorkers} cores`);
   return { job: { sweepId, task, ckptKey, run: { id, variant, seed: seed as number, overrides: [...overrides as string[]] } }, config };
 }
 
