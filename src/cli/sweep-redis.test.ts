@@ -65,7 +65,9 @@ describe('npm run sweep with executor=redis and sweep workers', () => {
     const out = path.join(dir, 'killed');
     const seeds = Array.from({ length: 10 }, (_, seed) => seed);
     const sweep = startCli('sweep.ts', [...TINY, 'configs=baseline', `seeds=${seeds.join(',')}`, `out=${out}`, 'executor=redis', `redis_url=${url}`]);
-    let workers = [startWorker(url), startWorker(url)];
+    // One worker at a time while killing: a second one would finish runs between trials and could
+    // leave the last trials with nothing to take. A second joins once the kills are done.
+    let workers = [startWorker(url)];
     // Each trial kills at one of these points: the worker's process group (as a node loss or scancel
     // does) right as it takes a run, mid-iteration, or as it returns the files; or the training child alone.
     const points = ['taking', 'mid-iteration', 'returning', 'child only'] as const;
@@ -88,6 +90,7 @@ describe('npm run sweep with executor=redis and sweep workers', () => {
       await exited(target);
       workers = [...workers.filter((worker) => worker !== target), startWorker(url)];
     }
+    workers.push(startWorker(url));
     expect(await exited(sweep), sweep.output()).toBe(0);
     const summary = JSON.parse(readFileSync(path.join(out, 'summary.json'), 'utf8'));
     const ids = seeds.map((seed) => `baseline-s${seed}`);
