@@ -10,6 +10,11 @@ const corePatterns = [
   { group: ['zustand', 'zustand/*'], message: 'src/core must not import zustand (DESIGN.md §2).' },
   { group: ['comlink'], message: 'src/core must not import comlink (DESIGN.md §2).' },
   { group: ['**/app/**', '**/workers/**'], message: 'src/core must not import the UI or workers (DESIGN.md §2).' },
+  { regex: '(^|/)tasks(/|$)', message: 'src/core imports no task: tasks are plugins the hosts register (DESIGN.md §13).' },
+];
+const taskPatterns = [
+  { regex: '(^|/)core/(?!envs/task-api$)', message: 'a task imports only core/envs/task-api (and src/tasks/kit), as a user\'s task would (DESIGN.md §13).' },
+  { regex: '(^|/)(app|workers|cli|protocol)(/|$)', message: 'a task imports only core/envs/task-api (and src/tasks/kit) (DESIGN.md §13).' },
 ];
 const checkpointPatterns = [
   { regex: '^(\\.\\./)+(core/)?(rl|run)(/|$)', message: 'src/core/checkpoint depends on policy/, never on rl/ or run/ (DESIGN.md §2).' },
@@ -67,6 +72,12 @@ export default tseslint.config(
         'ExportNamedDeclaration[exportKind="value"][source]', 'ImportDeclaration[importKind="value"]',
       ].map((selector) => ({ selector, message: 'src/protocol holds types only: put runtime values (defaults, helpers) in src/core, e.g. core/config (DESIGN.md §2).' }))],
     },
+  },
+  {
+    // src/tasks/index.ts is the hosts' registration of the built-ins; tests drive tasks through core.
+    files: ['src/tasks/**/*.ts'],
+    ignores: ['src/tasks/index.ts', 'src/tasks/**/*.test.ts', 'src/tasks/**/fixtures/**'],
+    rules: { 'no-restricted-imports': restrict(taskPatterns) },
   },
   {
     files: ['src/scene3d/**/*.ts'],

@@ -2,7 +2,7 @@
  * Named errors (DESIGN.md §9). Code that crosses comlink branches on `name`,
  * because `instanceof` does not survive structured cloning.
  */
-export type FlowtuneErrorName = 'ConfigError' | 'EnvError' | 'CheckpointError' | 'ShapeError' | 'TrainingError' | 'ImportError' | 'DemosError';
+export type FlowtuneErrorName = 'ConfigError' | 'EnvError' | 'CheckpointError' | 'ShapeError' | 'TrainingError' | 'ImportError' | 'DemosError' | 'TaskError';
 
 abstract class FlowtuneError extends Error {
   abstract override readonly name: FlowtuneErrorName;
@@ -55,8 +55,13 @@ export class DemosError extends FlowtuneError {
   override readonly name = 'DemosError' as const;
 }
 
+/** A task module or folder breaks the task contract (DESIGN.md §13); one sentence naming the file and field. */
+export class TaskError extends FlowtuneError {
+  override readonly name = 'TaskError' as const;
+}
+
 const FLOWTUNE_ERROR_NAMES: ReadonlySet<string> = new Set<FlowtuneErrorName>([
-  'ConfigError', 'EnvError', 'CheckpointError', 'ShapeError', 'TrainingError', 'ImportError', 'DemosError',
+  'ConfigError', 'EnvError', 'CheckpointError', 'ShapeError', 'TrainingError', 'ImportError', 'DemosError', 'TaskError',
 ]);
 
 /** True for any named Flowtune error, also after a trip through structured clone. */

@@ -36,6 +36,13 @@ function geomGeometry(geom: GeomVisual): THREE.BufferGeometry {
       return new THREE.CylinderGeometry(a, a, 2 * b, 24).rotateX(Math.PI / 2);
     case 'box':
       return new THREE.BoxGeometry(2 * a, 2 * b, 2 * c);
+    case 'mesh': {
+      const geometry = new THREE.BufferGeometry();
+      geometry.setAttribute('position', new THREE.Float32BufferAttribute(geom.mesh?.vertices ?? [], 3));
+      geometry.setIndex(geom.mesh?.faces ?? []);
+      geometry.computeVertexNormals();
+      return geometry;
+    }
   }
 }
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useNodeBackend } from '../../cli/node-backend';
 import { applyOverrides, defaultConfig } from '../config';
 import { observationSpec } from '../envs/observation';
-import { getTask } from '../envs/registry';
+import { getTask } from '../envs/task-registry';
 import { ConfigError } from '../errors';
 import { FlowPolicy } from '../policy/flow-policy';
 import { MinMaxNormalizer } from '../policy/normalizer';

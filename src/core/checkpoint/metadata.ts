@@ -29,8 +29,10 @@ export interface TrainingProgress {
 /** `__metadata__.flowtune` of a .flowtune file (DESIGN.md §6). */
 export interface FlowtuneMetadata {
   format_version: number;
-  /** Task name from the registry, e.g. 'pick-cube'. */
+  /** Task name from the registry. */
   task: string;
+  /** Hash of the task's scene, assets and module when the checkpoint was written (DESIGN.md §13); absent in older files. */
+  task_hash?: string;
   shape_meta: ShapeMeta;
   /** Policy architecture config, as the policy module defines it. */
   architecture: JsonObject;
@@ -74,6 +76,9 @@ export function validateFlowtuneMetadata(value: unknown): FlowtuneMetadata {
     fail(`checkpoint has format_version ${JSON.stringify(value.format_version)}, but this build reads format_version ${FLOWTUNE_FORMAT_VERSION}`);
   }
   if (typeof value.task !== 'string' || value.task === '') fail("checkpoint metadata field 'task' must be a non-empty string");
+  if (value.task_hash !== undefined && (typeof value.task_hash !== 'string' || !/^[0-9a-f]{16}$/.test(value.task_hash))) {
+    fail("checkpoint metadata field 'task_hash' must be 16 hex digits when present");
+  }
   const shapeMeta = value.shape_meta;
   if (!isObject(shapeMeta) || !isObject(shapeMeta.obs) || !isObject(shapeMeta.action)) {
     fail("checkpoint metadata field 'shape_meta' must hold 'obs' (a map of named shapes) and 'action' (a shape)");
@@ -104,6 +109,15 @@ export function checkTask(metadata: FlowtuneMetadata, expectedTask: string | und
   if (expectedTask !== undefined && metadata.task !== expectedTask) {
     fail(`checkpoint is for task '${metadata.task}' but the run is '${expectedTask}'`);
   }
+}
+
+/**
+ * Throws a CheckpointError when the checkpoint was written on another version of its task (the
+ * scene or module changed since), unless the caller accepts that. Files without a hash predate it.
+ */
+export function checkTaskVersion(metadata: FlowtuneMetadata, taskHash: string, acceptOtherVersion: boolean): void {
+  if (metadata.task_hash === undefined || metadata.task_hash === taskHash || acceptOtherVersion) return;
+  fail(`checkpoint was made on another version of task '${metadata.task}' (task hash ${metadata.task_hash}, the loaded task is ${taskHash}): its scene or module changed; set accept_task_version=true to use it anyway`);
 }
 
 /** Checks the optimizer state entry (a JSON object) and returns it typed. */

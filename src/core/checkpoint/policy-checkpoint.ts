@@ -6,6 +6,7 @@ import type { AdamMoments, JsonObject, OptimizerState, RunProgress, TensorData }
 import type { FlowtuneContents } from './checkpoint-writer';
 import { architectureOf, decodePolicyCheckpoint, type ExpectedEnvShapes, type PolicyCheckpoint } from './checkpoint-open';
 import { FLOWTUNE_FORMAT_VERSION, type CheckpointStage, type FlowtuneMetadata } from './metadata';
+import { getTask, hasTask } from '../envs/task-registry';
 
 export interface BundleSnapshot {
   bundle: PolicyBundle;
@@ -47,6 +48,7 @@ export async function bundleContents(snapshot: BundleSnapshot): Promise<Flowtune
   const metadata: FlowtuneMetadata = {
     format_version: FLOWTUNE_FORMAT_VERSION,
     task: snapshot.task,
+    ...(hasTask(snapshot.task) ? { task_hash: getTask(snapshot.task).hash } : {}),
     shape_meta: {
       obs: options.obsEncoder === 'pointcloud'
         ? { point_cloud: { shape: [options.numPoints, 3] }, state: { shape: [options.nObsSteps, options.obsDim] } }

@@ -4,8 +4,8 @@ import { applyOverrides } from './overrides';
 import { assertNoCheckpointConflicts, checkpointConflicts, describeCheckpointConflict } from './checkpoint-conflicts';
 import { runOverrides } from './run-overrides';
 
-/** What a lift checkpoint pretrained with [128, 128, 128] implies. */
-const CHECKPOINT = applyOverrides(defaultConfig(), ['task=lift', 'policy.hidden=128,128,128', 'policy.encoder_hidden=128,128', 'policy.value_hidden=128,128']);
+/** What a lift checkpoint pretrained with [128, 128, 128] implies (its control named, as runConfigForCheckpoint decides it). */
+const CHECKPOINT = applyOverrides(defaultConfig(), ['task=lift', 'env.control_mode=ee_delta_pos', 'policy.hidden=128,128,128', 'policy.encoder_hidden=128,128', 'policy.value_hidden=128,128']);
 
 function conflictMessage(overrides: string[]): string {
   try {

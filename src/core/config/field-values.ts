@@ -5,7 +5,7 @@
 import { ConfigError } from '../errors';
 import { setField } from './access';
 import { gotText, readDecimal, type DecimalRead } from './decimal-text';
-import { describeAllowed, fieldSpec, isConfigKey, tableRange, type FieldSpec } from './fields';
+import { describeAllowed, fieldSpec, isConfigKey, PLAIN_NAME, tableRange, type FieldSpec } from './fields';
 import { inNumericRange } from './numeric-range';
 import type { ConfigKey, ConfigValue, RunConfig } from './run-config';
 
@@ -24,6 +24,8 @@ function fieldValueValid(spec: FieldSpec, value: unknown): boolean {
       return typeof value === 'string' && spec.values.includes(value);
     case 'bool':
       return typeof value === 'boolean';
+    case 'name':
+      return typeof value === 'string' && PLAIN_NAME.test(value);
     case 'int':
     case 'number':
       return typeof value === 'number' && inNumericRange(tableRange(spec), value);
@@ -51,6 +53,7 @@ export function parseFieldValue<K extends ConfigKey>(key: K, text: string): Conf
   let note: DecimalRead | undefined;
   switch (spec.kind) {
     case 'enum':
+    case 'name':
       value = text.trim();
       break;
     case 'bool': {

@@ -6,7 +6,7 @@
  * critic warm-up (ReinFlow, reference 003). The pretrain.* and offline.* defaults are
  * the recipe's stages as `npm run pretrain` and `npm run offline` have always run them.
  */
-import { TASK_NAMES } from '../envs/task-types';
+import { defaultTaskName, hasDefaultTask, taskNames } from '../envs/task-registry';
 import { describeRange, formatInterval, type NumericRange } from './numeric-range';
 import type { ConfigGroup, ConfigKey, ConfigValue } from './run-config';
 
@@ -47,12 +47,22 @@ export interface IntListFieldSpec extends FieldBase {
   readonly minLength: number;
   readonly maxLength: number;
 }
-export type FieldSpec = IntFieldSpec | NumberFieldSpec | EnumFieldSpec | BoolFieldSpec | IntListFieldSpec;
+/** A plain name (a task, a task's control): letters, digits, '_', '-', '.'; the registry checks it names something. */
+export interface NameFieldSpec extends FieldBase {
+  readonly kind: 'name';
+  readonly default: string;
+  /** The names known now, for help text (the registry's tasks). */
+  readonly known?: () => readonly string[];
+}
+export type FieldSpec = IntFieldSpec | NumberFieldSpec | EnumFieldSpec | BoolFieldSpec | IntListFieldSpec | NameFieldSpec;
+
+/** What a name field accepts. */
+export const PLAIN_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 type SpecFor<V> = [V] extends [number[]] ? IntListFieldSpec
   : [V] extends [number] ? IntFieldSpec | NumberFieldSpec
     : [V] extends [boolean] ? BoolFieldSpec
-      : [V] extends [string] ? EnumFieldSpec<V> : never;
+      : [V] extends [string] ? (string extends V ? NameFieldSpec : EnumFieldSpec<V>) : never;
 
 const MAX_INT = 2_147_483_647;
 const int = (doc: string, defaultValue: number, min: number, max: number): IntFieldSpec =>
@@ -62,12 +72,15 @@ const num = (doc: string, defaultValue: number, min: number, max: number, exclus
 const choice = <V extends string>(doc: string, values: readonly V[], defaultValue: V): EnumFieldSpec<V> =>
   ({ kind: 'enum', doc, values, default: defaultValue });
 const bool = (doc: string, defaultValue: boolean): BoolFieldSpec => ({ kind: 'bool', doc, default: defaultValue });
+/** A name field whose default is read when asked for (the task default is the hosts' registration). */
+const name = (doc: string, defaultValue: () => string, known?: () => readonly string[]): NameFieldSpec => ({ kind: 'name', doc, get default() { return defaultValue(); }, known });
 const intList = (doc: string, defaultValue: readonly number[], min: number, max: number, maxLength = 8): IntListFieldSpec =>
   ({ kind: 'int-list', doc, default: defaultValue, min, max, minLength: 1, maxLength });
 
 /** Every config field; the mapped type makes the table complete and type-consistent with RunConfig. */
 export const CONFIG_FIELDS: { readonly [K in ConfigKey]: SpecFor<ConfigValue<K>> } = {
-  task: choice('Task to train on (DESIGN.md §5).', TASK_NAMES, 'pick-cube'),
+  task: name('Task to train on: a built-in or a task you loaded (DESIGN.md §5, §13).', () => (hasDefaultTask() ? defaultTaskName() : ''), taskNames),
+  accept_task_version: bool('Accept a checkpoint recorded on another version of the task (its scene or module changed since); refused by default.', false),
   seed: int('Base seed for sampling, env resets and minibatch shuffles.', 0, 0, MAX_INT),
   num_envs: int('Parallel environments per rollout (ReinFlow 003 uses 16).', 16, 1, 4096),
   iterations: int('PPO iterations (rollout + update); 0 = set by total_env_steps. With both set, the smaller budget wins.', 0, 0, 10_000_000),
@@ -142,7 +155,7 @@ export const CONFIG_FIELDS: { readonly [K in ConfigKey]: SpecFor<ConfigValue<K>>
   'advantages.normalize': bool('Normalize advantages over valid entries.', true),
   'advantages.grpo_filter': bool('With advantages.type=grpo, drop groups whose finished episodes all succeeded or all failed (RLinf); logs advantages/grpo_kept_fraction.', false),
 
-  'env.control_mode': choice('Action space: 4-D Cartesian delta via IK, or 8-D joint delta (DESIGN.md §5).', ['ee_delta_pos', 'joint_delta_pos'], 'ee_delta_pos'),
+  'env.control_mode': name('Action space: a control of the task by name, or default for the task\'s default control (another name is refused, listing the task\'s controls).', () => 'default'),
   'env.obs_type': choice('Observation: state vector, or point cloud plus proprioception.', ['state', 'pointcloud'], 'state'),
   'env.reward': choice('Reward: dense (shaped) or sparse (success only).', ['dense', 'sparse'], 'dense'),
   'env.num_points': int('Points per point-cloud observation (a point-cloud checkpoint fixes its own).', 256, 16, 65_536),
@@ -226,5 +239,9 @@ export function describeAllowed(spec: FieldSpec): string {
       return describeRange(tableRange(spec));
     case 'int-list':
       return `a comma-separated list of ${spec.minLength}–${spec.maxLength} integers in ${formatInterval(tableRange(spec))}`;
+    case 'name': {
+      const known = spec.known?.() ?? [];
+      return known.length > 0 ? `a name such as ${known.join(', ')}` : "a name of letters, digits, '_', '-' and '.' (at most 64)";
+    }
   }
 }

@@ -59,7 +59,7 @@ describe('applyOverrides', () => {
     expect(suggestKeys('lr', 5)).toEqual(['pretrain.lr', 'offline.lr', 'actor_lr', 'critic_lr', 'ppo.lr_schedule']);
     expect(suggestKeys('noise.std')).toEqual(expect.arrayContaining(['noise.std_min', 'noise.std_max']));
     const far = configError(() => parseOverride('zzzzzzzzzzzz=1'));
-    expect(far.message).toContain('allowed keys start with one of: task, seed');
+    expect(far.message).toContain('allowed keys start with one of: task, accept_task_version, seed');
     expect(far.message).toContain('ppo.');
   });
 

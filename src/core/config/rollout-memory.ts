@@ -3,9 +3,9 @@
  * config that could never hold its rollout is refused before anything starts instead of ending in
  * an allocation failure (MuJoCo's, or the JS engine's) minutes into a run.
  */
-import { actionDim } from '../envs/controller';
+import { configActionDim } from '../envs/task-controls';
 import { observationSpec } from '../envs/observation';
-import { getTask } from '../envs/registry';
+import { getTask } from '../envs/task-registry';
 import type { RunConfig } from './run-config';
 
 /**
@@ -24,7 +24,7 @@ export const MAX_ROLLOUT_BYTES = 2 ** 31;
  */
 export function rolloutBytesPerDecision(config: RunConfig): number {
   const frame = observationSpec(getTask(config.task), config.env.obs_type, config.env.num_points).dim;
-  const actions = actionDim(config.env.control_mode);
+  const actions = configActionDim(config);
   const { denoise_steps: denoiseSteps, horizon, n_obs_steps: nObsSteps, n_action_steps: nActionSteps } = config.policy;
   const floats = nObsSteps * frame + (denoiseSteps + 1) * horizon * actions + denoiseSteps + nActionSteps * actions + 7;
   return 4 * floats + 3;

@@ -5,10 +5,10 @@
  * like `total_env_steps`; `eval.every` and `checkpoint_every` are in iterations.
  */
 
-import type { TaskName } from '../envs/task-types';
 
 /** Task names come from the task registry's one list. */
-export type { TaskName };
+/** A registered task's name (DESIGN.md §13): a built-in, or a task a user loaded. */
+export type TaskName = string;
 export type NoiseMethod = 'ode' | 'sde' | 'cps' | 'noise';
 
 export interface PolicyConfig {
@@ -131,7 +131,7 @@ export interface AdvantagesConfig {
 
 export interface EnvConfig {
   /** Action space: 4-D Cartesian delta or 8-D joint delta. */
-  control_mode: 'ee_delta_pos' | 'joint_delta_pos';
+  control_mode: string;
   /** Observation: state vector or point cloud plus proprioception. */
   obs_type: 'state' | 'pointcloud';
   /** Reward shaping. */
@@ -221,6 +221,8 @@ export interface OfflineConfig {
 export interface RunConfig {
   /** Task to train on. */
   task: TaskName;
+  /** Accept a checkpoint made on another version of the task (its scene or module changed). */
+  accept_task_version: boolean;
   /** Base seed for sampling, env resets and shuffles. */
   seed: number;
   /** Parallel environments. */

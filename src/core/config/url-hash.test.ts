@@ -9,6 +9,7 @@ import { applyOverrides } from './overrides';
 import type { ConfigKey, ConfigValue, RunConfig } from './run-config';
 import { decodeConfigHash, encodeConfigHash } from './url-hash';
 import { listConfigProblems } from './validate';
+import { taskNames } from '../envs/task-registry';
 
 /** A random in-bounds value; wide ranges are sampled on a log scale so small values occur too. */
 function randomValue(rng: Rng, key: ConfigKey): ConfigValue<ConfigKey> {
@@ -32,6 +33,9 @@ function randomValue(rng: Rng, key: ConfigKey): ConfigValue<ConfigKey> {
       const length = spec.minLength + rng.int(spec.maxLength - spec.minLength + 1);
       return Array.from({ length }, () => spec.min + rng.int(Math.min(spec.max - spec.min, 512) + 1));
     }
+    case 'name':
+      // A registered task, or the field's default (a control name is 'default' or one the task has).
+      return (key === 'task' ? taskNames()[rng.int(taskNames().length)] : spec.default) as ConfigValue<ConfigKey>;
   }
 }
 

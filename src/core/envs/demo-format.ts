@@ -11,6 +11,7 @@ import { ConfigError } from '../errors';
 import { checkDemoMetadata, DEMO_FORMAT, DEMO_FORMAT_VERSION, type DemoMetadata } from './demo-metadata';
 import type { Demonstrations } from './expert-rollout';
 import type { ObsSlice } from './task-types';
+import { getTask } from './task-registry';
 
 export { DEMO_FORMAT, DEMO_FORMAT_VERSION, type DemoMetadata } from './demo-metadata';
 
@@ -144,7 +145,7 @@ export function readDemoFile(bytes: Uint8Array): { demos: Demonstrations; metada
   return { demos, metadata };
 }
 
-/** Metadata for demos collected by collectExpertDemos (ee_delta_pos control). */
+/** Metadata for demos collected by collectExpertDemos, in the control the task's expert acts in. */
 export function demoMetadataFor(
   demos: Demonstrations, options: { seed: number; noise: number; obsSlices: readonly ObsSlice[]; maxEpisodeSteps: number },
 ): DemoMetadata {
@@ -152,7 +153,7 @@ export function demoMetadataFor(
   const successes = demos.success.reduce((sum, flag) => sum + flag, 0);
   return {
     format: DEMO_FORMAT, format_version: DEMO_FORMAT_VERSION, task: demos.task, obs_mode: demos.obsMode,
-    obs_dim: demos.obsDim, obs_slices: options.obsSlices, control_mode: 'ee_delta_pos', action_dim: demos.actionDim,
+    obs_dim: demos.obsDim, obs_slices: options.obsSlices, control_mode: getTask(demos.task).expert?.control ?? '', action_dim: demos.actionDim,
     episodes, steps: demos.actions.length / demos.actionDim, seed: options.seed, noise: options.noise,
     success_rate: episodes > 0 ? successes / episodes : 0, max_episode_steps: options.maxEpisodeSteps,
   };

@@ -3,7 +3,8 @@
  * and range before any tensor is sized from it, each failure one sentence naming the field.
  */
 import { ConfigError } from '../errors';
-import { OBS_MODES, TASK_NAMES, type ObsMode, type ObsSlice, type TaskName } from './task-types';
+import { PLAIN_NAME } from '../config/fields';
+import { OBS_MODES, type ObsMode, type ObsSlice, type TaskName } from './task-types';
 
 export const DEMO_FORMAT = 'flowtune-demos';
 export const DEMO_FORMAT_VERSION = 1;
@@ -63,7 +64,7 @@ export function checkDemoMetadata(parsed: unknown): DemoMetadata {
   const metadata = parsed as Record<string, unknown>;
   if (metadata.format !== DEMO_FORMAT) fail(`demo metadata format is '${String(metadata.format)}'; expected '${DEMO_FORMAT}'`);
   if (metadata.format_version !== DEMO_FORMAT_VERSION) fail(`demo format_version ${shown(metadata.format_version)} is unsupported; supported: ${DEMO_FORMAT_VERSION}`);
-  if (!(TASK_NAMES as readonly unknown[]).includes(metadata.task)) fail(`demo task '${String(metadata.task)}' is unknown; allowed values: ${TASK_NAMES.join(', ')}`);
+  if (typeof metadata.task !== 'string' || !PLAIN_NAME.test(metadata.task)) fail(`demo task ${shown(metadata.task)} is not a task name (letters, digits, '_', '-', '.')`);
   if (!(OBS_MODES as readonly unknown[]).includes(metadata.obs_mode)) fail(`demo obs_mode '${String(metadata.obs_mode)}' is unknown; allowed values: ${OBS_MODES.join(', ')}`);
   if (typeof metadata.control_mode !== 'string') fail(`demo metadata field 'control_mode' must be a string, got ${shown(metadata.control_mode)}`);
   const obsDim = integerField(metadata, 'obs_dim', 1);

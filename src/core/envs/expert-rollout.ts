@@ -3,10 +3,11 @@
  * demonstration (observations, actions, boundaries, success). Episode e uses
  * reset seed `seed + e`; the expert's noise stream is seeded from it too.
  */
-import { ShapeError } from '../errors';
+import { ShapeError, TaskError } from '../errors';
 import { createRng } from '../random';
 import type { Mujoco } from './mujoco-types';
 import { VectorEnv } from './vector-env';
+import { getTask } from './task-registry';
 import type { ObsMode, TaskName } from './task-types';
 
 export interface ExpertRolloutOptions {
@@ -41,8 +42,16 @@ export interface Demonstrations {
   seeds: Int32Array;
 }
 
+/** The task's scripted expert; a TaskError when the task has none. */
+export function taskExpert(taskName: TaskName): NonNullable<ReturnType<typeof getTask>['expert']> {
+  const expert = getTask(taskName).expert;
+  if (!expert) throw new TaskError(`task '${taskName}' has no scripted expert, so it makes no demos; train it from a fresh policy, or record demos another way`);
+  return expert;
+}
+
 export function collectExpertDemos(mj: Mujoco, options: ExpertRolloutOptions): Demonstrations {
-  const env = new VectorEnv(mj, { task: options.task, numEnvs: 1, obsMode: options.obsMode ?? 'state', numPoints: options.numPoints, recordEpisodes: false });
+  const expertSpec = taskExpert(options.task);
+  const env = new VectorEnv(mj, { task: options.task, numEnvs: 1, obsMode: options.obsMode ?? 'state', numPoints: options.numPoints, recordEpisodes: false, controlMode: expertSpec.control });
   try {
     const { obsSpec, actionDim } = env.config;
     const obsRows: Float32Array[] = [];
@@ -51,11 +60,10 @@ export function collectExpertDemos(mj: Mujoco, options: ExpertRolloutOptions): D
     const episodeStarts = [0];
     const success: number[] = [];
     const seeds: number[] = [];
-    const task = env.env(0).task;
     const episodeSeeds = options.seeds ?? Array.from({ length: options.episodes }, (_, episodeIndex) => options.seed + episodeIndex);
     for (let episodeIndex = 0; episodeIndex < episodeSeeds.length; episodeIndex++) {
       const seed = episodeSeeds[episodeIndex];
-      const expert = task.createExpert(options.noise, createRng((seed * 7919 + 17) >>> 0));
+      const expert = expertSpec.create(options.noise, createRng((seed * 7919 + 17) >>> 0));
       expert.reset();
       let obs = env.reset([seed]);
       let succeeded = false;

@@ -1,105 +1,53 @@
 /**
- * Observation specs and writers (DESIGN.md §5). Every observation is one flat
- * Float32Array row; the spec names its slices.
- *
- * state:      joint_qpos 7 | joint_qvel 7 | gripper_qpos 2 | tcp_pos 3 | tcp_quat 4 | task slices
- * pointcloud: points N×3 | joint_qpos 7 | gripper_qpos 2 | tcp_pos 3 | task extras (goal)
+ * Observation specs and writers (DESIGN.md §5, §13). Every observation is one flat Float32Array
+ * row; the spec names its slices. The task declares its slices: a state observation holds those
+ * marked 'state' (the default), in order; a point-cloud observation holds N points sampled on the
+ * scene's geoms, then the slices marked 'pointcloud'.
  */
-import type { ObsMode, ObsSlice, ObsSpec, TaskDefinition, TaskView } from './task-types';
-import { ARM_DOF } from './scene-model';
+import type { TaskView } from './task-api';
+import type { ObservationEntry, TaskDefinition } from './task-definition';
+import type { ObsMode, ObsSlice, ObsSpec } from './task-types';
+import type { SceneModel } from './scene-model';
 import { createSurfaceSampler, DEFAULT_NUM_POINTS, writePointCloud, type SurfaceSampler } from './pointcloud';
 
-type SliceDef = Omit<ObsSlice, 'start'>;
-
-const STATE_PROPRIO: readonly SliceDef[] = [
-  { name: 'joint_qpos', dim: 7, doc: 'arm joint angles (rad)' },
-  { name: 'joint_qvel', dim: 7, doc: 'arm joint velocities (rad/s)' },
-  { name: 'gripper_qpos', dim: 2, doc: 'finger slide positions, 0 closed to 0.04 open (m)' },
-  { name: 'tcp_pos', dim: 3, doc: 'tool centre point, world frame (m)' },
-  { name: 'tcp_quat', dim: 4, doc: 'TCP orientation, unit quaternion (w, x, y, z)' },
-];
-
-const POINTCLOUD_PROPRIO: readonly SliceDef[] = [
-  { name: 'joint_qpos', dim: 7, doc: 'arm joint angles (rad)' },
-  { name: 'gripper_qpos', dim: 2, doc: 'finger slide positions (m)' },
-  { name: 'tcp_pos', dim: 3, doc: 'tool centre point, world frame (m)' },
-];
-
-function layout(mode: ObsMode, defs: readonly SliceDef[], numPoints?: number): ObsSpec {
-  let start = 0;
-  const slices = defs.map((def) => {
-    const slice = { ...def, start };
-    start += def.dim;
-    return slice;
-  });
-  return { mode, dim: start, slices, ...(numPoints !== undefined ? { numPoints } : {}) };
+/** The task's observation entries of `mode`, in declaration order. */
+function entriesOf(task: TaskDefinition, mode: ObsMode): ObservationEntry[] {
+  return task.observation.filter((entry) => entry.modes.includes(mode));
 }
 
 export function observationSpec(task: TaskDefinition, mode: ObsMode, numPoints = DEFAULT_NUM_POINTS): ObsSpec {
-  if (mode === 'state') return layout('state', [...STATE_PROPRIO, ...task.taskStateSlices]);
-  return layout('pointcloud', [
-    { name: 'points', dim: numPoints * 3, doc: `${numPoints} surface points [N, 3], world frame (m)` },
-    ...POINTCLOUD_PROPRIO,
-    ...task.pointcloudExtraSlices,
-  ], numPoints);
+  const slices: ObsSlice[] = [];
+  let start = 0;
+  const add = (name: string, dim: number, doc: string) => {
+    slices.push({ name, start, dim, doc });
+    start += dim;
+  };
+  if (mode === 'pointcloud') add('points', numPoints * 3, `${numPoints} surface points [N, 3], world frame (m)`);
+  for (const entry of entriesOf(task, mode)) for (const slice of entry.slices) add(slice.name, slice.dim, slice.doc);
+  return { mode, dim: start, slices, ...(mode === 'pointcloud' ? { numPoints } : {}) };
 }
 
-/** Rotation matrix (row-major) to unit quaternion (w, x, y, z) with w ≥ 0. */
-export function matToQuat(m: ArrayLike<number>, offset: number, out: Float32Array, outOffset: number): void {
-  const m00 = m[offset], m01 = m[offset + 1], m02 = m[offset + 2];
-  const m10 = m[offset + 3], m11 = m[offset + 4], m12 = m[offset + 5];
-  const m20 = m[offset + 6], m21 = m[offset + 7], m22 = m[offset + 8];
-  let w: number, x: number, y: number, z: number;
-  const trace = m00 + m11 + m22;
-  if (trace > 0) {
-    const s = 2 * Math.sqrt(trace + 1);
-    w = 0.25 * s; x = (m21 - m12) / s; y = (m02 - m20) / s; z = (m10 - m01) / s;
-  } else if (m00 > m11 && m00 > m22) {
-    const s = 2 * Math.sqrt(1 + m00 - m11 - m22);
-    w = (m21 - m12) / s; x = 0.25 * s; y = (m01 + m10) / s; z = (m02 + m20) / s;
-  } else if (m11 > m22) {
-    const s = 2 * Math.sqrt(1 + m11 - m00 - m22);
-    w = (m02 - m20) / s; x = (m01 + m10) / s; y = 0.25 * s; z = (m12 + m21) / s;
-  } else {
-    const s = 2 * Math.sqrt(1 + m22 - m00 - m11);
-    w = (m10 - m01) / s; x = (m02 + m20) / s; y = (m12 + m21) / s; z = 0.25 * s;
-  }
-  const sign = w < 0 ? -1 : 1;
-  out[outOffset] = sign * w; out[outOffset + 1] = sign * x; out[outOffset + 2] = sign * y; out[outOffset + 3] = sign * z;
-}
-
-/** Writes one observation row; `sampler` is required in point-cloud mode. */
+/** Writes one observation row; point clouds are sampled from the scene's geoms. */
 export class ObservationWriter {
   readonly spec: ObsSpec;
   private readonly sampler: SurfaceSampler | null;
+  private readonly entries: readonly ObservationEntry[];
 
-  constructor(readonly task: TaskDefinition, view: Pick<TaskView, 'scene'>, mode: ObsMode, numPoints = DEFAULT_NUM_POINTS) {
+  constructor(readonly task: TaskDefinition, scene: SceneModel, mode: ObsMode, numPoints = DEFAULT_NUM_POINTS) {
     this.spec = observationSpec(task, mode, numPoints);
-    this.sampler = mode === 'pointcloud' ? createSurfaceSampler(view.scene, numPoints) : null;
+    this.entries = entriesOf(task, mode);
+    this.sampler = mode === 'pointcloud' ? createSurfaceSampler(scene, numPoints, task.pointCloud) : null;
   }
 
   write(view: TaskView, out: Float32Array, offset: number): void {
-    const qpos = view.arrays.qpos;
-    const qvel = view.arrays.qvel;
-    const sitePos = view.arrays.siteXpos;
-    const fingerAdr = view.scene.fingerQposAdr;
-    const tcp = view.scene.tcpSiteId;
     let cursor = offset;
     if (this.sampler) {
       writePointCloud(this.sampler, view.arrays, out, cursor);
       cursor += this.sampler.numPoints * 3;
     }
-    for (let joint = 0; joint < ARM_DOF; joint++) out[cursor++] = qpos[joint];
-    if (!this.sampler) for (let joint = 0; joint < ARM_DOF; joint++) out[cursor++] = qvel[joint];
-    out[cursor++] = qpos[fingerAdr];
-    out[cursor++] = qpos[fingerAdr + 1];
-    for (let axis = 0; axis < 3; axis++) out[cursor++] = sitePos[tcp * 3 + axis];
-    if (!this.sampler) {
-      matToQuat(view.arrays.siteXmat, tcp * 9, out, cursor);
-      cursor += 4;
-      this.task.writeTaskState(view, out, cursor);
-    } else {
-      this.task.writePointcloudExtras(view, out, cursor);
+    for (const entry of this.entries) {
+      entry.read(view, out, cursor);
+      cursor += entry.dim;
     }
   }
 

@@ -1,142 +1,76 @@
 /**
- * One compiled task scene: the MjModel (shared by every env of a batch), the
- * ids and addresses the controller and tasks read, and reusable Jacobian buffers.
+ * One compiled task scene: the MjModel shared by every env of a batch, and name lookups.
+ * Whatever a task reads about its robot and objects it resolves from here by name.
  * One owner calls dispose().
  */
+import { TaskError } from '../errors';
 import type { Mujoco, MjData, MjModel } from './mujoco-types';
-import { EnvError } from '../errors';
-import { ROBOT_NAMES } from './robot-mjcf';
-import type { DataArrays } from './data-arrays';
-
-type DoubleBuffer = InstanceType<Mujoco['DoubleBuffer']>;
-
-export const ARM_DOF = 7;
-
-/** Names by which a scene marks its task objects (DESIGN.md §5); a scene has at most one of each list. */
-export const OBJECT_NAMES = {
-  /** The free joint of the object the robot manipulates. */
-  objectJoints: ['cube_joint', 'peg_joint'],
-  objectBodies: ['cube', 'peg'],
-  /** stack-cube's green cube, which the red one is placed on. */
-  supportJoint: 'base_cube_joint',
-  /** Mocap bodies moved to episode.goal at reset. */
-  goalBodies: ['goal', 'fixture'],
-} as const;
+import type { NamedKind } from './task-api';
+import { compileModel, type SceneSource } from './task-scene';
 
 export class SceneModel {
   readonly model: MjModel;
   readonly nq: number;
   readonly nv: number;
   readonly nu: number;
-  readonly tcpSiteId: number;
-  readonly fingertipSiteIds: readonly [number, number];
-  /** sensordata addresses of the two pad touch sensors. */
-  readonly touchAdr: readonly [number, number];
-  /** qpos address of the first finger joint; the second follows. */
-  readonly fingerQposAdr: number;
-  /** qpos address of the manipulated object's free joint (the cube, or the peg), or -1 without one. */
-  readonly objectQposAdr: number;
-  readonly objectQvelAdr: number;
-  readonly objectBodyId: number;
-  /** qpos/qvel address of the free joint of the object the manipulated one goes onto (stack-cube's green cube), or -1. */
-  readonly supportQposAdr: number;
-  readonly supportQvelAdr: number;
-  /** mocap index of the body placed at episode.goal at each reset (a goal marker, or the peg fixture), or -1. */
-  readonly goalMocapId: number;
-  readonly homeKeyId: number;
-  private readonly jacp: DoubleBuffer;
-  private readonly jacr: DoubleBuffer;
+  /** The keyframe episodes start from, or -1 for qpos0. */
+  readonly keyId: number;
   private disposed = false;
 
-  constructor(readonly mj: Mujoco, readonly mjcf: string) {
-    this.model = mj.MjModel.from_xml_string(mjcf);
-    try {
-      const m = this.model;
-      this.nq = m.nq;
-      this.nv = m.nv;
-      this.nu = m.nu;
-      const site = mj.mjtObj.mjOBJ_SITE.value;
-      this.tcpSiteId = this.requireId(site, ROBOT_NAMES.tcpSite);
-      this.fingertipSiteIds = [this.requireId(site, ROBOT_NAMES.fingertipSites[0]), this.requireId(site, ROBOT_NAMES.fingertipSites[1])];
-      const sensorAdr = m.sensor_adr as Int32Array;
-      const sensor = mj.mjtObj.mjOBJ_SENSOR.value;
-      this.touchAdr = [sensorAdr[this.requireId(sensor, ROBOT_NAMES.touchSensors[0])], sensorAdr[this.requireId(sensor, ROBOT_NAMES.touchSensors[1])]];
-      const jointQposAdr = m.jnt_qposadr as Int32Array;
-      const jointDofAdr = m.jnt_dofadr as Int32Array;
-      this.fingerQposAdr = jointQposAdr[this.requireId(mj.mjtObj.mjOBJ_JOINT.value, ROBOT_NAMES.fingerJoints[0])];
-      const joint = mj.mjtObj.mjOBJ_JOINT.value;
-      const body = mj.mjtObj.mjOBJ_BODY.value;
-      const objectJoint = this.firstId(joint, OBJECT_NAMES.objectJoints);
-      this.objectQposAdr = objectJoint >= 0 ? jointQposAdr[objectJoint] : -1;
-      this.objectQvelAdr = objectJoint >= 0 ? jointDofAdr[objectJoint] : -1;
-      this.objectBodyId = this.firstId(body, OBJECT_NAMES.objectBodies);
-      const supportJoint = mj.mj_name2id(m, joint, OBJECT_NAMES.supportJoint);
-      this.supportQposAdr = supportJoint >= 0 ? jointQposAdr[supportJoint] : -1;
-      this.supportQvelAdr = supportJoint >= 0 ? jointDofAdr[supportJoint] : -1;
-      const goalBody = this.firstId(body, OBJECT_NAMES.goalBodies);
-      this.goalMocapId = goalBody >= 0 ? (m.body_mocapid as Int32Array)[goalBody] : -1;
-      this.homeKeyId = this.requireId(mj.mjtObj.mjOBJ_KEY.value, 'home');
-      this.jacp = new mj.DoubleBuffer(3 * this.nv);
-      this.jacr = new mj.DoubleBuffer(3 * this.nv);
-    } catch (error) {
+  /** `keyframe` names the start pose; without one a keyframe called 'home' is used when the scene has it. */
+  constructor(readonly mj: Mujoco, readonly source: SceneSource, keyframe?: string, origin = 'the task') {
+    this.model = compileModel(mj, source, origin);
+    this.nq = this.model.nq;
+    this.nv = this.model.nv;
+    this.nu = this.model.nu;
+    this.keyId = this.id('key', keyframe ?? 'home');
+    if (keyframe !== undefined && this.keyId < 0) {
       this.model.delete();
-      throw error;
+      throw new TaskError(`${origin}: keyframe '${keyframe}' is not a keyframe of the scene`);
     }
   }
 
-  /** Id of the first of `names` the model has, or -1. */
-  private firstId(type: number, names: readonly string[]): number {
-    for (const name of names) {
-      const id = this.mj.mj_name2id(this.model, type, name);
-      if (id >= 0) return id;
-    }
-    return -1;
+  /** Id of a named object (mocap: its mocap index; key: a keyframe), or -1 when the scene has none. */
+  id(kind: NamedKind | 'key', name: string): number {
+    const { mj, model } = this;
+    const types = { body: mj.mjtObj.mjOBJ_BODY, joint: mj.mjtObj.mjOBJ_JOINT, geom: mj.mjtObj.mjOBJ_GEOM, site: mj.mjtObj.mjOBJ_SITE,
+      actuator: mj.mjtObj.mjOBJ_ACTUATOR, sensor: mj.mjtObj.mjOBJ_SENSOR, mocap: mj.mjtObj.mjOBJ_BODY, key: mj.mjtObj.mjOBJ_KEY };
+    const id = mj.mj_name2id(model, types[kind].value, name);
+    if (kind !== 'mocap' || id < 0) return id;
+    return (model.body_mocapid as Int32Array)[id];
   }
 
-  private requireId(type: number, name: string): number {
-    const id = this.mj.mj_name2id(this.model, type, name);
-    if (id < 0) throw new EnvError(`scene has no object named '${name}'`);
+  /** qpos address of a named joint; a TaskError names a joint the scene lacks. */
+  qposAddress(joint: string): number {
+    return (this.model.jnt_qposadr as Int32Array)[this.requireJoint(joint)];
+  }
+
+  /** qvel (dof) address of a named joint. */
+  qvelAddress(joint: string): number {
+    return (this.model.jnt_dofadr as Int32Array)[this.requireJoint(joint)];
+  }
+
+  private requireJoint(joint: string): number {
+    const id = this.id('joint', joint);
+    if (id < 0) throw new TaskError(`the scene has no joint named '${joint}'`);
     return id;
   }
 
-  /**
-   * TCP Jacobian restricted to the arm joints: [6, 7] rows (x, y, z, rx, ry, rz), written into `out`.
-   * Arm joints are the first seven dofs by construction of the MJCF.
-   */
-  tcpJacobian(data: MjData, out: Float64Array): Float64Array {
-    this.mj.mj_jacSite(this.model, data, this.jacp.GetView(), this.jacr.GetView(), this.tcpSiteId);
-    // Views are re-read after the call: the heap may have moved.
-    const jacp = this.jacp.GetView() as Float64Array;
-    const jacr = this.jacr.GetView() as Float64Array;
-    for (let row = 0; row < 3; row++) {
-      for (let col = 0; col < ARM_DOF; col++) {
-        out[row * ARM_DOF + col] = jacp[row * this.nv + col];
-        out[(row + 3) * ARM_DOF + col] = jacr[row * this.nv + col];
-      }
-    }
-    return out;
+  /** qpos at the start pose: the keyframe's, or qpos0. */
+  startQpos(): Float64Array {
+    const { model, nq } = this;
+    const source = this.keyId >= 0 ? (model.key_qpos as Float64Array).subarray(this.keyId * nq, (this.keyId + 1) * nq) : (model.qpos0 as Float64Array);
+    return Float64Array.from(source);
   }
 
-  /**
-   * The same [6, 7] TCP Jacobian from joint anchors and axes, without a wasm
-   * call: for a hinge joint j, column j is [a_j × (p − x_j); a_j], with a_j the
-   * world axis, x_j the anchor and p the TCP. Arm joints are joints 0..6.
-   */
-  tcpJacobianFast(arrays: DataArrays, out: Float64Array): Float64Array {
-    const anchor = arrays.xanchor;
-    const axis = arrays.xaxis;
-    const site = arrays.siteXpos;
-    const base = this.tcpSiteId * 3;
-    const px = site[base], py = site[base + 1], pz = site[base + 2];
-    for (let joint = 0; joint < ARM_DOF; joint++) {
-      const ax = axis[joint * 3], ay = axis[joint * 3 + 1], az = axis[joint * 3 + 2];
-      const rx = px - anchor[joint * 3], ry = py - anchor[joint * 3 + 1], rz = pz - anchor[joint * 3 + 2];
-      out[joint] = ay * rz - az * ry;
-      out[ARM_DOF + joint] = az * rx - ax * rz;
-      out[2 * ARM_DOF + joint] = ax * ry - ay * rx;
-      out[3 * ARM_DOF + joint] = ax;
-      out[4 * ARM_DOF + joint] = ay;
-      out[5 * ARM_DOF + joint] = az;
+  /** [nmocap × 3] where the scene puts its mocap bodies. */
+  startMocapPos(): Float64Array {
+    const { model } = this;
+    const out = new Float64Array(model.nmocap * 3);
+    const mocapIds = model.body_mocapid as Int32Array;
+    const bodyPos = model.body_pos as Float64Array;
+    for (let body = 0; body < mocapIds.length; body++) {
+      if (mocapIds[body] >= 0) out.set(bodyPos.subarray(body * 3, body * 3 + 3), mocapIds[body] * 3);
     }
     return out;
   }
@@ -148,8 +82,6 @@ export class SceneModel {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.jacp.delete();
-    this.jacr.delete();
     this.model.delete();
   }
 }

@@ -6,6 +6,8 @@
 import type { Mujoco } from './mujoco-types';
 import { collectExpertDemos } from './expert-rollout';
 import { VectorEnv } from './vector-env';
+import { loadTaskModule } from './task-definition';
+import { getTask, hasTask, registerTask } from './task-registry';
 import type { ShardErrorPayload, ShardPort, ShardReply, ShardRequest, ShardSharedBuffers, ShardStepPayload } from './shard-protocol';
 
 function errorPayload(error: unknown): ShardErrorPayload {
@@ -20,7 +22,14 @@ function errorPayload(error: unknown): ShardErrorPayload {
  * Registers the request handler at once (so no message is lost while the
  * module loads) and answers requests in arrival order.
  */
-export function serveEnvShard(mujoco: Mujoco | Promise<Mujoco>, port: ShardPort): void {
+export interface ShardServerOptions {
+  /** Imports a user's task module (DESIGN.md §13); the default is the platform's dynamic import. */
+  importModule?: (url: string) => Promise<unknown>;
+}
+
+const dynamicImport = (url: string): Promise<unknown> => import(/* @vite-ignore */ url);
+
+export function serveEnvShard(mujoco: Mujoco | Promise<Mujoco>, port: ShardPort, options: ShardServerOptions = {}): void {
   let mj: Mujoco | null = null;
   let env: VectorEnv | null = null;
   let shared: ShardSharedBuffers | null = null;
@@ -99,11 +108,20 @@ export function serveEnvShard(mujoco: Mujoco | Promise<Mujoco>, port: ShardPort)
     }
   };
 
-  const answer = (request: ShardRequest) => {
+  /** A user's task this worker has not loaded yet is imported before the env is built. */
+  const ensureTask = async (request: ShardRequest) => {
+    if (request.type !== 'init' || !request.config.taskModule) return;
+    const registered = hasTask(request.config.task) ? getTask(request.config.task) : undefined;
+    if (registered?.module?.url === request.config.taskModule.url) return;
+    registerTask(await loadTaskModule(request.config.taskModule, options.importModule ?? dynamicImport, mj!), { replace: true });
+  };
+
+  const answer = async (request: ShardRequest) => {
     let reply: ShardReply;
     let transfer: Transferable[] = [];
     const dataInSharedMemory = shared !== null && (request.type === 'reset' || request.type === 'step');
     try {
+      await ensureTask(request);
       const handled = handle(request);
       reply = { id: request.id, ok: true, result: handled.result };
       transfer = handled.transfer;

@@ -1,20 +1,19 @@
 /**
- * One environment: an MjData on a shared SceneModel, driven at 20 Hz with
- * physics substeps (DESIGN.md §5). The vector env owns a batch of these.
+ * One environment: an MjData on a shared SceneModel, stepped `frameSkip` physics steps per action
+ * (DESIGN.md §5, §13). The task resets and scores it through the contract; the env applies the
+ * control, runs the physics, enforces the time limit and watches for unstable physics. The vector
+ * env owns a batch of these.
  */
 import { createRng, type Rng } from '../random';
 import { EnvError } from '../errors';
 import type { MjData } from './mujoco-types';
-import { ARM_DOF, type SceneModel } from './scene-model';
-import { ArmController, type ControlMode } from './controller';
-import { CONTROL_SUBSTEPS, PHYSICS_TIMESTEP } from './robot-mjcf';
-import type { RewardMode, TaskDefinition, TaskEpisodeState, TaskView } from './task-types';
+import type { SceneModel } from './scene-model';
+import type { NamedKind, TaskView } from './task-api';
+import type { ResolvedControl, TaskDefinition } from './task-definition';
+import type { RewardMode } from './task-types';
 import type { ObservationWriter } from './observation';
 import { DataArrays } from './data-arrays';
 import { capturePhysics, restorePhysics } from './physics-state';
-
-/** Joint noise at reset, uniform ± this many rad on each arm joint. */
-export const RESET_JOINT_NOISE = 0.02;
 
 export interface EnvStepResult {
   reward: number;
@@ -33,8 +32,8 @@ export interface EpisodeRecord {
   length: number;
   success: boolean;
   nq: number;
-  /** [3] the episode's goal point (world frame); zeros for lift. Mocap goals are not in qpos. */
-  goal: number[];
+  /** [nmocap × 3] the mocap bodies' positions after reset (goal markers, fixtures); they are not in qpos. */
+  mocapPos: number[];
   /** [length + 1, nq] qpos after reset and after each control step. */
   qpos: Float32Array;
   /**
@@ -47,10 +46,10 @@ export interface EpisodeRecord {
 
 /** One env mid-episode, exactly (DESIGN.md §6 "Resume state"). */
 export interface TaskEnvSnapshot {
-  /** capturePhysics(): integration state and derived fields, float64. */
+  /** capturePhysics(): integration state (mocap included) and derived fields, float64. */
   physics: Float64Array;
-  goal: number[];
-  objectRestZ: number;
+  /** The task's per-episode state (view.state). */
+  state: number[];
   elapsedSteps: number;
   episodeReturn: number;
   episodeSeed: number;
@@ -61,11 +60,22 @@ export interface TaskEnvSnapshot {
   obs: Float32Array;
 }
 
+/** Scales an action in [-1, 1] to each actuator's ctrlrange (motor torques or position targets). */
+function applyScaled(control: ResolvedControl, ctrl: Float64Array, action: ArrayLike<number>, offset: number): void {
+  const range = control.ctrlRange!;
+  for (let actuator = 0; actuator < control.dim; actuator++) {
+    const low = range[2 * actuator];
+    const high = range[2 * actuator + 1];
+    ctrl[actuator] = low + 0.5 * (action[offset + actuator] + 1) * (high - low);
+  }
+}
+
 export class TaskEnv implements TaskView {
   readonly data: MjData;
   readonly arrays: DataArrays;
-  readonly episode: TaskEpisodeState = { goal: new Float64Array(3), objectRestZ: 0 };
-  private readonly controller: ArmController;
+  readonly state: Float64Array;
+  unstable = false;
+  private readonly timestep: number;
   private elapsedSteps = 0;
   private episodeReturn = 0;
   private episodeSeed = 0;
@@ -73,6 +83,7 @@ export class TaskEnv implements TaskView {
   private trajectory: Float32Array;
   /** [maxEpisodeSteps + 1, obsDim], preallocated like the qpos trajectory so memory stays bounded. */
   private obsTrajectory: Float32Array;
+  private mocapAtReset: number[] = [];
   /** When set, wall time spent inside mj_step is added to physicsMs (for the env bench). */
   timePhysics = false;
   physicsMs = 0;
@@ -81,7 +92,7 @@ export class TaskEnv implements TaskView {
     readonly scene: SceneModel,
     readonly task: TaskDefinition,
     readonly writer: ObservationWriter,
-    controlMode: ControlMode,
+    readonly control: ResolvedControl,
     readonly rewardMode: RewardMode,
     readonly recordQpos: boolean,
     /** The episode cap in force (the task's limit unless the run config sets one). */
@@ -89,29 +100,47 @@ export class TaskEnv implements TaskView {
   ) {
     this.data = scene.createData();
     this.arrays = new DataArrays(this.data);
-    this.controller = new ArmController(scene, controlMode);
+    this.state = new Float64Array(task.stateSize);
+    this.timestep = (scene.model.opt as { timestep: number }).timestep;
     this.trajectory = new Float32Array(recordQpos ? (maxEpisodeSteps + 1) * scene.nq : 0);
     this.obsTrajectory = new Float32Array(recordQpos ? (maxEpisodeSteps + 1) * writer.spec.dim : 0);
+  }
+
+  get mj() {
+    return this.scene.mj;
+  }
+
+  get model() {
+    return this.scene.model;
+  }
+
+  id(kind: NamedKind, name: string): number {
+    return this.scene.id(kind, name);
+  }
+
+  qposAddress(joint: string): number {
+    return this.scene.qposAddress(joint);
+  }
+
+  qvelAddress(joint: string): number {
+    return this.scene.qvelAddress(joint);
   }
 
   get steps(): number {
     return this.elapsedSteps;
   }
 
-  /** Seeded reset; writes the first observation at obsOut[obsOffset]. */
+  /** Seeded reset from the start pose; writes the first observation at obsOut[obsOffset]. */
   reset(seed: number, obsOut: Float32Array, obsOffset: number): void {
     const { mj, model } = this.scene;
     const rng: Rng = createRng(seed);
-    mj.mj_resetDataKeyframe(model, this.data, this.scene.homeKeyId);
-    const qpos = this.arrays.qpos;
-    const ctrl = this.arrays.ctrl;
-    for (let joint = 0; joint < ARM_DOF; joint++) {
-      qpos[joint] += RESET_JOINT_NOISE * (2 * rng.uniform() - 1);
-      ctrl[joint] = qpos[joint];
-    }
-    this.task.randomize(this, rng);
-    if (this.scene.goalMocapId >= 0) this.arrays.mocapPos.set(this.episode.goal, this.scene.goalMocapId * 3);
+    if (this.scene.keyId >= 0) mj.mj_resetDataKeyframe(model, this.data, this.scene.keyId);
+    else mj.mj_resetData(model, this.data);
+    this.state.fill(0);
+    this.unstable = false;
+    this.task.reset(this, rng);
     mj.mj_forward(model, this.data);
+    this.mocapAtReset = Array.from(this.arrays.mocapPos);
     this.elapsedSteps = 0;
     this.episodeReturn = 0;
     this.episodeSeed = seed;
@@ -127,33 +156,35 @@ export class TaskEnv implements TaskView {
    */
   step(action: ArrayLike<number>, actionOffset: number, obsOut: Float32Array, obsOffset: number): EnvStepResult {
     const { mj, model } = this.scene;
-    this.controller.apply(this.arrays, action, actionOffset);
+    if (this.control.act) this.control.act(this, action, actionOffset);
+    else applyScaled(this.control, this.arrays.ctrl, action, actionOffset);
     const physicsStart = this.timePhysics ? performance.now() : 0;
-    for (let substep = 0; substep < CONTROL_SUBSTEPS; substep++) mj.mj_step(model, this.data);
+    for (let substep = 0; substep < this.task.frameSkip; substep++) mj.mj_step(model, this.data);
     if (this.timePhysics) this.physicsMs += performance.now() - physicsStart;
     this.elapsedSteps++;
-    const unstable = this.checkUnstable();
-    const evaluation = unstable ? { success: false, denseReward: 0 } : this.task.evaluate(this);
-    // Success ends the episode, so a dense reward in [0, 1] would pay a policy to hover short of
-    // success for longer. Shifting it by −1 makes every step before success cost 1 − progress and
-    // success cost nothing: the return is highest for the fastest success.
-    const reward = this.rewardMode === 'dense' ? evaluation.denseReward - 1 : evaluation.success ? 1 : 0;
+    this.unstable = this.checkUnstable();
+    const result = this.task.step(this);
+    // Unstable physics gives no trustworthy score; a task that still reports one keeps it if finite.
+    const reward = Number.isFinite(result.reward) ? result.reward : 0;
+    if (!this.unstable && !Number.isFinite(result.reward)) {
+      throw new EnvError(`task '${this.task.name}' returned a non-finite reward (${result.reward}) at step ${this.elapsedSteps}`);
+    }
+    const success = this.task.hasSuccess && result.success === true;
     this.episodeReturn += reward;
-    this.everSucceeded ||= evaluation.success;
+    this.everSucceeded ||= success;
     this.recordFrame();
     this.writer.write(this, obsOut, obsOffset);
     this.recordObs(obsOut, obsOffset);
-    const terminated = evaluation.success;
-    const truncated = !terminated && (unstable || this.elapsedSteps >= this.maxEpisodeSteps);
-    return { reward, terminated, truncated, success: evaluation.success, unstable };
+    const terminated = !this.unstable && result.terminated === true;
+    const truncated = !terminated && (this.unstable || this.elapsedSteps >= this.maxEpisodeSteps);
+    return { reward, terminated, truncated, success, unstable: this.unstable };
   }
 
   snapshot(): TaskEnvSnapshot {
     const frames = this.recordQpos ? this.elapsedSteps + 1 : 0;
     return {
       physics: capturePhysics(this.scene, this.arrays),
-      goal: [...this.episode.goal],
-      objectRestZ: this.episode.objectRestZ,
+      state: [...this.state],
       elapsedSteps: this.elapsedSteps,
       episodeReturn: this.episodeReturn,
       episodeSeed: this.episodeSeed,
@@ -168,10 +199,13 @@ export class TaskEnv implements TaskView {
     if (!Number.isInteger(snapshot.elapsedSteps) || snapshot.elapsedSteps < 0 || snapshot.elapsedSteps > this.maxEpisodeSteps) {
       throw new EnvError(`saved env state is ${snapshot.elapsedSteps} steps into its episode, outside this env's 0..${this.maxEpisodeSteps}`);
     }
-    if (snapshot.goal.length !== 3) throw new EnvError(`saved env state has a goal of ${snapshot.goal.length} values; expected 3`);
+    if (snapshot.state.length !== this.state.length) {
+      throw new EnvError(`saved env state holds ${snapshot.state.length} task state values; task '${this.task.name}' keeps ${this.state.length}`);
+    }
     restorePhysics(this.scene, this.arrays, snapshot.physics);
-    this.episode.goal.set(snapshot.goal);
-    this.episode.objectRestZ = snapshot.objectRestZ;
+    this.state.set(snapshot.state);
+    this.unstable = false;
+    this.mocapAtReset = Array.from(this.arrays.mocapPos);
     this.elapsedSteps = snapshot.elapsedSteps;
     this.episodeReturn = snapshot.episodeReturn;
     this.episodeSeed = snapshot.episodeSeed;
@@ -196,7 +230,7 @@ export class TaskEnv implements TaskView {
       length: this.elapsedSteps,
       success: this.everSucceeded,
       nq,
-      goal: [...this.episode.goal],
+      mocapPos: [...this.mocapAtReset],
       qpos: this.trajectory.slice(0, frames * nq),
       obs: this.obsTrajectory.slice(0, frames * this.writer.spec.dim),
     };
@@ -230,8 +264,8 @@ export class TaskEnv implements TaskView {
     let finite = true;
     for (let q = 0; q < qpos.length; q++) if (!Number.isFinite(qpos[q])) finite = false;
     for (let v = 0; v < qvel.length; v++) if (!Number.isFinite(qvel[v])) finite = false;
-    const expectedTime = this.elapsedSteps * CONTROL_SUBSTEPS * PHYSICS_TIMESTEP;
-    const clockJumped = Math.abs(this.data.time - expectedTime) > 0.5 * PHYSICS_TIMESTEP;
+    const expectedTime = this.elapsedSteps * this.task.frameSkip * this.timestep;
+    const clockJumped = Math.abs(this.data.time - expectedTime) > 0.5 * this.timestep;
     return !finite || clockJumped;
   }
 

@@ -3,17 +3,20 @@
  * shard of a sharded one resolve it here, so both accept and refuse the same input.
  */
 import { ConfigError, EnvError, ShapeError } from '../errors';
-import { actionDim, CONTROL_MODES, type ControlMode } from './controller';
 import { observationSpec } from './observation';
 import { DEFAULT_NUM_POINTS } from './pointcloud';
-import { getTask } from './registry';
+import { taskControl, type TaskModuleRef } from './task-definition';
+import { getTask } from './task-registry';
 import { OBS_MODES, REWARD_MODES, type ObsMode, type ObsSpec, type RewardMode, type TaskName } from './task-types';
 
 export interface VectorEnvConfig {
   task: TaskName;
+  /** A user's task: how a worker that has not loaded it yet imports it (DESIGN.md §13). */
+  taskModule?: TaskModuleRef;
   numEnvs: number;
   obsMode?: ObsMode;
-  controlMode?: ControlMode;
+  /** One of the task's controls; 'default' or absent: the task's default. */
+  controlMode?: string;
   rewardMode?: RewardMode;
   numPoints?: number;
   /** Keep each episode's qpos trajectory (for replay and video). */
@@ -23,7 +26,7 @@ export interface VectorEnvConfig {
 }
 
 /** Validated, resolved config; every sharded worker builds from the same one. */
-export interface ResolvedVectorEnvConfig extends Required<VectorEnvConfig> {
+export interface ResolvedVectorEnvConfig extends Required<Omit<VectorEnvConfig, 'taskModule'>> {
   obsSpec: ObsSpec;
   actionDim: number;
   maxEpisodeSteps: number;
@@ -51,13 +54,16 @@ export function resolveVectorEnvConfig(config: VectorEnvConfig): ResolvedVectorE
     throw new ConfigError('num_envs', `num_envs must be a positive integer, got ${config.numEnvs}`);
   }
   const obsMode = checkOneOf('obs_mode', config.obsMode ?? 'state', OBS_MODES);
-  const controlMode = checkOneOf('control_mode', config.controlMode ?? 'ee_delta_pos', CONTROL_MODES);
+  const control = taskControl(task, config.controlMode === 'default' ? undefined : config.controlMode);
   const rewardMode = checkOneOf('reward_mode', config.rewardMode ?? 'dense', REWARD_MODES);
+  if (!task.rewardModes.includes(rewardMode)) {
+    throw new ConfigError('env.reward', `env.reward=${rewardMode} does nothing for task '${task.name}', whose reward is ${task.rewardModes.join(' or ')} only`);
+  }
   const numPoints = config.numPoints ?? DEFAULT_NUM_POINTS;
   return {
-    task: task.name, numEnvs: config.numEnvs, obsMode, controlMode, rewardMode, numPoints,
+    task: task.name, numEnvs: config.numEnvs, obsMode, controlMode: control.name, rewardMode, numPoints,
     recordEpisodes: config.recordEpisodes ?? true, obsSpec: observationSpec(task, obsMode, numPoints),
-    actionDim: actionDim(controlMode), maxEpisodeSteps: resolveMaxEpisodeSteps(config.maxEpisodeSteps, task.maxEpisodeSteps),
+    actionDim: control.dim, maxEpisodeSteps: resolveMaxEpisodeSteps(config.maxEpisodeSteps, task.maxEpisodeSteps),
   };
 }
 

@@ -5,12 +5,14 @@
  * The next episode's seed comes from a per-env stream started by reset(seeds),
  * so a batch is reproducible however it is sharded.
  */
+import type { TaskView } from './task-api';
 import { createRng, restoreRng, type Rng, type RngState } from '../random';
 import { EnvError } from '../errors';
 import type { Mujoco } from './mujoco-types';
 import { envCapacity, envCapacityError, envMemoryExhaustedError, isMujocoOutOfMemory } from './env-memory';
 import { SceneModel } from './scene-model';
-import { getTask } from './registry';
+import { getTask } from './task-registry';
+import { taskControl } from './task-definition';
 import { ObservationWriter } from './observation';
 import { TaskEnv, type EpisodeRecord, type TaskEnvSnapshot } from './task-env';
 import { checkChunkActions, checkSeeds, resolveVectorEnvConfig, type ResolvedVectorEnvConfig, type VectorEnvConfig } from './vector-env-config';
@@ -75,16 +77,17 @@ export class VectorEnv {
   constructor(mj: Mujoco, config: VectorEnvConfig) {
     this.config = resolveVectorEnvConfig(config);
     const task = getTask(this.config.task);
-    this.scene = new SceneModel(mj, task.mjcf());
+    this.scene = new SceneModel(mj, task.scene, task.keyframe, task.origin);
     try {
       const { numEnvs } = this.config;
       const model = this.scene.model;
       // Refused before anything is allocated; the catch below covers memory that other envs of this thread already hold.
       if (numEnvs > envCapacity(model)) throw envCapacityError(task.name, numEnvs, envCapacity(model), model);
-      const writer = new ObservationWriter(task, this, this.config.obsMode, this.config.numPoints);
+      const writer = new ObservationWriter(task, this.scene, this.config.obsMode, this.config.numPoints);
+      const control = taskControl(task, this.config.controlMode);
       for (let envIndex = 0; envIndex < numEnvs; envIndex++) {
         try {
-          this.envs.push(new TaskEnv(this.scene, task, writer, this.config.controlMode, this.config.rewardMode, this.config.recordEpisodes, this.config.maxEpisodeSteps));
+          this.envs.push(new TaskEnv(this.scene, task, writer, control, this.config.rewardMode, this.config.recordEpisodes, this.config.maxEpisodeSteps));
         } catch (error) {
           throw isMujocoOutOfMemory(error) ? envMemoryExhaustedError(task.name, numEnvs, envIndex, model) : error;
         }
@@ -223,6 +226,11 @@ export class VectorEnv {
 
   metrics(): VectorEnvMetrics {
     return { ...this.metricsState };
+  }
+
+  /** What env `index`'s task sees, for checks that call a task's own functions. */
+  taskView(index: number): TaskView {
+    return this.envs[index];
   }
 
   dispose(): void {

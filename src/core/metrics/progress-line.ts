@@ -1,6 +1,7 @@
 /**
  * The one-line-per-iteration progress text of the headless CLIs (DESIGN.md §4, §10).
- * Only the metrics a record has are shown, in a fixed order.
+ * Only the metrics a record has are shown, in a fixed order. A task without a success rule logs
+ * no success rate, so its evaluation shows as its mean return instead.
  */
 import type { MetricKey, MetricRecord } from './metric-keys';
 
@@ -8,6 +9,8 @@ interface Column {
   readonly key: MetricKey;
   readonly label: string;
   readonly format: (value: number) => string;
+  /** Shown only when the record lacks this metric. */
+  readonly unless?: MetricKey;
 }
 
 const fixed = (digits: number) => (value: number) => (Number.isFinite(value) ? value.toFixed(digits) : String(value));
@@ -18,6 +21,7 @@ const COLUMNS: readonly Column[] = [
   { key: 'charts/success_rate', label: 'success', format: fixed(3) },
   { key: 'charts/episode_return', label: 'return', format: fixed(2) },
   { key: 'eval/success_rate', label: 'eval', format: fixed(3) },
+  { key: 'eval/episode_return', label: 'eval_return', format: fixed(2), unless: 'eval/success_rate' },
   { key: 'losses/policy', label: 'pi', format: fixed(4) },
   { key: 'losses/value', label: 'v', format: fixed(4) },
   { key: 'losses/approx_kl', label: 'kl', format: fixed(5) },
@@ -33,7 +37,7 @@ export function formatProgressLine(record: MetricRecord, totalIterations?: numbe
   if (iteration !== undefined) parts.push(`iter ${integer(iteration)}${totalIterations !== undefined ? `/${totalIterations}` : ''}`);
   for (const column of COLUMNS) {
     const value = record[column.key];
-    if (value !== undefined) parts.push(`${column.label} ${column.format(value)}`);
+    if (value !== undefined && (column.unless === undefined || record[column.unless] === undefined)) parts.push(`${column.label} ${column.format(value)}`);
   }
   return parts.join(' ');
 }

@@ -1,9 +1,9 @@
 import type { RunConfig } from '../config/run-config';
-import { actionDim } from '../envs/controller';
+import { configActionDim, configControl } from '../envs/task-controls';
 import { DemosError } from '../errors';
 import type { DemoMetadata } from '../envs/demo-format';
 import { observationSpec } from '../envs/observation';
-import { getTask } from '../envs/registry';
+import { getTask } from '../envs/task-registry';
 
 /**
  * The one demos-fit check (stage 1, stage 2 and the studio's drop): why demonstrations cannot
@@ -21,8 +21,9 @@ export function demosEnvProblem(metadata: DemoMetadata, config: RunConfig): stri
       ? `the demos' observations hold ${metadata.obs_dim} values but the env's hold ${spec.dim} (${config.env.num_points} points; env.num_points)`
       : `the demos' observations hold ${metadata.obs_dim} values but the env's hold ${spec.dim}`;
   }
-  if (metadata.control_mode !== config.env.control_mode) return `the demos were recorded with control mode ${metadata.control_mode} but the env uses ${config.env.control_mode}`;
-  const envActions = actionDim(config.env.control_mode);
+  const control = configControl(config).name;
+  if (metadata.control_mode !== control) return `the demos were recorded with control mode ${metadata.control_mode} but the env uses ${control}`;
+  const envActions = configActionDim(config);
   if (metadata.action_dim !== envActions) return `the demos' actions have ${metadata.action_dim} dims but the env's have ${envActions}`;
   return undefined;
 }

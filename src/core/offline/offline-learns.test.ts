@@ -51,7 +51,7 @@ describe('stage 2 (advantage-weighted flow BC) on reach', () => {
       const after = await evaluate();
       // Measured: success 0.38 (19/50) → 0.40 (20/50), mean return −20.7 → −17.2; rollouts succeed 9/24;
       // critic explained variance 0.64 (in sample); demo samples weigh 1.05 on average, rollout samples 0.83.
-      expect(after.successRate).toBeGreaterThanOrEqual(start.successRate - 0.05);
+      expect(after.successRate).toBeGreaterThanOrEqual(start.successRate! - 0.05);
       expect(after.meanReturn).toBeGreaterThan(start.meanReturn - 1);
       expect(report.demoSamples).toBe(demos.rewards.length);
       expect(report.rolloutSamples).toBeGreaterThan(0);

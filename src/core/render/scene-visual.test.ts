@@ -4,12 +4,15 @@ import { loadMujocoNode } from '../../cli/mujoco-node';
 import { VectorEnv } from '../envs/vector-env';
 import { createRng } from '../random';
 import type { EpisodeRecord } from '../envs/task-env';
-import { TASK_NAMES, type TaskName } from '../envs/task-types';
-import { getTask } from '../envs/registry';
+import type { TaskName } from '../envs/task-types';
+import { getTask, taskNames } from '../envs/task-registry';
 import { SceneModel } from '../envs/scene-model';
 import { ShapeError } from '../errors';
 import { POSE_STRIDE, episodePoses, sceneVisual, visibleGeomIds } from './scene-visual';
 import { ReplayScenes } from './replay-scenes';
+
+/** The registered tasks: the built-ins. */
+const TASK_NAMES = taskNames();
 
 let mj: Mujoco;
 let scenes: ReplayScenes;
@@ -38,14 +41,16 @@ interface ExpertEpisode {
 
 /** One scripted-expert episode recorded by a VectorEnv, with the state right after its reset. */
 function expertEpisode(task: TaskName, seed: number): ExpertEpisode {
-  const env = new VectorEnv(mj, { task, numEnvs: 1, recordEpisodes: true });
+  const definition = getTask(task);
+  const env = new VectorEnv(mj, { task, numEnvs: 1, recordEpisodes: true, controlMode: definition.expert!.control });
   try {
     env.reset([seed]);
     const view = env.env(0);
     const resetXpos = Float64Array.from(view.arrays.geomXpos);
     const resetXmat = Float64Array.from(view.arrays.geomXmat);
-    const resetTcp = Float64Array.from(view.arrays.siteXpos.subarray(env.scene.tcpSiteId * 3, env.scene.tcpSiteId * 3 + 3));
-    const expert = view.task.createExpert(0, createRng(seed));
+    const tcpSite = view.id('site', definition.render.endEffectorSite!);
+    const resetTcp = Float64Array.from(view.arrays.siteXpos.subarray(tcpSite * 3, tcpSite * 3 + 3));
+    const expert = definition.expert!.create(0, createRng(seed));
     expert.reset();
     const action = new Float32Array(env.config.actionDim);
     for (let stepIndex = 0; stepIndex < env.config.maxEpisodeSteps; stepIndex++) {
@@ -79,7 +84,7 @@ describe('sceneVisual', () => {
 
   it('takes every colour from the MJCF and keeps MuJoCo size semantics', () => {
     for (const task of TASK_NAMES) {
-      const colours = mjcfGeomColours(getTask(task).mjcf());
+      const colours = mjcfGeomColours(getTask(task).scene.xml);
       const visual = scenes.visual(task);
       expect(visual.geoms.length).toBe(colours.size);
       for (const geom of visual.geoms) {
@@ -101,12 +106,12 @@ describe('sceneVisual', () => {
   });
 
   it('skips geoms in hidden groups', () => {
-    const xml = getTask('reach').mjcf().replace('group="2"', 'group="3"');
+    const xml = getTask('reach').scene.xml.replace('group="2"', 'group="3"');
     const scene = scenes.scene('reach');
-    const hiddenScene = new SceneModel(mj, xml);
+    const hiddenScene = new SceneModel(mj, { xml, assets: new Map() });
     try {
       expect(visibleGeomIds(hiddenScene).length).toBe(visibleGeomIds(scene).length - 1);
-      expect(sceneVisual(hiddenScene, 'reach').geoms.map((geom) => geom.name)).not.toContain('goal_marker');
+      expect(sceneVisual(hiddenScene, getTask('reach')).geoms.map((geom) => geom.name)).not.toContain('goal_marker');
     } finally {
       hiddenScene.dispose();
     }
@@ -122,7 +127,7 @@ describe('episodePoses', () => {
   });
 
   it('lays out frames × geomCount × 12 floats with orthonormal rotations', () => {
-    const poses = episodePoses(scenes.scene('lift'), lift.record);
+    const poses = episodePoses(scenes.scene('lift'), getTask('lift'), lift.record);
     expect(poses.frames).toBe(lift.record.length + 1);
     expect(poses.geomCount).toBe(scenes.visual('lift').geoms.length);
     expect(poses.poses.length).toBe(poses.frames * poses.geomCount * POSE_STRIDE);
@@ -146,20 +151,23 @@ describe('episodePoses', () => {
   it("frame 0 equals a fresh reset's geom_xpos, geom_xmat and TCP, goal marker included", () => {
     for (const [task, episode] of [['lift', lift], ['pick-cube', pick]] as const) {
       const scene = scenes.scene(task);
-      const poses = episodePoses(scene, episode.record);
+      const poses = episodePoses(scene, getTask(task), episode.record);
       visibleGeomIds(scene).forEach((geomId, slot) => {
         for (let axis = 0; axis < 3; axis++) expect(poses.poses[slot * POSE_STRIDE + axis]).toBeCloseTo(episode.resetXpos[geomId * 3 + axis], 5);
         for (let entry = 0; entry < 9; entry++) expect(poses.poses[slot * POSE_STRIDE + 3 + entry]).toBeCloseTo(episode.resetXmat[geomId * 9 + entry], 5);
       });
       for (let axis = 0; axis < 3; axis++) expect(poses.tcp[axis]).toBeCloseTo(episode.resetTcp[axis], 5);
     }
-    // The pick-cube goal marker sits at the recorded goal in every frame.
+    // The pick-cube goal marker sits at the recorded goal (its mocap body's position) in every frame.
     const visual = scenes.visual('pick-cube');
     const goalSlot = visual.geoms.findIndex((geom) => geom.name === 'goal_marker');
-    const poses = episodePoses(scenes.scene('pick-cube'), pick.record);
+    const pickScene = scenes.scene('pick-cube');
+    const goalMocap = pickScene.id('mocap', 'goal');
+    expect(goalMocap).toBeGreaterThanOrEqual(0);
+    const poses = episodePoses(pickScene, getTask('pick-cube'), pick.record);
     for (const frame of [0, poses.frames - 1]) {
       for (let axis = 0; axis < 3; axis++) {
-        expect(poses.poses[(frame * poses.geomCount + goalSlot) * POSE_STRIDE + axis]).toBeCloseTo(pick.record.goal[axis], 5);
+        expect(poses.poses[(frame * poses.geomCount + goalSlot) * POSE_STRIDE + axis]).toBeCloseTo(pick.record.mocapPos[goalMocap * 3 + axis], 5);
       }
     }
   });
@@ -168,13 +176,13 @@ describe('episodePoses', () => {
     expect(lift.record.success).toBe(true);
     const visual = scenes.visual('lift');
     const cubeSlot = visual.geoms.findIndex((geom) => geom.name === 'cube_geom');
-    const poses = episodePoses(scenes.scene('lift'), lift.record);
+    const poses = episodePoses(scenes.scene('lift'), getTask('lift'), lift.record);
     const cubeZ = (frame: number) => poses.poses[(frame * poses.geomCount + cubeSlot) * POSE_STRIDE + 2];
     // Success is a 4 cm rise of the cube centre; it rests at z = 0.02 on the table.
     expect(cubeZ(0)).toBeCloseTo(0.02, 2);
     expect(cubeZ(poses.frames - 1) - cubeZ(0)).toBeGreaterThan(0.04);
     // The cube follows its free joint: qpos[adr..adr+3] of the last frame.
-    const adr = scenes.scene('lift').objectQposAdr;
+    const adr = scenes.scene('lift').qposAddress('cube_joint');
     const nq = lift.record.nq;
     for (let axis = 0; axis < 3; axis++) {
       expect(poses.poses[((poses.frames - 1) * poses.geomCount + cubeSlot) * POSE_STRIDE + axis]).toBeCloseTo(lift.record.qpos[(poses.frames - 1) * nq + adr + axis], 5);
@@ -183,15 +191,17 @@ describe('episodePoses', () => {
     expect(tcpTravel).toBeGreaterThan(0.02);
   });
 
-  it('rejects a record of another task, an empty trajectory and a bad goal', () => {
+  it('rejects a record of another task, an empty trajectory and bad mocap positions', () => {
     const reach = scenes.scene('reach');
-    expect(() => episodePoses(reach, lift.record)).toThrow(ShapeError);
-    expect(() => episodePoses(reach, lift.record)).toThrow(/record\.nq|nq 16 but the scene has nq 9/);
+    const liftTask = getTask('lift');
+    expect(() => episodePoses(reach, getTask('reach'), lift.record)).toThrow(ShapeError);
+    expect(() => episodePoses(reach, getTask('reach'), lift.record)).toThrow(/record\.nq|nq 16 but the scene has nq 9/);
     const empty: EpisodeRecord = { ...lift.record, qpos: new Float32Array(0) };
-    expect(() => episodePoses(scenes.scene('lift'), empty)).toThrow(/recordEpisodes is off/);
+    expect(() => episodePoses(scenes.scene('lift'), liftTask, empty)).toThrow(/recordEpisodes is off/);
     const ragged: EpisodeRecord = { ...lift.record, qpos: lift.record.qpos.subarray(0, lift.record.nq * 2 + 1) };
-    expect(() => episodePoses(scenes.scene('lift'), ragged)).toThrow(ShapeError);
-    const badGoal: EpisodeRecord = { ...lift.record, goal: [0, 0] };
-    expect(() => episodePoses(scenes.scene('lift'), badGoal)).toThrow(/record\.goal must have 3 values/);
+    expect(() => episodePoses(scenes.scene('lift'), liftTask, ragged)).toThrow(ShapeError);
+    const badMocap: EpisodeRecord = { ...lift.record, mocapPos: [0, 0] };
+    expect(() => episodePoses(scenes.scene('lift'), liftTask, badMocap)).toThrow(ShapeError);
+    expect(() => episodePoses(scenes.scene('lift'), liftTask, badMocap)).toThrow(/record\.mocapPos has 2 values/);
   });
 });

@@ -6,11 +6,11 @@
  */
 import { ShapeError } from '../errors';
 import type { EpisodeRecord } from '../envs/task-env';
+import type { TaskDefinition } from '../envs/task-definition';
 import type { TaskName } from '../envs/task-types';
 import type { SceneModel } from '../envs/scene-model';
-import { PHYSICS_TIMESTEP, CONTROL_SUBSTEPS } from '../envs/robot-mjcf';
 
-export type GeomShape = 'plane' | 'sphere' | 'capsule' | 'cylinder' | 'box';
+export type GeomShape = 'plane' | 'sphere' | 'capsule' | 'cylinder' | 'box' | 'mesh';
 
 /** One visible geom, in its own frame (the pose comes from EpisodePoses). */
 export interface GeomVisual {
@@ -23,6 +23,8 @@ export interface GeomVisual {
   size: [number, number, number];
   /** RGBA in [0, 1], as written in the MJCF (display values, like MuJoCo's own renderer). */
   rgba: [number, number, number, number];
+  /** Mesh geoms: vertices [V, 3] in the geom's frame and triangles [T, 3] of vertex indices. */
+  mesh?: { vertices: number[]; faces: number[] };
 }
 
 export interface SceneVisual {
@@ -40,7 +42,7 @@ export interface EpisodePoses {
   geomCount: number;
   /** [frames × geomCount × 12]: world position (3) then row-major rotation (9) */
   poses: Float32Array;
-  /** [frames × 3] TCP site position */
+  /** [frames × 3] the task's end-effector site position (zeros when it names none) */
   tcp: Float32Array;
 }
 
@@ -50,8 +52,6 @@ export const POSE_STRIDE = 12;
 /** Geoms in this group or above are not drawn (MuJoCo's viewer hides groups 3-5 by default). */
 export const HIDDEN_GROUP_START = 3;
 
-/** Oblique view from the front right, above the table. */
-const DEFAULT_CAMERA: SceneVisual['camera'] = { position: [1.45, 1.0, 0.9], target: [0.32, 0, 0.28] };
 
 /** [G] ids of the geoms a renderer draws: known shapes, group below HIDDEN_GROUP_START, alpha above 0. */
 export function visibleGeomIds(scene: SceneModel): number[] {
@@ -75,35 +75,70 @@ function geomShape(scene: SceneModel, type: number): GeomShape | undefined {
     case geom.mjGEOM_CAPSULE.value: return 'capsule';
     case geom.mjGEOM_CYLINDER.value: return 'cylinder';
     case geom.mjGEOM_BOX.value: return 'box';
+    case geom.mjGEOM_MESH.value: return 'mesh';
     default: return undefined;
   }
 }
 
-/** The task's visible geoms, their colours and a camera; fps is the 20 Hz control rate (DESIGN.md §5). */
-export function sceneVisual(scene: SceneModel, task: TaskName): SceneVisual {
+/** A mesh's vertices and triangles, for drawing. */
+function meshOf(scene: SceneModel, meshId: number): { vertices: number[]; faces: number[] } {
+  const { model } = scene;
+  const vertAdr = (model.mesh_vertadr as Int32Array)[meshId];
+  const vertNum = (model.mesh_vertnum as Int32Array)[meshId];
+  const faceAdr = (model.mesh_faceadr as Int32Array)[meshId];
+  const faceNum = (model.mesh_facenum as Int32Array)[meshId];
+  return {
+    vertices: Array.from((model.mesh_vert as Float32Array).subarray(vertAdr * 3, (vertAdr + vertNum) * 3)),
+    faces: Array.from((model.mesh_face as Int32Array).subarray(faceAdr * 3, (faceAdr + faceNum) * 3)),
+  };
+}
+
+/** A camera that frames the whole model (from its bounding sphere), for tasks that give none. */
+function framingCamera(scene: SceneModel): SceneVisual['camera'] {
+  // An Embind handle: read, then freed.
+  const stat = scene.model.stat as { center?: ArrayLike<number>; extent?: number; delete?: () => void };
+  try {
+    const center = stat.center ? [stat.center[0], stat.center[1], stat.center[2]] : [0, 0, 0];
+    const extent = stat.extent && stat.extent > 0 ? stat.extent : 1;
+    return { position: [center[0] + 1.6 * extent, center[1] - 1.6 * extent, center[2] + 0.9 * extent], target: [center[0], center[1], center[2]] };
+  } finally {
+    stat.delete?.();
+  }
+}
+
+/** The task's visible geoms, their colours and a camera; fps is the control rate. */
+export function sceneVisual(scene: SceneModel, task: TaskDefinition): SceneVisual {
   const { mj, model } = scene;
   const geomType = model.geom_type as Int32Array;
   const geomSize = model.geom_size as Float64Array;
   const geomRgba = model.geom_rgba as Float32Array;
-  const geoms = visibleGeomIds(scene).map((geomId): GeomVisual => ({
-    name: mj.mj_id2name(model, mj.mjtObj.mjOBJ_GEOM.value, geomId) ?? `geom${geomId}`,
-    shape: geomShape(scene, geomType[geomId])!,
-    size: [geomSize[geomId * 3], geomSize[geomId * 3 + 1], geomSize[geomId * 3 + 2]],
-    rgba: [geomRgba[geomId * 4], geomRgba[geomId * 4 + 1], geomRgba[geomId * 4 + 2], geomRgba[geomId * 4 + 3]],
-  }));
+  const geomDataId = model.geom_dataid as Int32Array;
+  const geoms = visibleGeomIds(scene).map((geomId): GeomVisual => {
+    const shape = geomShape(scene, geomType[geomId])!;
+    return {
+      name: mj.mj_id2name(model, mj.mjtObj.mjOBJ_GEOM.value, geomId) ?? `geom${geomId}`,
+      shape,
+      size: [geomSize[geomId * 3], geomSize[geomId * 3 + 1], geomSize[geomId * 3 + 2]],
+      rgba: [geomRgba[geomId * 4], geomRgba[geomId * 4 + 1], geomRgba[geomId * 4 + 2], geomRgba[geomId * 4 + 3]],
+      ...(shape === 'mesh' ? { mesh: meshOf(scene, geomDataId[geomId]) } : {}),
+    };
+  });
+  const timestep = (model.opt as { timestep: number }).timestep;
+  const camera = task.render.camera ?? framingCamera(scene);
   return {
-    task,
+    task: task.name,
     geoms,
-    fps: Math.round(1 / (PHYSICS_TIMESTEP * CONTROL_SUBSTEPS)),
-    camera: { position: [...DEFAULT_CAMERA.position], target: [...DEFAULT_CAMERA.target] },
+    fps: Math.round(1 / (timestep * task.frameSkip)),
+    camera: { position: [...camera.position], target: [...camera.target] },
   };
 }
 
 /**
- * Poses of the visible geoms at each recorded frame: qpos [frames, nq] from the record, the goal
- * marker's mocap position from record.goal, then mj_kinematics. The record must come from `scene`'s task.
+ * Poses of the visible geoms at each recorded frame: qpos [frames, nq] from the record, the mocap
+ * bodies' positions from record.mocapPos, then mj_kinematics; and the end-effector site's path.
+ * The record must come from `scene`'s task.
  */
-export function episodePoses(scene: SceneModel, record: EpisodeRecord): EpisodePoses {
+export function episodePoses(scene: SceneModel, task: TaskDefinition, record: EpisodeRecord): EpisodePoses {
   const { mj, model, nq } = scene;
   if (record.nq !== nq) {
     throw new ShapeError('record.nq', `the episode has nq ${record.nq} but the scene has nq ${nq}: replay it in the scene of the task that recorded it`);
@@ -112,9 +147,11 @@ export function episodePoses(scene: SceneModel, record: EpisodeRecord): EpisodeP
   if (!Number.isInteger(frames) || frames < 1) {
     throw new ShapeError('record.qpos', `record.qpos has ${record.qpos.length} values, not a positive multiple of nq ${nq}: the env did not record qpos (recordEpisodes is off)`);
   }
-  if (record.goal.length !== 3) {
-    throw new ShapeError('record.goal', `record.goal must have 3 values (x, y, z), got ${record.goal.length}`);
+  const nmocap = scene.model.nmocap;
+  if (record.mocapPos.length !== nmocap * 3 && record.mocapPos.length !== 0) {
+    throw new ShapeError('record.mocapPos', `record.mocapPos has ${record.mocapPos.length} values, but the scene has ${nmocap} mocap bodies (${nmocap * 3} values)`);
   }
+  const site = task.render.endEffectorSite ? scene.id('site', task.render.endEffectorSite) : -1;
   const geomIds = visibleGeomIds(scene);
   const geomCount = geomIds.length;
   const poses = new Float32Array(frames * geomCount * POSE_STRIDE);
@@ -126,7 +163,7 @@ export function episodePoses(scene: SceneModel, record: EpisodeRecord): EpisodeP
       // Views are re-read each frame: a heap growth detaches old ones.
       const qpos = data.qpos as Float64Array;
       for (let q = 0; q < nq; q++) qpos[q] = record.qpos[frame * nq + q];
-      if (scene.goalMocapId >= 0) (data.mocap_pos as Float64Array).set(record.goal, scene.goalMocapId * 3);
+      if (record.mocapPos.length > 0) (data.mocap_pos as Float64Array).set(record.mocapPos);
       mj.mj_kinematics(model, data);
       const xpos = data.geom_xpos as Float64Array;
       const xmat = data.geom_xmat as Float64Array;
@@ -137,7 +174,7 @@ export function episodePoses(scene: SceneModel, record: EpisodeRecord): EpisodeP
         for (let entry = 0; entry < 9; entry++) poses[base + 3 + entry] = xmat[geomId * 9 + entry];
       }
       const siteXpos = data.site_xpos as Float64Array;
-      for (let axis = 0; axis < 3; axis++) tcp[frame * 3 + axis] = siteXpos[scene.tcpSiteId * 3 + axis];
+      if (site >= 0) for (let axis = 0; axis < 3; axis++) tcp[frame * 3 + axis] = siteXpos[site * 3 + axis];
     }
   } finally {
     data.delete();

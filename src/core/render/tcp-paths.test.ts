@@ -3,12 +3,18 @@ import type { Mujoco } from '../envs/mujoco-types';
 import { loadMujocoNode } from '../../cli/mujoco-node';
 import { VectorEnv } from '../envs/vector-env';
 import { createRng } from '../random';
-import { ShapeError } from '../errors';
-import { finalChunks, tcpPaths } from './tcp-paths';
+import { ConfigError, ShapeError } from '../errors';
+import { getTask } from '../envs/task-registry';
+import type { TaskDefinition } from '../envs/task-definition';
+import { finalChunks, tcpPaths as tcpPathsOf } from './tcp-paths';
 import { observationState, stateRecord } from './observation-state';
 import { POSE_STRIDE, episodePoses, visibleGeomIds } from './scene-visual';
 
 describe('tcpPaths', () => {
+  /** A built-in arm task, under its ee_delta_pos control. */
+  const tcpPaths = (actions: Float32Array, count: number, horizon: number, actionDim: number, start: ArrayLike<number>) =>
+    tcpPathsOf(getTask('pick-cube'), 'ee_delta_pos', actions, count, horizon, actionDim, start);
+
   it('adds 0.03 m per unit action, clipped to [-1, 1], from the start', () => {
     // One chain, H = 2, A = 4: a_0 = (1, -0.5, 2 → 1, g), a_1 = (-3 → -1, 0, 0.5, g).
     const actions = Float32Array.from([1, -0.5, 2, 0.7, -3, 0, 0.5, -1]);
@@ -46,6 +52,14 @@ describe('tcpPaths', () => {
     expect(() => tcpPaths(new Float32Array(2), 1, 1, 2, [0, 0, 0])).toThrow(/ee_delta_pos/);
     expect(() => tcpPaths(new Float32Array(3), 1, 1, 3, [0, 0])).toThrow(/start/);
   });
+
+  it('refuses a control, or a task, whose actions imply no end-effector path', () => {
+    const pick = getTask('pick-cube');
+    expect(() => tcpPathsOf(pick, 'joint_delta_pos', new Float32Array(8), 1, 1, 8, [0, 0, 0])).toThrow(ConfigError);
+    expect(() => tcpPathsOf(pick, 'joint_delta_pos', new Float32Array(8), 1, 1, 8, [0, 0, 0])).toThrow(/joint_delta_pos/);
+    const noHint: TaskDefinition = { ...pick, render: {} };
+    expect(() => tcpPathsOf(noHint, 'ee_delta_pos', new Float32Array(4), 1, 1, 4, [0, 0, 0])).toThrow(ConfigError);
+  });
 });
 
 describe('observationState', () => {
@@ -62,10 +76,10 @@ describe('observationState', () => {
       envs.push(env);
       const obs = env.reset([8]);
       const view = env.env(0);
-      const state = observationState(env.scene, env.config.obsSpec, obs);
+      const task = getTask('pick-cube');
+      const state = observationState(env.scene, task, env.config.obsSpec, obs);
       expect(state.objectFromObservation).toBe(obsMode === 'state');
-      state.goal.forEach((value, axis) => expect(value).toBeCloseTo(view.episode.goal[axis], 6));
-      const poses = episodePoses(env.scene, stateRecord(state, env.scene.nq));
+      const poses = episodePoses(env.scene, task, stateRecord(state, env.scene.nq));
       const xpos = view.arrays.geomXpos;
       const names = visibleGeomIds(env.scene).map((geomId) => [geomId, mj.mj_id2name(env.scene.model, mj.mjtObj.mjOBJ_GEOM.value, geomId)] as const);
       for (const [slot, [geomId, name]] of names.entries()) {
@@ -73,8 +87,10 @@ describe('observationState', () => {
         if (name === 'cube_geom' && obsMode === 'pointcloud') continue;
         for (let axis = 0; axis < 3; axis++) expect(poses.poses[slot * POSE_STRIDE + axis], `${name} axis ${axis}`).toBeCloseTo(xpos[geomId * 3 + axis], 4);
       }
-      state.tcp.forEach((value, axis) => expect(poses.tcp[axis]).toBeCloseTo(value, 4));
-      expect(() => observationState(env.scene, env.config.obsSpec, obs.subarray(1))).toThrow(ShapeError);
+      // The rebuilt end effector is where the observation's TCP is.
+      const tcpSlice = env.config.obsSpec.slices.find((slice) => slice.name === 'tcp_pos')!;
+      obs.subarray(tcpSlice.start, tcpSlice.start + 3).forEach((value, axis) => expect(poses.tcp[axis]).toBeCloseTo(value, 4));
+      expect(() => observationState(env.scene, task, env.config.obsSpec, obs.subarray(1))).toThrow(ShapeError);
     });
   }
 });

@@ -36,7 +36,7 @@ describe('flow-matching BC on reach', () => {
       // get much closer on average (measured return −18.2).
       expect(trained.successRate).toBeGreaterThanOrEqual(0.2);
       expect(trained.meanReturn).toBeGreaterThan(untrained.meanReturn + 10);
-      expect(trained.successRate).toBeGreaterThan(untrained.successRate);
+      expect(trained.successRate).toBeGreaterThan(untrained.successRate!);
       expect(trained.meanReturn).toBeGreaterThan(untrained.meanReturn);
     } finally {
       await env.dispose();

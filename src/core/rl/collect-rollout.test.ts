@@ -52,7 +52,7 @@ function scriptedEnv(ends: number[][]): BatchEnv & { actionsSeen: Float32Array[]
       const truncated = Uint8Array.from(row, (end) => (end === TRUNC || end === BOTH ? 1 : 0));
       const steps = Int32Array.from(row, (end) => (end === NONE ? nSteps : 1));
       row.forEach((end, envIndex) => {
-        if (end !== NONE) episodes.push({ envIndex, seed: 0, episodeReturn: call, length: call, success: end === TERM || end === BOTH, nq: 0, qpos: new Float32Array(0), goal: [0, 0, 0] } as EpisodeRecord);
+        if (end !== NONE) episodes.push({ envIndex, seed: 0, episodeReturn: call, length: call, success: end === TERM || end === BOTH, nq: 0, qpos: new Float32Array(0), mocapPos: [] } as EpisodeRecord);
       });
       const reward = Float32Array.from({ length: numEnvs }, (_, envIndex) => call + 0.25 * envIndex);
       const finalObs = obsAt(0.5);

@@ -7,12 +7,13 @@
 import type { RunConfig } from '../config/run-config';
 import type { BatchEnv } from '../envs/batch-env';
 import { createRng } from '../random';
-import { evaluateActor, type EvalActor } from './evaluate';
+import { evaluateActor, taskHasSuccess, type EvalActor } from './evaluate';
 
 export interface BatchedEvaluation {
   task: string;
   episodes: number;
-  success_rate: number;
+  /** Absent for a task without a success rule (DESIGN.md §13): mean_return measures it. */
+  success_rate?: number;
   mean_return: number;
   mean_length: number;
 }
@@ -22,7 +23,8 @@ export interface BatchedEvalOptions {
   /** Episode e resets with seed + e; batch b draws x_0 from the stream seeded seed + (first episode of b). */
   seed: number;
   batch: number;
-  onBatch?: (done: number, successes: number) => void;
+  /** After each batch: episodes done, successes among them (undefined without a success rule) and their mean return. */
+  onBatch?: (done: number, successes: number | undefined, meanReturn: number) => void;
 }
 
 /** Evaluates `actor` with envs from `openEnv(count)` (one per episode of a batch; disposed here). */
@@ -32,6 +34,7 @@ export async function evaluateInBatches(
   options: BatchedEvalOptions,
   openEnv: (count: number) => Promise<BatchEnv>,
 ): Promise<BatchedEvaluation> {
+  const hasSuccess = taskHasSuccess(config.task);
   let successes = 0;
   let returns = 0;
   let lengths = 0;
@@ -41,10 +44,10 @@ export async function evaluateInBatches(
     try {
       const seeds = Array.from({ length: count }, (_, index) => options.seed + first + index);
       const summary = await evaluateActor(actor, env, config, seeds, createRng(options.seed + first));
-      successes += summary.successRate * count;
+      successes += (summary.successRate ?? 0) * count;
       returns += summary.meanReturn * count;
       lengths += summary.meanLength * count;
-      options.onBatch?.(first + count, Math.round(successes));
+      options.onBatch?.(first + count, hasSuccess ? Math.round(successes) : undefined, returns / (first + count));
     } finally {
       await env.dispose();
     }
@@ -52,7 +55,7 @@ export async function evaluateInBatches(
   return {
     task: config.task,
     episodes: options.episodes,
-    success_rate: successes / options.episodes,
+    ...(hasSuccess ? { success_rate: successes / options.episodes } : {}),
     mean_return: returns / options.episodes,
     mean_length: lengths / options.episodes,
   };

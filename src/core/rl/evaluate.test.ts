@@ -46,7 +46,7 @@ function scriptedEnv(lengths: number[], obsDim = 10, actionDim = 4): BatchEnv & 
         if (chunksRun[envIndex] % lengths[envIndex] !== 0) continue;
         const episode = episodesDone[envIndex]++;
         truncated[envIndex] = 1;
-        const record = { envIndex, seed: 0, episodeReturn: 10 * envIndex + episode, length: lengths[envIndex] * nSteps, success: episode % 2 === 0, nq: 0, goal: [0, 0, 0], qpos: new Float32Array(0) };
+        const record = { envIndex, seed: 0, episodeReturn: 10 * envIndex + episode, length: lengths[envIndex] * nSteps, success: episode % 2 === 0, nq: 0, mocapPos: [], qpos: new Float32Array(0) };
         pending.push(record as EpisodeRecord);
       }
       const next = obs();

@@ -1,5 +1,6 @@
 import type { RunConfig } from '../config/run-config';
 import type { EpisodeRecord } from '../envs/task-env';
+import { getTask, hasTask } from '../envs/task-registry';
 import type { Rng } from '../random';
 import type { BatchEnv } from '../envs/batch-env';
 import { ObsHistory } from './obs-history';
@@ -9,7 +10,8 @@ import { samplerOptionsAt } from './policy-setup';
 
 export interface EvalSummary {
   episodes: number;
-  successRate: number;
+  /** Absent for a task without a success rule (DESIGN.md §13): it is measured by return. */
+  successRate?: number;
   meanReturn: number;
   meanLength: number;
   /** The first episode of each env, in env order. */
@@ -21,6 +23,14 @@ export interface EvalSummary {
  * and from the in-run evaluation's; batch b of envs draws x_0 from the stream seeded seed + its first episode.
  */
 export const EVAL_DEFAULTS = { episodes: 100, seed: 1_000_000, batch: 100 } as const;
+
+/**
+ * Whether a task reports success (DESIGN.md §13); without it runs are measured by return. A name
+ * this process has not registered keeps the success measure rather than failing mid-run.
+ */
+export function taskHasSuccess(task: string): boolean {
+  return !hasTask(task) || getTask(task).hasSuccess;
+}
 
 /** Fixed evaluation seeds, kept apart from training seeds by `eval.seed`. */
 export function evalSeeds(config: RunConfig, count: number): number[] {
@@ -80,7 +90,7 @@ export async function evaluateActor(actor: EvalActor, env: BatchEnv, config: Run
   const mean = (pick: (episode: EpisodeRecord) => number) => records.reduce((sum, episode) => sum + pick(episode), 0) / numEnvs;
   return {
     episodes: numEnvs,
-    successRate: mean((episode) => (episode.success ? 1 : 0)),
+    ...(taskHasSuccess(config.task) ? { successRate: mean((episode) => (episode.success ? 1 : 0)) } : {}),
     meanReturn: mean((episode) => episode.episodeReturn),
     meanLength: mean((episode) => episode.length),
     records,
@@ -90,11 +100,30 @@ export async function evaluateActor(actor: EvalActor, env: BatchEnv, config: Run
 /** The eval summary a run keeps and a checkpoint stores (DESIGN.md §6 "a summary of eval metrics"). */
 export interface EvalSummaryNumbers {
   episodes: number;
-  success_rate: number;
+  /** Absent for a task without a success rule. */
+  success_rate?: number;
   mean_return: number;
   mean_length: number;
 }
 
+/** The figure an evaluation is read by: "success 0.800", or "return -123.45" for a task without a success rule. */
+export function evalMeasureText(summary: { success_rate?: number; mean_return: number }): string {
+  return summary.success_rate !== undefined ? `success ${summary.success_rate.toFixed(3)}` : `return ${summary.mean_return.toFixed(2)}`;
+}
+
+/**
+ * The final evaluation as a run's closing report gives it: the success rate, or the mean return for
+ * a task without a success rule (no success key at all then); null when no evaluation ran.
+ */
+export function finalEvalFields(task: string, summary: EvalSummaryNumbers | undefined): { eval_success_rate: number | null } | { eval_mean_return: number | null } {
+  return taskHasSuccess(task) ? { eval_success_rate: summary?.success_rate ?? null } : { eval_mean_return: summary?.mean_return ?? null };
+}
+
 export function evalSummaryNumbers(summary: EvalSummary): EvalSummaryNumbers {
-  return { episodes: summary.episodes, success_rate: summary.successRate, mean_return: summary.meanReturn, mean_length: summary.meanLength };
+  return {
+    episodes: summary.episodes,
+    ...(summary.successRate !== undefined ? { success_rate: summary.successRate } : {}),
+    mean_return: summary.meanReturn,
+    mean_length: summary.meanLength,
+  };
 }

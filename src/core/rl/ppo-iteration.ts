@@ -17,6 +17,7 @@ import type { NamedAdam } from './adam';
 import { collectRollout, type RolloutCursor } from './collect-rollout';
 import { computeAdvantages } from './compute-advantages';
 import { explainedVariance } from './explained-variance';
+import { taskHasSuccess } from './evaluate';
 import { learningRateAt, type LrSchedule } from './lr-schedule';
 import { PhaseTimes } from './phase-times';
 import { logProbSliceFromConfig, samplerOptionsAt } from './policy-setup';
@@ -39,11 +40,12 @@ function lrSchedule(config: RunConfig, baseLr: number, totalEnvSteps: number): L
   return { kind: config.ppo.lr_schedule, baseLr, finalLr: 0, warmupSteps: config.ppo.warmup_steps, totalSteps };
 }
 
-function episodeMetrics(episodes: readonly EpisodeRecord[]): MetricRecord {
+function episodeMetrics(episodes: readonly EpisodeRecord[], hasSuccess: boolean): MetricRecord {
   if (episodes.length === 0) return {};
   const mean = (pick: (episode: EpisodeRecord) => number) => episodes.reduce((sum, episode) => sum + pick(episode), 0) / episodes.length;
   return {
-    'charts/success_rate': mean((episode) => (episode.success ? 1 : 0)),
+    // A task without a success rule logs no success rate: a constant 0 would read as failure.
+    ...(hasSuccess ? { 'charts/success_rate': mean((episode) => (episode.success ? 1 : 0)) } : {}),
     'charts/episode_return': mean((episode) => episode.episodeReturn),
     'charts/episode_length': mean((episode) => episode.length),
   };
@@ -100,7 +102,7 @@ export async function ppoIteration(inputs: PpoIterationInputs): Promise<PpoItera
   const before = inputs.envMetricsBefore;
   const newEnvSteps = Math.max(1, envMetricsAfter.envSteps - before.envSteps);
   const metrics: MetricRecord = {
-    ...episodeMetrics(stats.episodes),
+    ...episodeMetrics(stats.episodes, taskHasSuccess(config.task)),
     ...update.metrics,
     ...advantageMetrics,
     'losses/explained_variance': explainedVariance(buffer.values, returns, buffer.mask),

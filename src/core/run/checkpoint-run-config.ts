@@ -9,7 +9,7 @@ import {
   applyOverrides, asRunOverrides, assertNoCheckpointConflicts, CHECKPOINT_SHAPE_KEYS, CONFIG_FIELDS, fieldValueProblem, formatFieldValue, getField,
   setField, validateConfig, type ConfigKey, type ConfigValue, type RunConfig, type RunOverrides,
 } from '../config';
-import { CONTROL_MODES, actionDim } from '../envs/controller';
+import { controlForActionDim } from '../envs/task-controls';
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -34,7 +34,7 @@ export function checkpointRunConfig(base: RunConfig, metadata: FlowtuneMetadata)
   };
   // The action size tells the control mode apart (4-D Cartesian, 8-D joint).
   const actionSize = metadata.shape_meta.action.shape[0];
-  decide('env.control_mode', CONTROL_MODES.find((mode) => actionDim(mode) === actionSize));
+  decide('env.control_mode', controlForActionDim(config.task, actionSize));
   return config;
 }
 

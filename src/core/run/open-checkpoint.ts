@@ -8,9 +8,10 @@
  */
 import { decodeCheckpoint, readCheckpointHeader, type CheckpointFiles, type CheckpointHeader, type ExpectedEnvShapes, type PolicyCheckpoint } from '../checkpoint/checkpoint-open';
 import type { RunConfig, RunOverrides } from '../config';
-import { actionDim } from '../envs/controller';
+import { checkTaskVersion } from '../checkpoint/metadata';
+import { configActionDim } from '../envs/task-controls';
 import { observationSpec } from '../envs/observation';
-import { getTask } from '../envs/registry';
+import { getTask } from '../envs/task-registry';
 import { runConfigForCheckpoint } from './checkpoint-run-config';
 
 /** What the env of a run under `config` gives and takes: observation kind, frame size and action size. */
@@ -18,7 +19,7 @@ export function envShapes(config: RunConfig): Required<ExpectedEnvShapes> {
   return {
     obsEncoder: config.env.obs_type,
     obsFrameSize: observationSpec(getTask(config.task), config.env.obs_type, config.env.num_points).dim,
-    actionDim: actionDim(config.env.control_mode),
+    actionDim: configActionDim(config),
   };
 }
 
@@ -36,10 +37,13 @@ export interface OpenedCheckpoint {
 export function openCheckpoint(files: CheckpointFiles | CheckpointHeader, base: RunConfig, overrides: readonly string[] | RunOverrides = []): OpenedCheckpoint {
   const header = 'checked' in files ? files : readCheckpointHeader(files, { expectedTask: base.task });
   const config = runConfigForCheckpoint(base, header.metadata, overrides);
+  checkTaskVersion(header.metadata, getTask(config.task).hash, config.accept_task_version);
   return { checkpoint: decodeCheckpoint(header, envShapes(config)), config };
 }
 
 /** A checkpoint a run wrote itself (an autosave, the point a rollback returns to), decoded for that run's config. */
 export function reopenCheckpoint(files: CheckpointFiles, config: RunConfig): PolicyCheckpoint {
-  return decodeCheckpoint(readCheckpointHeader(files, { expectedTask: config.task }), envShapes(config));
+  const header = readCheckpointHeader(files, { expectedTask: config.task });
+  checkTaskVersion(header.metadata, getTask(config.task).hash, config.accept_task_version);
+  return decodeCheckpoint(header, envShapes(config));
 }

@@ -8,8 +8,7 @@ import { type PolicyCheckpoint } from '../checkpoint/checkpoint-open';
 import type { RunConfig } from '../config/run-config';
 import type { BatchEnv } from '../envs/batch-env';
 import type { PolicyBundle } from '../policy/policy-bundle';
-import { trainSeeds } from '../rl/ppo-iteration';
-import { freshBundle } from './fresh-bundle';
+import { freshBundle, warmupObservations } from './fresh-bundle';
 import { gatedEnv } from './gated-env';
 import { decodeResumeState } from './resume-codec';
 import { runEnvConfig } from './run-env-config';
@@ -42,8 +41,7 @@ export async function openRun(config: RunConfig, checkpoint: PolicyCheckpoint | 
     if (checkpoint) {
       bundle = bundleFromCheckpoint(checkpoint, config.policy.detach_critic_input).bundle;
     } else {
-      const firstObs = await env.reset(trainSeeds(config, env.numEnvs, 0));
-      bundle = freshBundle(config, firstObs, env.obsDim, env.actionDim);
+      bundle = freshBundle(config, await warmupObservations(config, env), env.obsDim, env.actionDim);
     }
     run = new Run({ bundle, env, evalEnv, config, clock: ports.clock, beforeMinibatch: gate ? () => gate('minibatch') : undefined, savesMidIteration: gate !== undefined });
     const notes: string[] = [];

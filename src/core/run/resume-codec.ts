@@ -44,7 +44,7 @@ function list(value: unknown, field: string): unknown[] {
 
 function encodeEnv(env: TaskEnvSnapshot): JsonObject {
   return {
-    physics: float64ToBase64(env.physics), goal: [...env.goal], object_rest_z: env.objectRestZ, elapsed_steps: env.elapsedSteps,
+    physics: float64ToBase64(env.physics), task_state: [...env.state], elapsed_steps: env.elapsedSteps,
     episode_return: env.episodeReturn, episode_seed: env.episodeSeed, ever_succeeded: env.everSucceeded,
     qpos: float32ToBase64(env.qpos), obs: float32ToBase64(env.obs),
   };
@@ -52,10 +52,13 @@ function encodeEnv(env: TaskEnvSnapshot): JsonObject {
 
 function decodeEnv(value: unknown, field: string): TaskEnvSnapshot {
   const env = object(value, field);
-  const goal = list(env.goal, `${field}.goal`).map((axis, index) => finite(axis, `${field}.goal[${index}]`));
+  // Resume states written before tasks were plugins held the arm tasks' goal and rest height by name;
+  // they are those tasks' task state, in that order.
+  const stored = env.task_state ?? (env.goal !== undefined ? [...list(env.goal, `${field}.goal`), env.object_rest_z] : undefined);
+  const state = list(stored, `${field}.task_state`).map((entry, index) => finite(entry, `${field}.task_state[${index}]`));
   if (typeof env.ever_succeeded !== 'boolean') fail(`${field}.ever_succeeded`, 'must be true or false');
   return {
-    physics: base64ToFloat64(env.physics, `${field}.physics`), goal, objectRestZ: finite(env.object_rest_z, `${field}.object_rest_z`),
+    physics: base64ToFloat64(env.physics, `${field}.physics`), state,
     elapsedSteps: count(env.elapsed_steps, `${field}.elapsed_steps`), episodeReturn: finite(env.episode_return, `${field}.episode_return`),
     episodeSeed: count(env.episode_seed, `${field}.episode_seed`), everSucceeded: env.ever_succeeded,
     qpos: base64ToFloat32(env.qpos, `${field}.qpos`), obs: base64ToFloat32(env.obs, `${field}.obs`),
@@ -102,7 +105,8 @@ function decodeEval(value: unknown): EvalSummaryNumbers | undefined {
   const summary = object(value, 'last_eval');
   return {
     episodes: count(summary.episodes, 'last_eval.episodes'),
-    success_rate: finite(summary.success_rate, 'last_eval.success_rate'),
+    // Absent for a task without a success rule.
+    ...(summary.success_rate !== undefined ? { success_rate: finite(summary.success_rate, 'last_eval.success_rate') } : {}),
     mean_return: finite(summary.mean_return, 'last_eval.mean_return'),
     mean_length: finite(summary.mean_length, 'last_eval.mean_length'),
   };

@@ -1,5 +1,6 @@
 /** The one RunConfig → env-batch mapping (DESIGN.md §2): every host opens its envs from this. */
 import type { RunConfig } from '../config/run-config';
+import { getTask } from '../envs/task-registry';
 import type { VectorEnvConfig } from '../envs/vector-env-config';
 
 export type EnvPurpose = 'train' | 'eval';
@@ -9,8 +10,10 @@ export type EnvPurpose = 'train' | 'eval';
  * (qpos and obs, for replay and video) only when the host shows them.
  */
 export function runEnvConfig(config: RunConfig, purpose: EnvPurpose, recordEpisodes: boolean): VectorEnvConfig {
+  const module = getTask(config.task).module;
   return {
     task: config.task,
+    ...(module ? { taskModule: module } : {}),
     numEnvs: purpose === 'train' ? config.num_envs : config.eval_episodes,
     obsMode: config.env.obs_type,
     controlMode: config.env.control_mode,

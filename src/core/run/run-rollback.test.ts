@@ -1,3 +1,4 @@
+import { FRESH_WARMUP_STEPS } from './fresh-bundle';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadMujocoNode } from '../../cli/mujoco-node';
 import { useNodeBackend } from '../../cli/node-backend';
@@ -55,7 +56,9 @@ const overrides = ['iterations=6', 'checkpoint_every=2', 'ppo.max_nonfinite_skip
 
 async function train(extra: string[], poisoned: (call: number) => boolean) {
   const config = tinyConfig([...overrides, ...extra]);
-  const opened = await openRun(config, undefined, { openEnv: async (envConfig) => poisonedEnv(new InThreadBatchEnv(mj, envConfig), poisoned), clock: () => 0 });
+  // A fresh run first steps its envs FRESH_WARMUP_STEPS with random actions; calls are counted after those.
+  const warmupCalls = Math.ceil(FRESH_WARMUP_STEPS / config.policy.n_action_steps);
+  const opened = await openRun(config, undefined, { openEnv: async (envConfig) => poisonedEnv(new InThreadBatchEnv(mj, envConfig), (call) => call >= warmupCalls && poisoned(call - warmupCalls)), clock: () => 0 });
   const store = new MemoryStore();
   const notes: string[] = [];
   try {

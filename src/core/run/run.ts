@@ -181,7 +181,7 @@ export class Run {
     if (this.rollbacks > 0) record['train/rollbacks'] = this.rollbacks;
     if (this.parts.evalEnv && config.eval.every > 0 && (this.iteration % config.eval.every === 0 || this.done)) {
       const summary = await this.evaluate();
-      record['eval/success_rate'] = summary.successRate;
+      if (summary.successRate !== undefined) record['eval/success_rate'] = summary.successRate;
       record['eval/episode_return'] = summary.meanReturn;
       record['eval/episode_length'] = summary.meanLength;
     }

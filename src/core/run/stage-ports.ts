@@ -13,8 +13,8 @@ import { EVAL_DEFAULTS, bundleActor } from '../rl/evaluate';
 import { evaluateInBatches } from '../rl/evaluate-batches';
 import { runEnvConfig, type EnvPurpose } from './run-env-config';
 
-/** A stage's evaluation as a checkpoint's metadata `eval` stores it. */
-export type StageEval = Record<'success_rate' | 'mean_return' | 'mean_length' | 'episodes' | 'seed', number>;
+/** A stage's evaluation as a checkpoint's metadata `eval` stores it; success_rate only for a task with a success rule. */
+export type StageEval = Record<'mean_return' | 'mean_length' | 'episodes' | 'seed', number> & { success_rate?: number };
 
 /** `Progress` is what a loss report carries: stage 1's mean loss, stage 2's metric record. */
 export interface StagePorts<Progress> {
@@ -55,7 +55,10 @@ export async function evaluateStage<P>(bundle: PolicyBundle, config: RunConfig, 
   ports.beforeEval?.(step, episodes);
   const result = await evaluateInBatches(bundleActor(bundle, config), config, { episodes, seed: EVAL_DEFAULTS.seed, batch: EVAL_DEFAULTS.batch },
     (count) => ports.openEnv({ ...runEnvConfig(config, 'eval', false), numEnvs: count }, 'eval'));
-  const summary: StageEval = { success_rate: result.success_rate, mean_return: result.mean_return, mean_length: result.mean_length, episodes, seed: EVAL_DEFAULTS.seed };
+  const summary: StageEval = {
+    ...(result.success_rate !== undefined ? { success_rate: result.success_rate } : {}),
+    mean_return: result.mean_return, mean_length: result.mean_length, episodes, seed: EVAL_DEFAULTS.seed,
+  };
   ports.onEval?.(step, summary);
   return summary;
 }

@@ -30,6 +30,10 @@ class FieldReader {
     return typeof value === 'string' ? value : this.fail(field, 'a string');
   }
 
+  spreadOrNull(field: string): Spread | null {
+    return this.json[field] === null ? null : this.spread(field);
+  }
+
   numberOrNull(field: string): number | null {
     return this.json[field] === null ? null : this.number(field);
   }
@@ -54,8 +58,10 @@ class FieldReader {
 
 function variantSummary(source: string, json: Json, index: number): VariantSummary {
   const read = new FieldReader(source, `variants[${index}].`, json);
+  // A sweep measured by return (a task without a success rule) has success null and a return spread.
   return {
-    variant: read.string('variant'), seeds: read.numbers('seeds'), success: read.spread('success'),
+    variant: read.string('variant'), seeds: read.numbers('seeds'), success: read.spreadOrNull('success'),
+    ...(json.return !== undefined ? { return: read.spread('return') } : {}),
     envSteps: read.number('envSteps'), wallSeconds: read.spread('wallSeconds'), vsBaseline: read.numberOrNull('vsBaseline'),
   };
 }
@@ -63,7 +69,7 @@ function variantSummary(source: string, json: Json, index: number): VariantSumma
 function runResult(source: string, json: Json, index: number): SweepRunResult {
   const read = new FieldReader(source, `runs[${index}].`, json);
   return {
-    id: read.string('id'), variant: read.string('variant'), seed: read.number('seed'), successRate: read.number('successRate'),
+    id: read.string('id'), variant: read.string('variant'), seed: read.number('seed'), successRate: read.numberOrNull('successRate'),
     meanReturn: read.number('meanReturn'), envSteps: read.number('envSteps'), wallSeconds: read.number('wallSeconds'),
   };
 }
@@ -72,10 +78,15 @@ function runResult(source: string, json: Json, index: number): SweepRunResult {
 export function parseSweepSummaryJson(json: unknown, source = 'summary.json'): SweepSummaryFile {
   if (!isObject(json)) throw new ImportError(`${source} is not a sweep summary: it must be a JSON object`);
   const read = new FieldReader(source, '', json);
+  if (json.rankedBy !== undefined && json.rankedBy !== 'return') throw new ImportError(`${source} is not a sweep summary: rankedBy must be "return" when present`);
+  const variants = read.objects('variants').map((variant, index) => variantSummary(source, variant, index));
+  const byReturn = json.rankedBy === 'return';
+  const lacking = variants.findIndex((variant) => (byReturn ? variant.return === undefined : variant.success === null));
+  if (lacking >= 0) throw new ImportError(`${source} is not a sweep summary: variants[${lacking}].${byReturn ? 'return' : 'success'} must be an object with mean, std, min and max`);
   return {
     preset: read.string('preset'), task: read.string('task'), evalEpisodes: read.number('evalEpisodes'), evalSeed: read.number('evalSeed'),
     finishedRuns: read.number('finishedRuns'), plannedRuns: read.number('plannedRuns'),
-    variants: read.objects('variants').map((variant, index) => variantSummary(source, variant, index)),
+    ...(byReturn ? { rankedBy: 'return' as const } : {}), variants,
     runs: read.objects('runs').map((run, index) => runResult(source, run, index)),
   };
 }

@@ -50,9 +50,9 @@ describe('sweep summary', () => {
     // lr:high has no finished run: no row.
     expect(summary.variants.map((variant) => variant.variant)).toEqual(['baseline', 'lr:low']);
     // baseline: mean 0.85, std √((0.05² + 0.05²)/1) = 0.070711; lr:low: mean 0.6, std 0.141421; 0.6 − 0.85 = −0.25.
-    expect(summary.variants[0].success.mean).toBeCloseTo(0.85, 12);
-    expect(summary.variants[0].success.std).toBeCloseTo(0.0707107, 6);
-    expect(summary.variants[1].success.std).toBeCloseTo(0.1414214, 6);
+    expect(summary.variants[0].success!.mean).toBeCloseTo(0.85, 12);
+    expect(summary.variants[0].success!.std).toBeCloseTo(0.0707107, 6);
+    expect(summary.variants[1].success!.std).toBeCloseTo(0.1414214, 6);
     expect(summary.variants[1].vsBaseline).toBeCloseTo(-0.25, 12);
     expect(summary.variants[0].vsBaseline).toBeNull();
     const markdown = formatSweepSummary(summary);

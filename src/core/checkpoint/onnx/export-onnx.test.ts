@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OnnxActor } from '../../../cli/onnx-actor';
 import { useNodeBackend } from '../../../cli/node-backend';
 import { observationSpec } from '../../envs/observation';
-import { getTask } from '../../envs/registry';
+import { getTask } from '../../envs/task-registry';
 import type { FlowPolicyOptions } from '../../policy/options';
 import type { PolicyBundle } from '../../policy/policy-bundle';
 import { createRng } from '../../random';

@@ -1,4 +1,5 @@
-import { CONTROL_MODES, actionDim as controlModeActionDim } from '../../envs/controller';
+import { controlForActionDim } from '../../envs/task-controls';
+import { getTask, hasTask } from '../../envs/task-registry';
 import { CheckpointError } from '../../errors';
 import { obsFrameSize, type FlowPolicyOptions } from '../../policy/options';
 import type { PolicyBundle } from '../../policy/policy-bundle';
@@ -7,7 +8,7 @@ import type { FlowtuneMetadata } from '../metadata';
 /** What an exported policy graph takes and gives, and the settings baked into it. */
 export interface OnnxPolicySpec {
   task: string;
-  /** The env's control mode (`ee_delta_pos` 4-D, `joint_delta_pos` 8-D). */
+  /** The name of the task's control the actions are for (as the task names it). */
   controlMode: string;
   obsType: FlowPolicyOptions['obsEncoder'];
   nObsSteps: number;
@@ -28,12 +29,18 @@ export interface OnnxPolicySpec {
 const VELOCITY_NETS: readonly string[] = ['mlp', 'ditx'];
 const OBS_ENCODERS: readonly string[] = ['state', 'pointcloud'];
 
-/** The control mode whose action size matches (as src/core/run/checkpoint-run-config.ts decides it). */
-function controlModeOf(actionDim: number): string {
-  const mode = CONTROL_MODES.find((candidate) => controlModeActionDim(candidate) === actionDim);
-  if (!mode) {
-    throw new CheckpointError(`no control mode takes ${actionDim}-D actions (allowed: ${CONTROL_MODES.map((candidate) => `${candidate} ${controlModeActionDim(candidate)}-D`).join(', ')})`);
-  }
+/**
+ * The control the actions are for: the checkpoint's run's control when it takes actions of this
+ * size, else the task's control of that size (the action size decides, as it does for a run).
+ * For a task this build does not have, the run's control name as recorded.
+ */
+function controlModeOf(metadata: FlowtuneMetadata, actionDim: number): string {
+  const stored = (metadata.config as { env?: { control_mode?: unknown } } | undefined)?.env?.control_mode;
+  const known = typeof stored === 'string' && stored !== 'default' ? stored : undefined;
+  if (!hasTask(metadata.task) && known) return known;
+  if (known && getTask(metadata.task).controls.get(known)?.dim === actionDim) return known;
+  const mode = hasTask(metadata.task) ? controlForActionDim(metadata.task, actionDim) : undefined;
+  if (!mode) throw new CheckpointError(`task '${metadata.task}' has no control that takes ${actionDim}-D actions, so the export cannot say what the actions are for`);
   return mode;
 }
 
@@ -72,7 +79,7 @@ export function onnxPolicySpec(bundle: PolicyBundle, metadata: FlowtuneMetadata)
   }
   return {
     task: metadata.task,
-    controlMode: controlModeOf(options.actionDim),
+    controlMode: controlModeOf(metadata, options.actionDim),
     obsType: options.obsEncoder,
     nObsSteps: options.nObsSteps,
     obsFrameSize: frameSize,

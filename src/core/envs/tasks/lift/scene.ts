@@ -1,7 +1,0 @@
-/** Lift scene: the arm, the table and a 4 cm cube. */
-import { buildSceneMjcf } from '../../robot-mjcf';
-import { cubeHomeQpos, cubeMjcf } from '../../objects-mjcf';
-
-export function liftMjcf(): string {
-  return buildSceneMjcf({ model: 'lift', worldBodies: cubeMjcf(), objectHomeQpos: cubeHomeQpos() });
-}

@@ -1,7 +1,0 @@
-/** Pick-cube scene: the arm, the table, a 4 cm cube and a goal marker. */
-import { buildSceneMjcf } from '../../robot-mjcf';
-import { cubeHomeQpos, cubeMjcf, goalMarkerMjcf } from '../../objects-mjcf';
-
-export function pickCubeMjcf(): string {
-  return buildSceneMjcf({ model: 'pick-cube', worldBodies: cubeMjcf() + '\n    ' + goalMarkerMjcf(), objectHomeQpos: cubeHomeQpos() });
-}
