@@ -4,17 +4,18 @@
  * Prints progress on stderr and one JSON summary line on stdout, with the count of episodes the
  * physics ended by going unstable (the env's instability check, src/core/envs/task-env.ts).
  */
+import { resolveTaskArgument } from './task-loading';
 import { writeFileSync } from 'node:fs';
 import { parseCliArgs, runCli } from './cli-args';
 import { loadMujocoNode } from './mujoco-node';
 import { collectExpertDemos } from '../core/envs/expert-rollout';
 import { demoMetadataFor, writeDemoFile } from '../core/envs/demo-format';
-import { OBS_MODES, TASK_NAMES } from '../core/envs/task-types';
+import { OBS_MODES } from '../core/envs/task-types';
 import { observationSpec } from '../core/envs/observation';
-import { getTask } from '../core/envs/registry';
+import { getTask } from '../core/envs/task-registry';
 
 const SPEC = {
-  task: { kind: 'enum', values: TASK_NAMES, required: true, doc: 'task whose expert makes the demos' },
+  task: { kind: 'string', required: true, doc: 'task whose scripted expert makes the demos: a built-in name, or ./path/ to a task of your own' },
   episodes: { kind: 'int', min: 1, max: 100000, default: 100, doc: 'number of episodes' },
   seed: { kind: 'int', min: 0, max: 2 ** 30, default: 0, doc: 'episode e resets with seed + e' },
   noise: { kind: 'number', min: 0, max: 2, default: 0, doc: 'std of Gaussian noise on the expert actions' },
@@ -24,7 +25,7 @@ const SPEC = {
 } as const;
 
 async function main(): Promise<void> {
-  const args = parseCliArgs(process.argv.slice(2), SPEC, { program: 'npm run demos --' });
+  const args = parseCliArgs((await resolveTaskArgument(process.argv.slice(2))), SPEC, { program: 'npm run demos --' });
   const mj = await loadMujocoNode();
   let successes = 0;
   let unstableEpisodes = 0;

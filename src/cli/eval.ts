@@ -1,16 +1,17 @@
 /**
  * `npm run eval -- task=T ckpt=FILE.flowtune episodes=N seed=S`: deterministic ODE evaluation
- * (DESIGN.md §4, §10). The last stdout line is JSON with the success rate. `ckpt=FILE.onnx`
+ * (DESIGN.md §4, §10). The last stdout line is JSON with the success rate and mean return (a task
+ * without a success rule has no success_rate key: its return measures it). `ckpt=FILE.onnx`
  * runs an exported policy through onnxruntime-node on the same seeds and x_0 draws.
  */
+import { resolveTaskArgument } from './task-loading';
 import { CLI_NO_PPO_HOST, listConfigProblems } from '../core/config';
 import { printConfigWarnings, runCli, parseRunArgs } from './cli-args';
 import { EVAL_DEFAULTS, evaluateCheckpoint } from './evaluate-checkpoint';
 import { prepareRuntime } from './run-setup';
-import { TASK_NAMES } from '../core/envs/task-types';
 
 const SPEC = {
-  task: { kind: 'enum', values: TASK_NAMES, required: true, doc: 'task to evaluate on' },
+  task: { kind: 'string', required: true, doc: 'task to evaluate on: a built-in name, or ./path/ to a task of your own' },
   ckpt: { kind: 'string', required: true, doc: 'checkpoint (.flowtune), or an exported policy (.onnx, run through onnxruntime-node)' },
   episodes: { kind: 'int', min: 1, max: 100_000, default: EVAL_DEFAULTS.episodes, doc: 'episodes, one per seed' },
   seed: { kind: 'int', min: 0, max: 2 ** 31 - 1, default: EVAL_DEFAULTS.seed, doc: 'first reset seed (episode e uses seed + e); kept apart from training seeds' },
@@ -19,13 +20,14 @@ const SPEC = {
 
 async function main(): Promise<void> {
   // The checkpoint still decides horizon and K; loadRunCheckpoint validates once they are in.
-  const { args, config: parsed, overrides, userOverrides } = parseRunArgs(process.argv.slice(2), SPEC, { program: 'npm run eval --', validate: false });
+  const { args, config: parsed, overrides, userOverrides } = parseRunArgs((await resolveTaskArgument(process.argv.slice(2))), SPEC, { program: 'npm run eval --', validate: false });
   // A config with problems ends in one error line from loadRunCheckpoint, with no warnings before it.
   if (listConfigProblems(parsed).length === 0) printConfigWarnings(parsed, userOverrides, CLI_NO_PPO_HOST);
   await prepareRuntime();
   const result = await evaluateCheckpoint(args.ckpt, parsed, overrides, {
     episodes: args.episodes, seed: args.seed, batch: args.batch,
-    onBatch: (done, successes) => console.error(`evaluated ${done}/${args.episodes} episodes: success ${successes}/${done}`),
+    onBatch: (done, successes, meanReturn) => console.error(`evaluated ${done}/${args.episodes} episodes: `
+      + (successes !== undefined ? `success ${successes}/${done}` : `mean return ${meanReturn.toFixed(2)}`)),
   });
   console.log(JSON.stringify(result));
 }

@@ -10,7 +10,7 @@ import { exportPolicyOnnx, ONNX_OPSET } from '../core/checkpoint/onnx/export-onn
 import { onnxPolicySpec } from '../core/checkpoint/onnx/export-spec';
 import { exportTfjs } from '../core/checkpoint/tfjs-format';
 import { applyOverrides, defaultConfig } from '../core/config';
-import { TASK_NAMES } from '../core/envs/task-types';
+import { hasTask, taskNames } from '../core/envs/task-registry';
 import { CheckpointError, ConfigError } from '../core/errors';
 import { expectedParameterShapes } from '../core/policy/param-shapes';
 import { openCheckpoint, type OpenedCheckpoint } from '../core/run/open-checkpoint';
@@ -37,8 +37,8 @@ function fromCheckpointSettings<T>(open: () => T): T {
 function openForExport(ckptPath: string): OpenedCheckpoint & { header: CheckpointHeader } {
   const header = readCheckpointHeader({ kind: 'flowtune', name: ckptPath, bytes: readCheckpointFile(ckptPath) });
   const { task } = header.metadata;
-  if (!(TASK_NAMES as readonly string[]).includes(task)) {
-    throw new CheckpointError(`checkpoint is for task '${task}', which this build does not have (tasks: ${TASK_NAMES.join(', ')})`);
+  if (!hasTask(task)) {
+    throw new CheckpointError(`checkpoint is for task '${task}', which is not loaded (known tasks: ${taskNames().join(', ')}); for a task of your own add task=./path/to/it/`);
   }
   return { header, ...fromCheckpointSettings(() => openCheckpoint(header, applyOverrides(defaultConfig(), [`task=${task}`]), [])) };
 }

@@ -7,6 +7,7 @@
 import { exportCheckpointOnnx, exportCheckpointTfjs } from './export-checkpoint';
 import { parseCliArgs, runCli, UsageError } from './cli-args';
 import { useNodeBackend } from './node-backend';
+import { resolveTaskArgument } from './task-loading';
 
 const FORMATS = ['onnx', 'tfjs'] as const;
 const EXTENSIONS: Record<(typeof FORMATS)[number], string> = { onnx: '.onnx', tfjs: '.json' };
@@ -15,10 +16,11 @@ const SPEC = {
   ckpt: { kind: 'string', required: true, doc: 'checkpoint to export (.flowtune)' },
   format: { kind: 'enum', values: FORMATS, default: 'onnx', doc: 'onnx: the deterministic policy as one graph (onnxruntime, no Flowtune code); tfjs: weights for Flowtune, with its optimizer state (not a graph)' },
   out: { kind: 'string', required: true, doc: 'output file: FILE.onnx, or FILE.json for tfjs (its weights go to FILE.bin beside it)' },
+  task: { kind: 'string', doc: 'the checkpoint\'s task when it is one of your own (./path/ to it); built-ins are known' },
 } as const;
 
 async function main(): Promise<void> {
-  const args = parseCliArgs(process.argv.slice(2), SPEC, { program: 'npm run export --' });
+  const args = parseCliArgs(await resolveTaskArgument(process.argv.slice(2)), SPEC, { program: 'npm run export --' });
   const extension = EXTENSIONS[args.format];
   if (!args.out.toLowerCase().endsWith(extension)) throw new UsageError('out', `out must end in ${extension} for format=${args.format} (got '${args.out}')`);
   await useNodeBackend('wasm');

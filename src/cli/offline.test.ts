@@ -10,7 +10,7 @@ import { collectExpertDemos } from '../core/envs/expert-rollout';
 import type { Demonstrations } from '../core/envs/expert-rollout';
 import type { Mujoco } from '../core/envs/mujoco-types';
 import { observationSpec } from '../core/envs/observation';
-import { getTask } from '../core/envs/registry';
+import { getTask } from '../core/envs/task-registry';
 import { loadMujocoNode } from './mujoco-node';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

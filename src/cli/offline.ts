@@ -6,12 +6,13 @@
  * BC with each sample's loss weighted by min(exp(Â/β), w_max) scaled to mean 1, evaluates, and
  * writes a checkpoint of stage `offline`. This host reads the files, prints progress and writes durably.
  */
+import { resolveTaskArgument } from './task-loading';
 import { CLI_OFFLINE_HOST, listConfigProblems } from '../core/config';
 import { encodeFlowtune } from '../core/checkpoint/flowtune-file';
 import { InThreadBatchEnv } from '../core/envs/in-thread-batch-env';
-import { TASK_NAMES } from '../core/envs/task-types';
 import type { MetricRecord } from '../core/metrics/metric-keys';
 import { runOfflineStageRun } from '../core/run/offline-stage-run';
+import { evalMeasureText } from '../core/rl/evaluate';
 import { parseRunArgs, printConfigWarnings, runCli } from './cli-args';
 import { readDemosFile } from './demos-file';
 import { writeFileDurable } from './durable-write';
@@ -20,7 +21,7 @@ import { loadMujocoNode } from './mujoco-node';
 import { prepareRuntime, readCheckpointFile } from './run-setup';
 
 const SPEC = {
-  task: { kind: 'enum', values: TASK_NAMES, required: true, doc: 'task of the checkpoint and the demos' },
+  task: { kind: 'string', required: true, doc: 'task of the checkpoint and the demos: a built-in name, or ./path/ to a task of your own' },
   ckpt: { kind: 'string', required: true, doc: 'stage-1 checkpoint (.flowtune) to continue' },
   demos: { kind: 'string', required: true, doc: 'demonstration file from npm run demos' },
   out: { kind: 'string', required: true, doc: 'checkpoint to write (.flowtune), stage offline' },
@@ -42,7 +43,7 @@ function progressLine(step: number, steps: number, record: MetricRecord, seconds
 
 async function main(): Promise<void> {
   // The checkpoint still decides horizon and K; the stage validates once they are in.
-  const { args, config: parsed, overrides, userOverrides } = parseRunArgs(process.argv.slice(2), SPEC, { program: 'npm run offline --', validate: false, aliases: ALIASES });
+  const { args, config: parsed, overrides, userOverrides } = parseRunArgs((await resolveTaskArgument(process.argv.slice(2))), SPEC, { program: 'npm run offline --', validate: false, aliases: ALIASES });
   if (listConfigProblems(parsed).length === 0) printConfigWarnings(parsed, userOverrides, CLI_OFFLINE_HOST);
   await prepareRuntime();
   const start = { kind: 'flowtune' as const, name: args.ckpt, bytes: readCheckpointFile(args.ckpt) };
@@ -58,7 +59,7 @@ async function main(): Promise<void> {
       onProgress: (step, record, seconds) => console.log(progressLine(step, steps, record, seconds)),
       // `npm run eval`'s episodes, seeds and x_0 draws, so the stored figures can be checked.
       onEval: (step, summary) => console.log(`${step === 0 ? 'start eval' : step < steps ? `eval at step ${step}` : 'eval'}: `
-        + `success ${summary.success_rate.toFixed(3)} over ${summary.episodes} episodes from seed ${summary.seed}`),
+        + `${evalMeasureText(summary)} over ${summary.episodes} episodes from seed ${summary.seed}`),
     },
   });
   writeFileDurable(args.out, encodeFlowtune(contents));

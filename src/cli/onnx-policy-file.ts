@@ -4,9 +4,9 @@
  */
 import { readOnnxPolicy } from '../core/checkpoint/onnx/policy-metadata';
 import { overrideKeys, type RunConfig } from '../core/config';
-import { actionDim } from '../core/envs/controller';
+import { configActionDim } from '../core/envs/task-controls';
 import { observationSpec } from '../core/envs/observation';
-import { getTask } from '../core/envs/registry';
+import { getTask } from '../core/envs/task-registry';
 import { CheckpointError, ConfigError } from '../core/errors';
 import { runConfigForCheckpoint } from '../core/run/checkpoint-run-config';
 import { OnnxActor } from './onnx-actor';
@@ -36,7 +36,7 @@ export async function openOnnxPolicy(path: string, base: RunConfig, overrides: r
   const config = runConfigForCheckpoint(base, metadata, overrides);
   checkBakedCounts(config, overrides, spec.denoiseSteps, spec.nActionSteps);
   const envFrame = observationSpec(getTask(config.task), config.env.obs_type, config.env.num_points).dim;
-  const envActionDim = actionDim(config.env.control_mode);
+  const envActionDim = configActionDim(config);
   if (envFrame !== spec.obsFrameSize || envActionDim !== spec.actionDim || config.policy.n_obs_steps !== spec.nObsSteps) {
     throw new CheckpointError(`the ONNX policy takes ${spec.nObsSteps} frames of ${spec.obsFrameSize} values and gives ${spec.actionDim}-D actions, but the env gives ${config.policy.n_obs_steps} frames of ${envFrame} and takes ${envActionDim}-D actions`);
   }

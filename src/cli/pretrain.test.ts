@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { demoMetadataFor, writeDemoFile } from '../core/envs/demo-format';
 import type { Demonstrations } from '../core/envs/expert-rollout';
 import { observationSpec } from '../core/envs/observation';
-import { getTask } from '../core/envs/registry';
+import { getTask } from '../core/envs/task-registry';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../..');

@@ -4,11 +4,12 @@
  * config's pretrain.* fields (short keys steps=, batch_size=, lr=, ... name them too). This host
  * reads the demos, prints progress, and writes the checkpoint durably.
  */
+import { resolveTaskArgument } from './task-loading';
 import { CLI_PRETRAIN_HOST } from '../core/config';
 import { encodeFlowtune } from '../core/checkpoint/flowtune-file';
 import { InThreadBatchEnv } from '../core/envs/in-thread-batch-env';
-import { TASK_NAMES } from '../core/envs/task-types';
 import { ConfigError } from '../core/errors';
+import { evalMeasureText } from '../core/rl/evaluate';
 import { runPretrainStage } from '../core/run/pretrain-stage';
 import { printConfigWarnings, runCli, parseRunArgs } from './cli-args';
 import { pretrainRunConfig, readDemosFile } from './demos-file';
@@ -18,7 +19,7 @@ import { loadMujocoNode } from './mujoco-node';
 import { prepareRuntime } from './run-setup';
 
 const SPEC = {
-  task: { kind: 'enum', values: TASK_NAMES, required: true, doc: 'task the demos are for' },
+  task: { kind: 'string', required: true, doc: 'task the demos are for: a built-in name, or ./path/ to a task of your own' },
   demos: { kind: 'string', required: true, doc: 'demonstration file from npm run demos' },
   out: { kind: 'string', required: true, doc: 'checkpoint to write (.flowtune)' },
 } as const;
@@ -30,7 +31,7 @@ const ALIASES: KeyAliases = {
 };
 
 async function main(): Promise<void> {
-  const { args, config: parsedConfig, userOverrides } = parseRunArgs(process.argv.slice(2), SPEC, { program: 'npm run pretrain --', aliases: ALIASES });
+  const { args, config: parsedConfig, userOverrides } = parseRunArgs((await resolveTaskArgument(process.argv.slice(2))), SPEC, { program: 'npm run pretrain --', aliases: ALIASES });
   printConfigWarnings(parsedConfig, userOverrides, CLI_PRETRAIN_HOST);
   await prepareRuntime();
   const { demos, metadata } = readDemosFile(args.demos);
@@ -46,7 +47,7 @@ async function main(): Promise<void> {
       onPhase: (line) => console.error(line),
       onProgress: (step, loss, seconds) => console.log(`step ${step}/${steps} loss ${loss.toFixed(4)} ${seconds.toFixed(1)}s`),
       // The same episodes, seeds and x_0 draws as `npm run eval` with its defaults, so the stored figure can be checked.
-      onEval: (step, summary) => console.log(`eval${step < steps ? ` at step ${step}` : ''}: success ${summary.success_rate.toFixed(3)} over ${summary.episodes} episodes from seed ${summary.seed}`),
+      onEval: (step, summary) => console.log(`eval${step < steps ? ` at step ${step}` : ''}: ${evalMeasureText(summary)} over ${summary.episodes} episodes from seed ${summary.seed}`),
     },
   });
   writeFileDurable(args.out, encodeFlowtune(result.contents));

@@ -3,7 +3,8 @@
  * episodes=100 seed=2000000 out=public/results/results.md`: evaluates each task's BC checkpoint
  * (`<ckpts>/<task>-bc.flowtune`) and the final checkpoint of each fine-tuning run
  * (`<runs>/<task>-ppo-s<seed>/checkpoints/final.flowtune`) on the same fresh seeds, reads each
- * run's env steps and wall-clock from its metrics.jsonl, and writes the markdown table.
+ * run's env steps and wall-clock from its metrics.jsonl, and writes the markdown table. A task
+ * without a success rule (DESIGN.md §13) is measured by final mean return.
  *
  * `compare=recipe` compares BC → PPO (`<task>-ppo-s<seed>`) with BC → stage 2 → PPO
  * (`<runs>/<task>-offline-s<seed>.flowtune`, then `<task>-offline-ppo-s<seed>`): the success each
@@ -15,15 +16,17 @@ import path from 'node:path';
 import { applyOverrides, defaultConfig, readDecimal } from '../core/config';
 import { envStepsToReach, type MetricRecord } from '../core/metrics';
 import { parseCliArgs, runCli, UsageError } from './cli-args';
+import { evalMeasureText, taskHasSuccess } from '../core/rl/evaluate';
 import { evaluateCheckpoint } from './evaluate-checkpoint';
 import { metricsFromText } from './metrics-file';
 import { formatRecipeTable, type RecipeResult, type RecipeSeedResult } from './recipe-table';
 import { formatResultsTable, type TaskResult } from './results-table';
 import { prepareRuntime } from './run-setup';
-import { TASK_NAMES } from '../core/envs/task-types';
+import { hasTask, taskNames } from '../core/envs/task-registry';
+import { isTaskPath, resolveTask } from './task-loading';
 
 const SPEC = {
-  tasks: { kind: 'string', default: 'lift,pick-cube', doc: 'comma-separated tasks, or <task>-pointcloud for a point-cloud variant' },
+  tasks: { kind: 'string', default: 'lift,pick-cube', doc: 'comma-separated tasks, or <task>-pointcloud for a point-cloud variant, or ./path/ to a task of your own' },
   seeds: { kind: 'string', default: '0,1,2', doc: 'comma-separated training seeds' },
   runs: { kind: 'string', default: 'runs/reproduce', doc: 'folder holding <task>-ppo-s<seed> run folders' },
   ckpts: { kind: 'string', default: 'public/checkpoints', doc: 'folder holding <task>-bc.flowtune' },
@@ -58,7 +61,7 @@ function lastRecord(runDir: string): { envSteps: number; wallSeconds: number } {
 /** A row is a task, or a task's point-cloud variant `<task>-pointcloud` (its checkpoints decide the observation). */
 function taskOfRow(row: string): string {
   const task = row.endsWith('-pointcloud') ? row.slice(0, -'-pointcloud'.length) : row;
-  if (!(TASK_NAMES as readonly string[]).includes(task)) throw new UsageError('tasks', `'${row}' is not a task or <task>-pointcloud; tasks: ${TASK_NAMES.join(', ')}`);
+  if (!hasTask(task)) throw new UsageError('tasks', `'${row}' is not a task or <task>-pointcloud; tasks: ${taskNames().join(', ')}`);
   return task;
 }
 
@@ -67,20 +70,24 @@ async function main(): Promise<void> {
   await prepareRuntime();
   const seeds = args.seeds.split(',').map((text) => readDecimal(text.trim()).value);
   if (seeds.some((seed) => !Number.isInteger(seed))) throw new UsageError('seeds', `seeds must be comma-separated integers, got '${args.seeds}'`);
+  // A user's task is loaded from its path and named as its module names it (its run folders use that name).
+  const tasks: string[] = [];
+  for (const row of args.tasks.split(',')) tasks.push(isTaskPath(row) ? await resolveTask(row) : row);
   if (args.compare === 'recipe') {
-    await compareRecipes(args, seeds);
+    await compareRecipes(args, tasks, seeds);
     return;
   }
   const results: TaskResult[] = [];
-  for (const task of args.tasks.split(',')) {
+  for (const task of tasks) {
     const evaluate = evaluator(args, task);
-    const bcSuccessRate = await evaluate(path.join(args.ckpts, `${task}-bc.flowtune`));
+    const bc = await evaluate(path.join(args.ckpts, `${task}-bc.flowtune`));
     const seedResults = [];
     for (const seed of seeds) {
       const runDir = path.join(args.runs, `${task}-ppo-s${seed}`);
-      seedResults.push({ seed, ...lastRecord(runDir), successRate: await evaluate(path.join(runDir, 'checkpoints', 'final.flowtune')) });
+      const final = await evaluate(path.join(runDir, 'checkpoints', 'final.flowtune'));
+      seedResults.push({ seed, ...lastRecord(runDir), successRate: final.successRate, ...(final.successRate === null ? { meanReturn: final.meanReturn } : {}) });
     }
-    results.push({ task, bcSuccessRate, seeds: seedResults, episodes: args.episodes });
+    results.push({ task, bcSuccessRate: bc.successRate, ...(bc.successRate === null ? { bcMeanReturn: bc.meanReturn } : {}), seeds: seedResults, episodes: args.episodes });
   }
   writeTable(formatResultsTable(results), args.out);
 }
@@ -95,25 +102,40 @@ function writeTable(table: string, out: string): void {
 
 type ResultsArgs = { tasks: string; runs: string; ckpts: string; episodes: number; seed: number; out: string };
 
-function evaluator(args: ResultsArgs, task: string): (file: string) => Promise<number> {
+/** A checkpoint's final figures: successRate is null for a task without a success rule. */
+type Measured = { successRate: number | null; meanReturn: number };
+
+function evaluator(args: ResultsArgs, task: string): (file: string) => Promise<Measured> {
   const config = applyOverrides(defaultConfig(), [`task=${taskOfRow(task)}`]);
   return async (file) => {
     const result = await evaluateCheckpoint(file, config, [], { episodes: args.episodes, seed: args.seed, batch: Math.min(args.episodes, 100) });
-    console.error(`${file}: success ${result.success_rate.toFixed(3)} over ${result.episodes} episodes`);
-    return result.success_rate;
+    console.error(`${file}: ${evalMeasureText(result)} over ${result.episodes} episodes`);
+    return { successRate: result.success_rate ?? null, meanReturn: result.mean_return };
   };
 }
 
-async function compareRecipes(args: ResultsArgs, seeds: number[]): Promise<void> {
+/** compare=recipe compares success rates; a task without a success rule has none. */
+function noSuccessRule(task: string): UsageError {
+  return new UsageError('compare', `compare=recipe compares success rates (and env steps to ${RECIPE_THRESHOLD * 100}% success); task '${task}' has no success rule, so compare its runs with compare=none`);
+}
+
+async function successOf(measured: Promise<Measured>, task: string): Promise<number> {
+  const { successRate } = await measured;
+  if (successRate === null) throw noSuccessRule(task);
+  return successRate;
+}
+
+async function compareRecipes(args: ResultsArgs, tasks: readonly string[], seeds: number[]): Promise<void> {
+  for (const task of tasks) if (!taskHasSuccess(taskOfRow(task))) throw noSuccessRule(task);
   const results: RecipeResult[] = [];
-  for (const task of args.tasks.split(',')) {
+  for (const task of tasks) {
     const evaluate = evaluator(args, task);
-    const bcSuccessRate = await evaluate(path.join(args.ckpts, `${task}-bc.flowtune`));
+    const bcSuccessRate = await successOf(evaluate(path.join(args.ckpts, `${task}-bc.flowtune`)), task);
     const seedResult = async (seed: number, runName: string, startSuccessRate: number): Promise<RecipeSeedResult> => {
       const runDir = path.join(args.runs, runName);
       const records = runRecords(runDir);
       return {
-        seed, startSuccessRate, finalSuccessRate: await evaluate(path.join(runDir, 'checkpoints', 'final.flowtune')),
+        seed, startSuccessRate, finalSuccessRate: await successOf(evaluate(path.join(runDir, 'checkpoints', 'final.flowtune')), task),
         envStepsToThreshold: envStepsToReach(records, 'charts/success_rate', RECIPE_THRESHOLD, RECIPE_SMOOTHING),
         wallSeconds: Number(records.at(-1)!['progress/wall_s']),
       };
@@ -122,7 +144,7 @@ async function compareRecipes(args: ResultsArgs, seeds: number[]): Promise<void>
     const staged: RecipeSeedResult[] = [];
     for (const seed of seeds) {
       direct.push(await seedResult(seed, `${task}-ppo-s${seed}`, bcSuccessRate));
-      const offlineSuccess = await evaluate(path.join(args.runs, `${task}-offline-s${seed}.flowtune`));
+      const offlineSuccess = await successOf(evaluate(path.join(args.runs, `${task}-offline-s${seed}.flowtune`)), task);
       staged.push(await seedResult(seed, `${task}-offline-ppo-s${seed}`, offlineSuccess));
     }
     results.push({ task, recipe: 'BC → PPO', seeds: direct }, { task, recipe: 'BC → offline → PPO', seeds: staged });

@@ -11,9 +11,11 @@ import { CheckpointError } from '../core/errors';
 import { openCheckpoint, type OpenedCheckpoint } from '../core/run/open-checkpoint';
 import { runEnvConfig } from '../core/run/run-env-config';
 import { loadMujocoNode } from './mujoco-node';
+import { registerBuiltInTasks } from '../tasks';
 import { useNodeBackend } from './node-backend';
 
 export async function prepareRuntime(): Promise<void> {
+  registerBuiltInTasks();
   await useNodeBackend('wasm');
   await loadMujocoNode();
 }

@@ -1,18 +1,19 @@
 /**
- * `npm run scene -- task=T`: prints the task's MJCF. It is self-contained (no
- * includes, no assets), so it opens in MuJoCo's own tools (simulate, testspeed).
+ * `npm run scene -- task=T`: prints the task's MJCF. A built-in's is self-contained (no includes,
+ * no assets), so it opens in MuJoCo's own tools (simulate, testspeed); a task of your own prints
+ * its scene as its folder holds it, meshes beside it.
  */
+import { resolveTaskArgument } from './task-loading';
 import { parseCliArgs, runCli } from './cli-args';
-import { TASK_NAMES } from '../core/envs/task-types';
-import { getTask } from '../core/envs/registry';
+import { getTask } from '../core/envs/task-registry';
 
 const SPEC = {
-  task: { kind: 'enum', values: TASK_NAMES, required: true, doc: 'task whose scene to print' },
+  task: { kind: 'string', required: true, doc: 'task whose scene to print: a built-in name, or ./path/ to a task of your own' },
 } as const;
 
 async function main(): Promise<void> {
-  const args = parseCliArgs(process.argv.slice(2), SPEC, { program: 'npm run scene --' });
-  process.stdout.write(getTask(args.task).mjcf());
+  const args = parseCliArgs((await resolveTaskArgument(process.argv.slice(2))), SPEC, { program: 'npm run scene --' });
+  process.stdout.write(getTask(args.task).scene.xml);
 }
 
 void runCli(main);

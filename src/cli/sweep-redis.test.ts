@@ -67,28 +67,41 @@ describe('npm run sweep with executor=redis and sweep workers', () => {
     const sweep = startCli('sweep.ts', [...TINY, 'configs=baseline', `seeds=${seeds.join(',')}`, `out=${out}`, 'executor=redis', `redis_url=${url}`]);
     // One worker at a time while killing: a second one would finish runs between trials and could
     // leave the last trials with nothing to take. A second joins once the kills are done.
-    let workers = [startWorker(url)];
+    let worker = startWorker(url);
+    const workers = [worker];
     // Each trial kills at one of these points: the worker's process group (as a node loss or scancel
     // does) right as it takes a run, mid-iteration, or as it returns the files; or the training child alone.
     const points = ['taking', 'mid-iteration', 'returning', 'child only'] as const;
     const handedBack: string[] = [];
-    for (let trial = 0; trial < 10; trial++) {
+    let considered = 0;
+    const returned = (runId: string) => worker.output().includes(`returning ${runId}`);
+    for (let trial = 0; trial < 10;) {
       const point = points[trial % points.length];
-      const seen = workers.map(startCount);
-      await until(() => workers.some((worker, index) => startCount(worker) > seen[index]), `a worker to take a run (trial ${trial})`, 120_000);
-      const target = workers.find((worker, index) => startCount(worker) > seen[index])!;
-      const runId = [...target.output().matchAll(/^start (\S+)/gm)].at(-1)![1];
-      if (point === 'mid-iteration' || point === 'child only') await until(() => /^iter 1\//m.test(trainingLog(target)), `${runId} to finish an iteration`, 60_000);
-      if (point === 'returning') await until(() => target.output().includes(`returning ${runId}`), `${runId} to be returned`, 60_000);
-      if (point === 'child only') {
-        process.kill(trainingChildPid(target)!, 'SIGKILL');
-        await until(() => target.output().includes(`handing ${runId} back to the queue`), `${runId} to be handed back`, 30_000);
-        handedBack.push(runId);
-        continue;
+      await until(() => startCount(worker) > considered || sweep.exitCode !== null, `a worker to take a run (trial ${trial})`, 180_000);
+      if (sweep.exitCode !== null) throw new Error(`the sweep ended before trial ${trial}: ${sweep.output()}`);
+      // The newest start: a worker trains one run at a time, so any earlier one is over.
+      considered = startCount(worker);
+      const runId = [...worker.output().matchAll(/^start (\S+)/gm)].at(-1)![1];
+      if (point === 'mid-iteration' || point === 'child only') {
+        await until(() => /^iter 1\//m.test(trainingLog(worker)) || returned(runId), `${runId} to finish an iteration`, 120_000);
+        // A run that finished before the kill could land is simply done; the trial waits for the next run.
+        if (returned(runId)) continue;
       }
-      killGroup(target);
-      await exited(target);
-      workers = [...workers.filter((worker) => worker !== target), startWorker(url)];
+      if (point === 'returning') await until(() => returned(runId), `${runId} to be returned`, 120_000);
+      if (point === 'child only') {
+        const child = trainingChildPid(worker);
+        if (child === undefined) continue;
+        process.kill(child, 'SIGKILL');
+        await until(() => worker.output().includes(`handing ${runId} back to the queue`), `${runId} to be handed back`, 30_000);
+        handedBack.push(runId);
+      } else {
+        killGroup(worker);
+        await exited(worker);
+        worker = startWorker(url);
+        workers.push(worker);
+        considered = 0;
+      }
+      trial++;
     }
     workers.push(startWorker(url));
     expect(await exited(sweep), sweep.output()).toBe(0);

@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Queue, QueueEvents, Worker } from 'bullmq';
@@ -15,6 +15,7 @@ import { exited, killGroup, killStartedClis, repoRoot, startCli } from './sweep/
 import { makeTlsFiles, REDIS_SERVER, startedRedisPids, startRedisServer, stopRedisServers, until } from './sweep/fixtures/redis-server';
 import { RETURNED_FILES } from './sweep/redis-jobs';
 import { SWEEP_QUEUE } from './sweep/redis-connection';
+import { getTask } from '../core/envs/task-registry';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'flowtune-sweep-trust-'));
 const PASSWORD = 'k7-open-sesame';
@@ -59,7 +60,7 @@ describe('the sweep queue is not trusted', () => {
     const queue = new Queue(SWEEP_QUEUE, { connection: connection(port) });
     const events = new QueueEvents(SWEEP_QUEUE, { connection: connection(port) });
     const ckptKey = await storeCheckpoint(port);
-    const data = (id: string, overrides = RUN_OVERRIDES) => ({ sweepId: '0123456789ab', task: 'reach', ckptKey, run: { id, variant: 'baseline', seed: 0, overrides } });
+    const data = (id: string, overrides = RUN_OVERRIDES) => ({ sweepId: '0123456789ab', task: 'reach', taskHash: getTask('reach').hash, ckptKey, run: { id, variant: 'baseline', seed: 0, overrides } });
     const worker = startCli('sweep-worker.ts', [`redis_url=${url}`], { TMPDIR: tmp });
     try {
       await events.waitUntilReady();
@@ -162,6 +163,45 @@ describe('Redis with a password and TLS', () => {
     expect(untrusted.status).toBe(1);
     expect(untrusted.stderr).toMatch(/TLS failed .*tls_ca=FILE for a private CA/);
   }, 180_000);
+
+  it('a sweep on a user\'s task sends no code: a worker runs it from its own tasks=DIR, and refuses it when it lacks the task or holds another version', async () => {
+    const { url } = await startRedisServer({ cwd: dir });
+    const example = path.join(repoRoot, 'examples/tasks/slide-to-target');
+    const own = path.join(dir, 'own-tasks');
+    cpSync(example, path.join(own, 'slide-to-target'), { recursive: true });
+    const other = path.join(dir, 'other-tasks');
+    cpSync(example, path.join(other, 'slide-to-target'), { recursive: true });
+    writeFileSync(path.join(other, 'slide-to-target', 'scene.xml'), readFileSync(path.join(example, 'scene.xml'), 'utf8').replace('kp="40"', 'kp="45"'));
+    const out = path.join(dir, 'user-task');
+    const args = [...TINY.map((arg) => (arg === 'task=reach' ? `task=${example}` : arg)), `out=${out}`, 'executor=redis', `redis_url=${url}`];
+    // A worker without the task, then one with another version: each refuses the run once, naming why.
+    for (const [tasks, refusal] of [
+      [undefined, "this worker has no task 'slide-to-target'; start it with tasks=DIR"],
+      [other, "task 'slide-to-target' on this worker (hash "],
+    ] as const) {
+      const worker = startCli('sweep-worker.ts', [`redis_url=${url}`, ...(tasks ? [`tasks=${tasks}`] : [])]);
+      const sweep = startCli('sweep.ts', args);
+      try {
+        expect(await exited(sweep)).toBe(1);
+        expect(sweep.output()).toContain(`failed baseline-s0: refused job`);
+        expect(sweep.output()).toContain(refusal);
+      } finally {
+        killGroup(worker);
+      }
+    }
+    // The same command again, with a worker that has the sweep's copy: the failed run is queued afresh.
+    const worker = startCli('sweep-worker.ts', [`redis_url=${url}`, `tasks=${own}`]);
+    try {
+      const sweep = startCli('sweep.ts', args);
+      expect(await exited(sweep), sweep.output()).toBe(0);
+      expect(worker.output()).toContain('its own tasks: slide-to-target');
+      // No shipped checkpoint for a user's task: the run started from a fresh policy.
+      expect(readFileSync(path.join(out, 'runs', 'baseline-s0', 'train.log'), 'utf8')).toContain('starting from a fresh mlp policy (no ckpt=)');
+      expect(JSON.parse(readFileSync(path.join(out, 'sweep.json'), 'utf8')).taskSource).toBe(example);
+    } finally {
+      killGroup(worker);
+    }
+  }, 240_000);
 
   it('stops every redis-server it started', async () => {
     const pids = startedRedisPids();

@@ -1,21 +1,26 @@
 /**
- * `npm run sweep-worker -- redis_url=redis://[user:pass@]host:port [tls_ca=FILE] [stall_s=30] [job_timeout_s=86400]`:
+ * `npm run sweep-worker -- redis_url=redis://[user:pass@]host:port [tasks=DIR] [tls_ca=FILE] [stall_s=30] [job_timeout_s=86400]`:
  * takes sweep runs from the Redis queue (DESIGN.md §11), trains each in a child process, and sends
  * back its metrics, config, log and final checkpoint. Start any number, on any machine that
  * reaches the server: by hand, over ssh, with Slurm's `srun`, or as a Kubernetes Job.
  *
  * What arrives through the queue is untrusted (§15): a job's data is checked before anything runs
- * (a built-in task, config keys only, the command line's bounds), its run folder is named by a
+ * (a task this worker has, at the sweep's version; config keys only; the command line's bounds). No
+ * code comes through the queue: a job names a task, and the worker finds it among the built-ins and
+ * the task folders in its own tasks=DIR. Its run folder is named by a
  * hash this worker computes, the checkpoint is cached under the hash of its own bytes, and a job
  * gets at most job_timeout_s of wall-clock. A run whose child is killed, or whose worker dies or
  * is stopped, goes back to the queue for another worker; a run that fails on its own fails once.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
-import { parseCliArgs, runCli } from './cli-args';
+import { parseCliArgs, runCli, UsageError } from './cli-args';
+import { registerBuiltInTasks } from '../tasks';
+import { isTaskPath, loadTaskPath } from './task-loading';
+import { loadMujocoNode } from './mujoco-node';
 import { writeFileDurable } from './durable-write';
 import { connectRedis, lostConnection, parseRedisUrl, redisOptions, SWEEP_QUEUE } from './sweep/redis-connection';
 import { checkJobData, checkpointKeyHash, isBinaryFile, loggable, RETURNED_FILES, type SweepJobReturn } from './sweep/redis-jobs';
@@ -23,10 +28,31 @@ import { describeExit, killedFromOutside, lastLogLine, trainChild } from './swee
 
 const SPEC = {
   redis_url: { kind: 'string', required: true, doc: 'the sweep\'s Redis server, redis://[user:password@]host:port[/db] or rediss:// for TLS (password also from REDIS_PASSWORD)' },
+  tasks: { kind: 'string', default: '', doc: 'folder of task folders (or task modules) this worker may run besides the built-ins; a job names its task and its hash' },
   tls_ca: { kind: 'string', doc: 'PEM file of the CA that signed a rediss:// server\'s certificate (a private CA)' },
   stall_s: { kind: 'int', min: 1, max: 3600, default: 30, doc: 'seconds after which a run whose worker stopped answering is taken again' },
   job_timeout_s: { kind: 'int', min: 10, max: 30 * 24 * 3600, default: 24 * 3600, doc: 'wall-clock limit of one run on this worker; a run past it fails' },
 } as const;
+
+/**
+ * Loads every task folder (or module file) in `dir`, checking each as task= does; returns the
+ * source of each task by name, for the training children.
+ */
+async function loadTaskFolder(dir: string): Promise<Map<string, string>> {
+  registerBuiltInTasks();
+  const sources = new Map<string, string>();
+  if (!dir) return sources;
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError('tasks', `tasks=${dir} is not a folder`);
+  const mj = await loadMujocoNode();
+  for (const entry of readdirSync(dir).filter((name) => !name.startsWith('.')).sort()) {
+    const source = path.resolve(dir, entry);
+    if (!statSync(source).isDirectory() && !isTaskPath(entry)) continue;
+    const task = await loadTaskPath(source, mj);
+    if (sources.has(task.name)) throw new UsageError('tasks', `tasks=${dir}: two entries define task '${task.name}' (${path.basename(sources.get(task.name)!)} and ${entry})`);
+    sources.set(task.name, source);
+  }
+  return sources;
+}
 
 /** A run handed back this many times (its child killed each time) fails instead of circling forever. */
 const MAX_HANDOVERS = 10;
@@ -34,6 +60,7 @@ const MAX_HANDOVERS = 10;
 async function main(): Promise<void> {
   const args = parseCliArgs(process.argv.slice(2), SPEC, { program: 'npm run sweep-worker --' });
   const target = parseRedisUrl(args.redis_url, { env: process.env, tlsCa: args.tls_ca });
+  const taskSources = await loadTaskFolder(args.tasks);
   const client = await connectRedis(target);
   const work = mkdtempSync(path.join(tmpdir(), 'flowtune-sweep-worker-'));
   const name = `${hostname()}:${process.pid}`;
@@ -59,14 +86,14 @@ async function main(): Promise<void> {
     } catch (error) {
       throw new UnrecoverableError(`refused job ${loggable(job.id)}: ${(error as Error).message}`);
     }
-    const { run, ckptKey } = checked.job;
+    const { run, ckptKey, task } = checked.job;
     if (stopping) return handBack(job, token, run.id, 'this worker is stopping');
     console.log(`start ${run.id} (job ${loggable(job.id)})`);
     // Never a path from the queue: the folder is named by a hash of the job id.
     const runDir = path.join(work, `run-${createHash('sha256').update(String(job.id)).digest('hex').slice(0, 16)}`);
     try {
-      const ckpt = await checkpointFile(ckptKey);
-      const exit = await trainChild(runDir, ckpt, run.overrides, { timeoutMs: args.job_timeout_s * 1000, onStart: (pid) => { childPid = pid; } });
+      const ckpt = ckptKey ? await checkpointFile(ckptKey) : '';
+      const exit = await trainChild(runDir, ckpt, run.overrides, { timeoutMs: args.job_timeout_s * 1000, onStart: (pid) => { childPid = pid; }, taskSource: taskSources.get(task) });
       childPid = undefined;
       if (exit.timedOut) throw new UnrecoverableError(`training ${run.id} ran past job_timeout_s=${args.job_timeout_s} and was stopped`);
       if (killedFromOutside(exit) || stopping) return handBack(job, token, run.id, `its training ${describeExit(exit)}`);
@@ -95,7 +122,8 @@ async function main(): Promise<void> {
     connection: redisOptions(target), concurrency: 1, lockDuration: args.stall_s * 1000, stalledInterval: args.stall_s * 1000, maxStalledCount: 5,
   });
   worker.on('failed', (job, error) => console.error(`failed ${loggable(job?.data?.run?.id ?? job?.id)}: ${error.message}`));
-  console.log(`worker ${name} takes runs from ${target.display}`);
+  const own = taskSources.size > 0 ? `; its own tasks: ${[...taskSources.keys()].join(', ')}` : '';
+  console.log(`worker ${name} takes runs from ${target.display}${own}`);
   const cleanUp = () => rmSync(work, { recursive: true, force: true });
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;

@@ -4,11 +4,12 @@
  * (DESIGN.md §11), then summary.md, summary.json and an overlay plot in DIR as runs finish.
  * `npm run sweep -- status out=DIR` shows progress. Running the same command again skips finished runs.
  */
+import { isTaskPath, resolveTaskArgument } from './task-loading';
+import { getTask } from '../core/envs/task-registry';
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { applyOverrides, defaultConfig, isConfigKey, readDecimal, suggestKeys, validateConfig } from '../core/config';
-import { TASK_NAMES } from '../core/envs/task-types';
 import { dryRunLines, planSweep } from '../core/sweep/sweep-plan';
 import { SWEEP_PRESET_NAMES, type SweepPresetName } from '../core/sweep/sweep-presets';
 import { formatSweepSummary, summarizeSweep } from '../core/sweep/sweep-summary';
@@ -17,15 +18,15 @@ import { prepareRuntime } from './run-setup';
 import { runLocalSweep } from './sweep/local-executor';
 import { parseRedisUrl } from './sweep/redis-connection';
 import { runRedisSweep } from './sweep/redis-executor';
-import { finishedResults, readSweepFile, writeSweepFile, writeSummary } from './sweep/sweep-folder';
+import { finishedResults, readSweepFile, writeSweepFile, writeSummary, type SweepFile } from './sweep/sweep-folder';
 
 const SPEC = {
   preset: { kind: 'enum', values: SWEEP_PRESET_NAMES, default: 'reinflow-ablation', doc: 'sweep preset: its variants' },
-  task: { kind: 'enum', values: TASK_NAMES, required: true, doc: 'task every run trains on' },
+  task: { kind: 'string', required: true, doc: 'task every run trains on: a built-in name, or ./path/ to a task of your own' },
   seeds: { kind: 'string', default: '0', doc: 'comma-separated training seeds' },
   out: { kind: 'string', required: true, doc: 'sweep folder (runs/<variant>-s<seed>, sweep.json, summary.md, summary.json, learning-curves.png)' },
   configs: { kind: 'string', default: '', doc: 'comma-separated variants to run (default: all of the preset)' },
-  ckpt: { kind: 'string', default: '', doc: 'pretrained checkpoint every run starts from (default public/checkpoints/<task>-bc.flowtune)' },
+  ckpt: { kind: 'string', default: '', doc: "pretrained checkpoint every run starts from (default public/checkpoints/<task>-bc.flowtune; a task without one starts each run from a fresh policy)" },
   dry_run: { kind: 'bool', default: false, doc: 'print one line per run (variant, seed, overrides) and run nothing' },
   parallel: { kind: 'int', min: 0, max: 256, default: 0, doc: 'runs at once (0 = one per two cores, at least 1: each run steps its envs on every core)' },
   executor: { kind: 'enum', values: ['local', 'redis'], default: 'local', doc: 'where runs train: local child processes, or sweep workers taking them from a Redis queue' },
@@ -49,7 +50,10 @@ function status(argv: readonly string[]): void {
 }
 
 async function main(): Promise<void> {
-  const argv = process.argv.slice(2).filter((arg) => arg !== '--');
+  const given = process.argv.slice(2).map((arg) => /^(?:--)?task=(.+)$/.exec(arg)?.[1]).filter((value) => value !== undefined).at(-1);
+  // The children load a user's task from its path; the plan names it.
+  const taskSource = given !== undefined && isTaskPath(given) ? path.resolve(given) : undefined;
+  const argv = (await resolveTaskArgument(process.argv.slice(2))).filter((arg) => arg !== '--');
   if (argv[0] === 'status') return status(argv.slice(1));
   const { args, overrides } = parseCliArgsWithOverrides(argv, SPEC, { isConfigKey, suggest: suggestKeys, program: 'npm run sweep --' });
   const base = overrides.filter((override) => !override.startsWith('task='));
@@ -71,9 +75,14 @@ async function main(): Promise<void> {
     if (args.parallel > 0) console.error(`warning: parallel=${args.parallel} does nothing with executor=redis; each sweep-worker takes one run at a time, so start as many workers as runs should train at once`);
   }
   else if (args.redis_url || args.tls_ca) throw new UsageError(args.redis_url ? 'redis_url' : 'tls_ca', `${args.redis_url ? 'redis_url' : 'tls_ca'} does nothing with executor=local; add executor=redis to run on sweep workers`);
-  const ckpt = args.ckpt || path.join('public', 'checkpoints', `${args.task}-bc.flowtune`);
-  if (!existsSync(ckpt)) throw new UsageError('ckpt', `checkpoint ${ckpt} does not exist`);
-  const sweep = { plan, ckpt, evaluation: { episodes: args.final_eval_episodes, seed: args.final_eval_seed } };
+  const shipped = path.join('public', 'checkpoints', `${args.task}-bc.flowtune`);
+  const ckpt = args.ckpt || (existsSync(shipped) ? shipped : '');
+  if (ckpt && !existsSync(ckpt)) throw new UsageError('ckpt', `checkpoint ${ckpt} does not exist`);
+  if (!ckpt) console.error(`warning: no ckpt= and no ${shipped}: every run starts from a fresh policy`);
+  const sweep: SweepFile = {
+    plan, ckpt, ...(taskSource ? { taskSource } : {}), taskHash: getTask(args.task).hash,
+    evaluation: { episodes: args.final_eval_episodes, seed: args.final_eval_seed },
+  };
   writeSweepFile(args.out, sweep);
   await prepareRuntime();
   const parallel = args.parallel > 0 ? args.parallel : Math.max(1, Math.floor(availableParallelism() / 2));

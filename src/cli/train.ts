@@ -1,15 +1,17 @@
 /**
- * `npm run train -- task=T ckpt=FILE.flowtune out=DIR [preset=NAME] [resume=true|overwrite=true] key=value...`:
- * PPO fine-tuning (DESIGN.md §4, §10) on the run layer. One progress line per iteration; the
+ * `npm run train -- task=T [ckpt=FILE.flowtune] out=DIR [preset=NAME] [resume=true|overwrite=true] key=value...`:
+ * PPO fine-tuning (DESIGN.md §4, §10) on the run layer; without ckpt= the run starts from a
+ * freshly initialized policy sized to the task, its architecture from the config. One progress line per iteration; the
  * run folder gets metrics.jsonl, metrics.csv, config.json and checkpoints/*.flowtune. A
  * checkpoint written during a run resumes it exactly, and its metrics.jsonl continues the
  * run's history. A folder that holds a run is refused unless resume=true continues it from its
  * newest checkpoint or overwrite=true replaces it (§15).
  */
+import { resolveTaskArgument } from './task-loading';
 import path from 'node:path';
-import { CLI_TRAIN_HOST, configFromJson } from '../core/config';
-import { TASK_NAMES } from '../core/envs/task-types';
+import { CLI_TRAIN_HOST, configFromJson, validateConfig } from '../core/config';
 import { formatProgressLine } from '../core/metrics';
+import { finalEvalFields } from '../core/rl/evaluate';
 import { openRun } from '../core/run/open-run';
 import { trainLoop } from '../core/run/run-loop';
 import { PRESET_ARG, printConfigWarnings, runCli, parseRunArgs, UsageError } from './cli-args';
@@ -20,8 +22,8 @@ import { openCheckpointFile, prepareRuntime } from './run-setup';
 import { stopWithSweepParent } from './sweep/parent-link';
 
 const SPEC = {
-  task: { kind: 'enum', values: TASK_NAMES, required: true, doc: 'task to fine-tune on' },
-  ckpt: { kind: 'string', doc: 'pretrained (or resumed) checkpoint (.flowtune); not with resume=true' },
+  task: { kind: 'string', required: true, doc: 'task to fine-tune on: a built-in name, or ./path/ to a task of your own' },
+  ckpt: { kind: 'string', doc: 'pretrained checkpoint (.flowtune); without it training starts from a fresh policy; not with resume=true' },
   out: { kind: 'string', default: '', doc: 'run folder (default runs/<task>-<time>)' },
   resume: { kind: 'bool', default: false, doc: 'continue the run in out= from its newest checkpoint, exactly' },
   overwrite: { kind: 'bool', default: false, doc: 'replace the run that out= holds' },
@@ -30,7 +32,7 @@ const SPEC = {
 
 async function main(): Promise<void> {
   stopWithSweepParent();
-  const argv = process.argv.slice(2);
+  const argv = (await resolveTaskArgument(process.argv.slice(2)));
   // The checkpoint still decides horizon and K, so the whole config is validated once they are in.
   let parsed = parseRunArgs(argv, SPEC, { program: 'npm run train --', validate: false });
   const { args } = parsed;
@@ -43,10 +45,10 @@ async function main(): Promise<void> {
     // The run's own config, then this command line's overrides (a longer budget, say).
     parsed = parseRunArgs(argv, SPEC, { program: 'npm run train --', validate: false, base: configFromJson(readRunFolderConfig(runDir), path.join(runDir, 'config.json')) });
   }
-  if (!ckpt) throw new UsageError('ckpt', "missing required key 'ckpt' (the pretrained checkpoint to fine-tune, .flowtune); or resume=true to continue the run in out=");
   await prepareRuntime();
   // Checked before the run folder is touched, so a contradicting override leaves nothing behind.
-  const { checkpoint, config } = openCheckpointFile(ckpt, parsed.config, parsed);
+  const { checkpoint, config } = ckpt ? openCheckpointFile(ckpt, parsed.config, parsed) : { checkpoint: undefined, config: validateConfig(parsed.config) };
+  if (!checkpoint) console.error(`starting from a fresh ${config.policy.velocity_net} policy (no ckpt=)`);
   printConfigWarnings(config, parsed.userOverrides, CLI_TRAIN_HOST);
   const opened = await openRun(config, checkpoint, nodeRunPorts(config));
   try {
@@ -62,7 +64,7 @@ async function main(): Promise<void> {
     const last = run.history.at(-1) ?? {};
     console.log(JSON.stringify({
       task: config.task, iterations: run.iteration, env_steps: run.envSteps, wall_s: last['progress/wall_s'] ?? 0,
-      eval_success_rate: run.evalSummary()?.success_rate ?? null, checkpoint: store.checkpointPath('final.flowtune'), run_dir: runDir,
+      ...finalEvalFields(config.task, run.evalSummary()), checkpoint: store.checkpointPath('final.flowtune'), run_dir: runDir,
     }));
   } finally {
     await opened.close();

@@ -2,6 +2,7 @@
  * `npm run bench -- e2e`: the wall-clock of a fixed short fine-tune (reach, from the shipped
  * BC checkpoint) and the success rate it ends at, as `npm run train` would run it.
  */
+import { SMALLEST_TASK } from '../../tasks';
 import { existsSync } from 'node:fs';
 import { defaultConfig } from '../../core/config';
 import { openRun } from '../../core/run/open-run';
@@ -15,7 +16,7 @@ const OVERRIDES = ['num_envs=16', 'env.steps_per_iteration=16', 'ppo.minibatch_s
 export async function runBench(): Promise<BenchRow[]> {
   if (!existsSync(CHECKPOINT)) throw new Error(`the e2e bench needs ${CHECKPOINT}; build it with npm run reproduce -- bc`);
   await prepareRuntime();
-  const base = { ...defaultConfig(), task: 'reach' as const };
+  const base = { ...defaultConfig(), task: SMALLEST_TASK };
   const { checkpoint, config } = openCheckpointFile(CHECKPOINT, base, OVERRIDES);
   const started = performance.now();
   const opened = await openRun(config, checkpoint, nodeRunPorts(config));
@@ -28,7 +29,7 @@ export async function runBench(): Promise<BenchRow[]> {
   const wall = (performance.now() - started) / 1000;
   const note = `reach from ${CHECKPOINT}: ${OVERRIDES.join(' ')}; ${trainer.envSteps} env steps`;
   return [
-    { group: 'e2e', metric: 'finetune_wall_s', value: wall, unit: 's', task: 'reach', backend: 'wasm', note },
-    { group: 'e2e', metric: 'final_success_rate', value: trainer.lastEval?.successRate ?? NaN, unit: 'fraction', task: 'reach', backend: 'wasm', note: `deterministic eval, ${config.eval_episodes} episodes from seed ${config.eval.seed}` },
+    { group: 'e2e', metric: 'finetune_wall_s', value: wall, unit: 's', task: SMALLEST_TASK, backend: 'wasm', note },
+    { group: 'e2e', metric: 'final_success_rate', value: trainer.lastEval?.successRate ?? NaN, unit: 'fraction', task: SMALLEST_TASK, backend: 'wasm', note: `deterministic eval, ${config.eval_episodes} episodes from seed ${config.eval.seed}` },
   ];
 }

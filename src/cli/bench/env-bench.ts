@@ -7,17 +7,18 @@ import type { BenchRow } from './bench-row';
 import { createNodeShardedEnv, loadMujocoNode } from '../mujoco-node';
 import { VectorEnv } from '../../core/envs/vector-env';
 import { defaultWorkerCount } from '../../core/envs/sharded-vector-env';
-import { CONTROL_SUBSTEPS } from '../../core/envs/robot-mjcf';
-import { TASK_NAMES, type TaskName } from '../../core/envs/task-types';
+import { getTask, taskNames } from '../../core/envs/task-registry';
+import type { TaskName } from '../../core/envs/task-types';
+import { registerBuiltInTasks } from '../../tasks';
 import { createRng } from '../../core/random';
 
 const NUM_ENVS = 8;
 const MEASURE_MS = 2000;
 
-/** Smooth random actions [steps][numEnvs × 4] so the arm moves and touches things like a policy would. */
-function actionPlan(numEnvs: number, steps: number): Float32Array[] {
+/** Smooth random actions [steps][numEnvs × A] so the robot moves and touches things like a policy would. */
+function actionPlan(numEnvs: number, actionDim: number, steps: number): Float32Array[] {
   const rng = createRng(123);
-  const current = new Float32Array(numEnvs * 4);
+  const current = new Float32Array(numEnvs * actionDim);
   return Array.from({ length: steps }, () => {
     for (let element = 0; element < current.length; element++) current[element] = Math.max(-1, Math.min(1, 0.8 * current[element] + 0.5 * rng.normal()));
     return current.slice();
@@ -26,7 +27,9 @@ function actionPlan(numEnvs: number, steps: number): Float32Array[] {
 
 async function benchTask(task: TaskName, workers: number): Promise<BenchRow[]> {
   const mj = await loadMujocoNode();
-  const plan = actionPlan(NUM_ENVS, 64);
+  const definition = getTask(task);
+  const substeps = definition.frameSkip;
+  const plan = actionPlan(NUM_ENVS, definition.controls.get(definition.defaultControl)!.dim, 64);
   // One thread: our full step (IK, substeps, obs, reward, auto-reset).
   const env = new VectorEnv(mj, { task, numEnvs: NUM_ENVS, recordEpisodes: false });
   let envStepsPerS: number;
@@ -48,11 +51,11 @@ async function benchTask(task: TaskName, workers: number): Promise<BenchRow[]> {
     let physicsMs = 0;
     for (let envIndex = 0; envIndex < NUM_ENVS; envIndex++) physicsMs += env.env(envIndex).physicsMs;
     overhead = (totalMs - physicsMs) / physicsMs;
-    bareStepsPerS = (steps * NUM_ENVS * CONTROL_SUBSTEPS) / (physicsMs / 1000);
+    bareStepsPerS = (steps * NUM_ENVS * substeps) / (physicsMs / 1000);
   } finally {
     env.dispose();
   }
-  const physicsStepsPerS = envStepsPerS * CONTROL_SUBSTEPS;
+  const physicsStepsPerS = envStepsPerS * substeps;
   // All workers.
   const sharded = await createNodeShardedEnv({ task, numEnvs: NUM_ENVS, recordEpisodes: false }, { numWorkers: workers });
   let allStepsPerS: number;
@@ -70,10 +73,10 @@ async function benchTask(task: TaskName, workers: number): Promise<BenchRow[]> {
     await sharded.dispose();
   }
   const efficiency = allStepsPerS / (workers * envStepsPerS);
-  const note = `${NUM_ENVS} envs, ${CONTROL_SUBSTEPS} substeps of 5 ms per 20 Hz step, ee_delta_pos, state obs`;
+  const note = `${NUM_ENVS} envs, ${substeps} physics steps per env step, the task's default control, state obs`;
   return [
     { group: 'env', task, metric: 'env_steps_per_s_1proc', value: envStepsPerS, unit: 'steps/s', note },
-    { group: 'env', task, metric: 'physics_steps_per_s_1proc', value: physicsStepsPerS, unit: 'mj_step/s', note: `implied by env steps × ${CONTROL_SUBSTEPS}; inside mj_step alone: ${bareStepsPerS.toFixed(0)}/s` },
+    { group: 'env', task, metric: 'physics_steps_per_s_1proc', value: physicsStepsPerS, unit: 'mj_step/s', note: `implied by env steps × ${substeps}; inside mj_step alone: ${bareStepsPerS.toFixed(0)}/s` },
     { group: 'env', task, metric: 'env_steps_per_s_all', value: allStepsPerS, unit: 'steps/s', note: `parallel efficiency ${(100 * efficiency).toFixed(0)}% of ${workers} × 1proc; timings share the CPU with any other jobs running` },
     { group: 'env', task, metric: 'workers', value: workers, unit: 'workers', note: `${availableParallelism()} cores, default cores − 1` },
     { group: 'env', task, metric: 'overhead_vs_bare_mj_step', value: overhead, unit: 'fraction', note: '(step time − time in mj_step) / time in mj_step, same run; target ≤ 0.10' },
@@ -83,7 +86,8 @@ async function benchTask(task: TaskName, workers: number): Promise<BenchRow[]> {
 export async function runBench(): Promise<BenchRow[]> {
   const workers = defaultWorkerCount(NUM_ENVS, availableParallelism());
   const rows: BenchRow[] = [];
-  for (const task of TASK_NAMES) {
+  registerBuiltInTasks();
+  for (const task of taskNames()) {
     console.error(`env bench: ${task}`);
     rows.push(...(await benchTask(task, workers)));
   }

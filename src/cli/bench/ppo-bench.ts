@@ -4,6 +4,7 @@
  * bootstraps, the update's forward, backward, optimizer and data moves, plus the update's
  * throughput and the two rollout policy calls timed on their own.
  */
+import { DEFAULT_TASK } from '../../tasks';
 import { applyOverrides, defaultConfig, validateConfig, type RunConfig } from '../../core/config';
 import { FlowPolicy } from '../../core/policy/flow-policy';
 import { MinMaxNormalizer } from '../../core/policy/normalizer';
@@ -65,7 +66,7 @@ const SPLIT: readonly { phase: string; key: keyof MetricRecord; part: 'rollout' 
 export async function runBench(): Promise<BenchRow[]> {
   const backend = await useNodeBackend('wasm');
   const mj = await loadMujocoNode();
-  const task = 'pick-cube';
+  const task = DEFAULT_TASK;
   const config = validateConfig(applyOverrides(defaultConfig(), [
     `task=${task}`, 'ppo.critic_warmup_steps=0', `iterations=${MEASURED_ITERATIONS + 1}`, 'eval_episodes=0', 'eval.every=0',
     'eval.record_episodes=0', ...SHIPPED_ARCH,

@@ -5,6 +5,7 @@
  * Variants alternate over several rounds so drift in machine load falls on both alike.
  * Last, the default run (16 envs × 32 decisions) in the studio against the CLI, per iteration.
  */
+import { DEFAULT_TASK } from '../../tasks';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -201,21 +202,21 @@ export async function runBench(): Promise<BenchRow[]> {
     const base = median(results.get('baseline')!.map((entry) => entry.secondsPerIteration));
     const note = `pick-cube shipped checkpoint, ${BASE.join(' ')}; median of ${ROUNDS} alternating rounds`;
     const rows: BenchRow[] = [{
-      group: 'studio', metric: 'chain view redraw after a noise change', value: median(response), unit: 'ms', task: 'pick-cube', backend: 'wasm',
+      group: 'studio', metric: 'chain view redraw after a noise change', value: median(response), unit: 'ms', task: DEFAULT_TASK, backend: 'wasm',
       note: `default config, shipped checkpoint, no run: slider moved to 5 levels, median; slowest ${Math.max(...response).toFixed(0)} ms`,
     }];
     const defaultNote = `default config, ${DEFAULT_RUN.join(' ')}, shipped BC checkpoint; iterations ${STEADY_FROM}–8 from progress/wall_s; median of ${ROUNDS} alternating rounds`;
     rows.push(
-      { group: 'studio', metric: 'default run: studio s_per_iteration', value: median(studioSeconds), unit: 's', task: 'pick-cube', backend: 'wasm', note: `${defaultNote}; Charts tab` },
-      { group: 'studio', metric: 'default run: CLI s_per_iteration', value: median(cliSeconds), unit: 's', task: 'pick-cube', backend: 'wasm', note: `${defaultNote}; npm run train` },
-      { group: 'studio', metric: 'default run: studio / CLI', value: median(studioSeconds) / median(cliSeconds), unit: 'ratio', task: 'pick-cube', backend: 'wasm', note: 'target ≤ 1.3' },
+      { group: 'studio', metric: 'default run: studio s_per_iteration', value: median(studioSeconds), unit: 's', task: DEFAULT_TASK, backend: 'wasm', note: `${defaultNote}; Charts tab` },
+      { group: 'studio', metric: 'default run: CLI s_per_iteration', value: median(cliSeconds), unit: 's', task: DEFAULT_TASK, backend: 'wasm', note: `${defaultNote}; npm run train` },
+      { group: 'studio', metric: 'default run: studio / CLI', value: median(studioSeconds) / median(cliSeconds), unit: 'ratio', task: DEFAULT_TASK, backend: 'wasm', note: 'target ≤ 1.3' },
     );
     for (const variant of VARIANTS) {
       const entries = results.get(variant.name)!;
       const perIteration = median(entries.map((entry) => entry.secondsPerIteration));
-      rows.push({ group: 'studio', metric: `${variant.name}: s_per_iteration`, value: perIteration, unit: 's', task: 'pick-cube', backend: 'wasm', note: `${note}; ${variant.overrides.join(' ')}` });
-      if (variant.name !== 'baseline') rows.push({ group: 'studio', metric: `${variant.name}: slowdown`, value: (perIteration / base - 1) * 100, unit: '%', task: 'pick-cube', backend: 'wasm', note: 'against the baseline median' });
-      rows.push({ group: 'studio', metric: `${variant.name}: main-thread long tasks`, value: Math.max(...entries.map((entry) => entry.longTasks)), unit: 'count', task: 'pick-cube', backend: 'wasm', note: `over 50 ms while training, most in one round; longest ${Math.max(...entries.map((entry) => entry.longestTaskMs)).toFixed(0)} ms` });
+      rows.push({ group: 'studio', metric: `${variant.name}: s_per_iteration`, value: perIteration, unit: 's', task: DEFAULT_TASK, backend: 'wasm', note: `${note}; ${variant.overrides.join(' ')}` });
+      if (variant.name !== 'baseline') rows.push({ group: 'studio', metric: `${variant.name}: slowdown`, value: (perIteration / base - 1) * 100, unit: '%', task: DEFAULT_TASK, backend: 'wasm', note: 'against the baseline median' });
+      rows.push({ group: 'studio', metric: `${variant.name}: main-thread long tasks`, value: Math.max(...entries.map((entry) => entry.longTasks)), unit: 'count', task: DEFAULT_TASK, backend: 'wasm', note: `over 50 ms while training, most in one round; longest ${Math.max(...entries.map((entry) => entry.longestTaskMs)).toFixed(0)} ms` });
     }
     return rows;
   } finally {

@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import type { SweepRun } from '../../core/sweep/sweep-plan';
 import { finalCheckpointProblem } from './final-checkpoint';
-import { evaluateRun } from './run-result';
+import { describeRunResult, evaluateRun } from './run-result';
 import { describeExit, lastLogLine, trainChild } from './train-child';
 import { finalCheckpointOf, readRunResult, runDirOf, writeRunResult, writeSummary, type SweepFile } from './sweep-folder';
 
@@ -26,7 +26,7 @@ export async function runLocalSweep(out: string, sweep: SweepFile, parallel: num
       const result = await evaluateRun(runDirOf(out, run.id), plan.task, run, sweep.evaluation);
       writeRunResult(out, result);
       const summary = await writeSummary(out, sweep);
-      console.log(`done ${run.id}: success ${result.successRate.toFixed(3)} (${summary.finishedRuns}/${summary.plannedRuns} runs finished)`);
+      console.log(`done ${run.id}: ${describeRunResult(result)} (${summary.finishedRuns}/${summary.plannedRuns} runs finished)`);
     });
     evaluations = job.catch(() => undefined);
     return job;
@@ -44,7 +44,7 @@ export async function runLocalSweep(out: string, sweep: SweepFile, parallel: num
       const run = pending[next++];
       console.log(`start ${run.id}`);
       if (!alreadyTrained(run)) {
-        const exit = await trainChild(runDirOf(out, run.id), sweep.ckpt, run.overrides);
+        const exit = await trainChild(runDirOf(out, run.id), sweep.ckpt, run.overrides, { taskSource: sweep.taskSource });
         if (exit.code !== 0) {
           failed.push(run.id);
           console.error(`failed ${run.id} (training ${describeExit(exit)}): ${lastLogLine(runDirOf(out, run.id))}`);

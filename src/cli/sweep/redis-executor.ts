@@ -15,7 +15,7 @@ import { makeFolder, writeFileDurable } from '../durable-write';
 import { finalCheckpointProblem } from './final-checkpoint';
 import { connectRedis, lostConnection, redisOptions, SWEEP_QUEUE, type RedisTarget } from './redis-connection';
 import { CHECKPOINT_KEY_PREFIX, checkJobReturn, isBinaryFile, sweepJobId, type SweepJobData } from './redis-jobs';
-import { evaluateRun } from './run-result';
+import { describeRunResult, evaluateRun } from './run-result';
 import { finalCheckpointOf, readRunResult, runDirOf, writeRunResult, writeSummary, type SweepFile } from './sweep-folder';
 
 /** Tries of a run that fails with a passing error (a lost fetch, say); a run that fails on its own is not retried. */
@@ -42,7 +42,7 @@ async function landRun(out: string, sweep: SweepFile, run: SweepRun, reply: unkn
     const result = await evaluateRun(runDir, sweep.plan.task, run, sweep.evaluation);
     writeRunResult(out, result);
     const summary = await writeSummary(out, sweep);
-    console.log(`done ${run.id} on ${worker}: success ${result.successRate.toFixed(3)} (${summary.finishedRuns}/${summary.plannedRuns} runs finished)`);
+    console.log(`done ${run.id} on ${worker}: ${describeRunResult(result)} (${summary.finishedRuns}/${summary.plannedRuns} runs finished)`);
   });
   evaluateQueue.chain = evaluation.catch(() => undefined);
   await evaluation;
@@ -51,10 +51,13 @@ async function landRun(out: string, sweep: SweepFile, run: SweepRun, reply: unkn
 /** Queues the unfinished runs and lands each as a worker returns it; returns the ids that failed. */
 export async function runRedisSweep(out: string, sweep: SweepFile, target: RedisTarget): Promise<string[]> {
   const client = await connectRedis(target);
-  const checkpoint = readFileSync(sweep.ckpt);
-  const ckptKey = `${CHECKPOINT_KEY_PREFIX}${createHash('sha256').update(checkpoint).digest('hex')}`;
-  await client.set(ckptKey, checkpoint, 'EX', 30 * 24 * 3600);
-  const sweepId = createHash('sha256').update(JSON.stringify([sweep.plan.preset, sweep.plan.task, sweep.plan.base, ckptKey, sweep.evaluation])).digest('hex').slice(0, 12);
+  let ckptKey = '';
+  if (sweep.ckpt) {
+    const checkpoint = readFileSync(sweep.ckpt);
+    ckptKey = `${CHECKPOINT_KEY_PREFIX}${createHash('sha256').update(checkpoint).digest('hex')}`;
+    await client.set(ckptKey, checkpoint, 'EX', 30 * 24 * 3600);
+  }
+  const sweepId = createHash('sha256').update(JSON.stringify([sweep.plan.preset, sweep.plan.task, sweep.taskHash, sweep.plan.base, ckptKey, sweep.evaluation])).digest('hex').slice(0, 12);
   const queue = new Queue<SweepJobData>(SWEEP_QUEUE, { connection: redisOptions(target) });
   const events = new QueueEvents(SWEEP_QUEUE, { connection: redisOptions(target) });
   const lost = lostConnection(target, [queue, events, client]);
@@ -72,7 +75,7 @@ export async function runRedisSweep(out: string, sweep: SweepFile, target: Redis
         await job.remove();
         job = undefined;
       }
-      job ??= await queue.add(run.id, { sweepId, task: sweep.plan.task, ckptKey, run }, {
+      job ??= await queue.add(run.id, { sweepId, task: sweep.plan.task, taskHash: sweep.taskHash, ckptKey, run }, {
         jobId, attempts: JOB_ATTEMPTS, backoff: { type: 'exponential', delay: 5000 }, removeOnComplete: false, removeOnFail: false,
       });
       try {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { getTask } from '../../core/envs/task-registry';
 import { checkJobData, checkJobReturn, QueueDataError } from './redis-jobs';
 
 const HASH = 'a'.repeat(64);
 const good = () => ({
-  sweepId: '0123456789ab', task: 'reach', ckptKey: `flowtune:checkpoint:${HASH}`,
+  sweepId: '0123456789ab', task: 'reach', taskHash: getTask('reach').hash, ckptKey: `flowtune:checkpoint:${HASH}`,
   run: { id: 'lr-high-s0', variant: 'lr:high', seed: 0, overrides: ['task=reach', 'seed=0', 'iterations=3', 'actor_lr=0.0001'] },
 });
 
@@ -32,6 +33,13 @@ describe('a job from the sweep queue (untrusted)', () => {
     expect(refusal({ ...good(), sweepId: '../../x' })).toMatch(/^sweepId/);
   });
 
+  it('refuses a task of another version than the worker\'s, and takes a job without a checkpoint as a fresh start', () => {
+    const other = '0123456789abcdef';
+    expect(refusal({ ...good(), taskHash: other })).toBe(`task 'reach' on this worker (hash ${getTask('reach').hash}) is another version than the sweep's (hash ${other}); give the worker the sweep's copy of the task`);
+    expect(refusal({ ...good(), taskHash: '../x' })).toMatch(/^taskHash .* is not 16 hex digits/);
+    expect(checkJobData({ ...good(), ckptKey: '' }).job.ckptKey).toBe('');
+  });
+
   it('refuses overrides that are not config keys (out=, ckpt=, preset=), bad values, and another task', () => {
     const withOverride = (override: unknown) => ({ ...good(), run: { ...good().run, overrides: ['task=reach', override] } });
     expect(refusal(withOverride('out=/etc'))).toMatch(/^the run's config is refused: unknown config key 'out'/);
@@ -41,7 +49,7 @@ describe('a job from the sweep queue (untrusted)', () => {
     expect(refusal(withOverride('num_envs=100000'))).toMatch(/^the run's config is refused: num_envs/);
     expect(refusal(withOverride('task=lift'))).toBe('run.overrides set task=lift, but the job is for reach');
     expect(refusal(withOverride(42))).toMatch(/^run\.overrides holds 42, not a key=value string/);
-    expect(refusal({ ...good(), task: 'my-task' })).toMatch(/^the run's config is refused: task/);
+    expect(refusal({ ...good(), task: 'my-task' })).toBe("this worker has no task 'my-task'; start it with tasks=DIR, a folder holding that task's folder");
     expect(refusal(null)).toBe('the job data is not an object');
     // Within the command line's bounds (256), but more env threads than the worker has cores.
     expect(() => checkJobData(withOverride('env.workers=64'), { maxEnvWorkers: 2 })).toThrow('env.workers=64 is more than this worker\'s 2 cores');

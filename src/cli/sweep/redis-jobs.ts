@@ -4,13 +4,16 @@
  * worker returns before anything lands in the sweep folder.
  */
 import { applyOverrides, defaultConfig, parseOverride, validateConfig, type RunConfig } from '../../core/config';
+import { getTask, hasTask } from '../../core/envs/task-registry';
 import type { SweepRun } from '../../core/sweep/sweep-plan';
 
 /** One queued run: everything a worker on another machine needs besides the checkpoint bytes (fetched once by key). */
 export interface SweepJobData {
   sweepId: string;
   task: string;
-  /** Redis key holding the pretrained checkpoint every run starts from: `flowtune:checkpoint:<sha256 of its bytes>`. */
+  /** The task's hash on the sweep's machine (DESIGN.md §13): a worker whose task differs refuses the run. */
+  taskHash: string;
+  /** Redis key holding the pretrained checkpoint every run starts from: `flowtune:checkpoint:<sha256 of its bytes>`; '' for a fresh policy. */
   ckptKey: string;
   run: SweepRun;
 }
@@ -62,17 +65,23 @@ export function loggable(value: unknown, max = 80): string {
 }
 
 /**
- * A job's data checked field by field: a built-in task, a checkpoint key by content hash, a plain run
+ * A job's data checked field by field: a task this worker has (a built-in, or one of its own task
+ * folders) at the same version, a checkpoint key by content hash, a plain run
  * id, and overrides that are config keys only (never `out`, `ckpt` or `preset`), which together pass
  * the same validation as the command line, with at most `limits.maxEnvWorkers` env threads. Returns
  * the run's config; throws QueueDataError.
  */
 export function checkJobData(data: unknown, limits: { maxEnvWorkers: number } = { maxEnvWorkers: Infinity }): { job: SweepJobData; config: RunConfig } {
   if (!isObject(data)) throw new QueueDataError('the job data is not an object');
-  const { sweepId, task, ckptKey, run } = data;
+  const { sweepId, task, taskHash, ckptKey, run } = data;
   if (typeof task !== 'string' || task.length > 100) throw new QueueDataError(`task ${loggable(task)} is not a task name`);
+  if (!hasTask(task)) throw new QueueDataError(`this worker has no task '${loggable(task)}'; start it with tasks=DIR, a folder holding that task's folder`);
+  if (typeof taskHash !== 'string' || !/^[0-9a-f]{16}$/.test(taskHash)) throw new QueueDataError(`taskHash ${loggable(taskHash)} is not 16 hex digits`);
+  if (getTask(task).hash !== taskHash) {
+    throw new QueueDataError(`task '${task}' on this worker (hash ${getTask(task).hash}) is another version than the sweep's (hash ${taskHash}); give the worker the sweep's copy of the task`);
+  }
   if (typeof sweepId !== 'string' || !SWEEP_ID.test(sweepId)) throw new QueueDataError(`sweepId ${loggable(sweepId)} is not 12 hex digits`);
-  if (typeof ckptKey !== 'string' || checkpointKeyHash(ckptKey) === undefined) throw new QueueDataError(`ckptKey ${loggable(ckptKey)} is not ${CHECKPOINT_KEY_PREFIX}<sha256>`);
+  if (typeof ckptKey !== 'string' || (ckptKey !== '' && checkpointKeyHash(ckptKey) === undefined)) throw new QueueDataError(`ckptKey ${loggable(ckptKey)} is not ${CHECKPOINT_KEY_PREFIX}<sha256> (or '' for a fresh policy)`);
   if (!isObject(run)) throw new QueueDataError('run is not an object');
   const { id, variant, seed, overrides } = run;
   if (typeof id !== 'string' || !RUN_ID.test(id)) throw new QueueDataError(`run.id ${loggable(id)} is not a plain run name (letters, digits, '.', '_', '-')`);
@@ -95,7 +104,7 @@ export function checkJobData(data: unknown, limits: { maxEnvWorkers: number } = 
   if (config.task !== task) throw new QueueDataError(`run.overrides set task=${config.task}, but the job is for ${task}`);
   // The command line allows 256 env threads for a big machine; a job gets no more than this worker's cores.
   if (config.env.workers > limits.maxEnvWorkers) throw new QueueDataError(`env.workers=${config.env.workers} is more than this worker's ${limits.maxEnvWorkers} cores`);
-  return { job: { sweepId, task, ckptKey, run: { id, variant, seed: seed as number, overrides: [...overrides as string[]] } }, config };
+  return { job: { sweepId, task, taskHash, ckptKey, run: { id, variant, seed: seed as number, overrides: [...overrides as string[]] } }, config };
 }
 
 /**

@@ -12,7 +12,12 @@ export async function evaluateRun(runDir: string, task: string, run: SweepRun, e
   const records = readMetricsFile(path.join(runDir, 'metrics.jsonl'));
   const last = records.at(-1) ?? {};
   return {
-    id: run.id, variant: run.variant, seed: run.seed, successRate: result.success_rate, meanReturn: result.mean_return,
+    id: run.id, variant: run.variant, seed: run.seed, successRate: result.success_rate ?? null, meanReturn: result.mean_return,
     envSteps: Number(last['progress/env_steps'] ?? 0), wallSeconds: Number(last['progress/wall_s'] ?? 0),
   };
+}
+
+/** A finished run's figure for the sweep's log: "success 0.800", or "return -123.45" for a task without a success rule. */
+export function describeRunResult(result: SweepRunResult): string {
+  return result.successRate !== null ? `success ${result.successRate.toFixed(3)}` : `return ${result.meanReturn.toFixed(2)}`;
 }

@@ -5,10 +5,11 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { emaSmooth, metricSeries } from '../../core/metrics';
+import { emaSmooth, metricSeries, type MetricKey } from '../../core/metrics';
+import { taskHasSuccess } from '../../core/rl/evaluate';
 import { readMetricsFile } from '../metrics-file';
 import type { SweepPlan } from '../../core/sweep/sweep-plan';
-import { formatSweepSummary, summarizeSweep, type SweepRunResult, type SweepSummary } from '../../core/sweep/sweep-summary';
+import { formatSweepSummary, summarizeSweep, sweepMeasure, type SweepRunResult, type SweepSummary } from '../../core/sweep/sweep-summary';
 import { UsageError } from '../cli-args';
 import { makeFolder, writeFileDurable } from '../durable-write';
 import { learningCurveSvg, type CurveSeries } from '../learning-curve-svg';
@@ -16,7 +17,12 @@ import { renderSvgToPng } from '../svg-png';
 
 export interface SweepFile {
   plan: SweepPlan;
+  /** The checkpoint every run starts from; '' starts each from a fresh policy. */
   ckpt: string;
+  /** Absolute path of a user's task (plan.task names it); absent for a built-in task. */
+  taskSource?: string;
+  /** Hash of the task's scene and module (DESIGN.md §13): a sweep worker refuses a run whose task differs. */
+  taskHash: string;
   evaluation: { episodes: number; seed: number };
 }
 
@@ -42,6 +48,9 @@ export function writeSweepFile(out: string, sweep: SweepFile): void {
   const existing = readSweepFile(out);
   if (existing) {
     const settings = (file: SweepFile) => JSON.stringify([file.plan.preset, file.plan.task, file.plan.base, file.ckpt, file.evaluation]);
+    if (existing.taskHash !== undefined && existing.taskHash !== sweep.taskHash) {
+      throw new UsageError('task', `${out} holds a sweep on another version of task '${sweep.plan.task}' (its scene or module changed since); use another out=`);
+    }
     if (settings(existing) !== settings(sweep)) {
       throw new UsageError('out', `${out} holds a sweep with other settings (preset, task, base overrides, checkpoint or evaluation); use another out=`);
     }
@@ -71,13 +80,13 @@ export function finishedResults(out: string, plan: SweepPlan): SweepRunResult[] 
   return plan.runs.map((run) => readRunResult(out, run.id)).filter((result): result is SweepRunResult => result !== undefined);
 }
 
-/** Per variant, the rollout success curve averaged over its finished seeds (EMA 0.9), against env steps. */
-function variantCurves(out: string, plan: SweepPlan, results: readonly SweepRunResult[]): CurveSeries[] {
+/** Per variant, the rollout curve of `metric` averaged over its finished seeds (EMA 0.9), against env steps. */
+function variantCurves(out: string, plan: SweepPlan, results: readonly SweepRunResult[], metric: MetricKey): CurveSeries[] {
   const series: CurveSeries[] = [];
   for (const variant of plan.variants) {
     const curves = results.filter((result) => result.variant === variant).map((result) => {
       const records = readMetricsFile(path.join(runDirOf(out, result.id), 'metrics.jsonl'));
-      const points = metricSeries(records, 'charts/success_rate', 'progress/env_steps');
+      const points = metricSeries(records, metric, 'progress/env_steps');
       return { x: Array.from(points.xs), y: Array.from(emaSmooth(points.ys, 0.9)) };
     });
     if (curves.length === 0) continue;
@@ -91,10 +100,15 @@ function variantCurves(out: string, plan: SweepPlan, results: readonly SweepRunR
 /** Rewrites summary.json, summary.md and the overlay plot from every finished run. */
 export async function writeSummary(out: string, sweep: SweepFile): Promise<SweepSummary> {
   const results = finishedResults(out, sweep.plan);
-  const summary = summarizeSweep(sweep.plan, results, sweep.evaluation);
+  const summary = summarizeSweep(sweep.plan, results, sweep.evaluation, { measure: taskHasSuccess(sweep.plan.task) ? 'success' : 'return' });
   writeFileDurable(path.join(out, 'summary.json'), `${JSON.stringify({ ...summary, runs: results }, null, 2)}\n`);
   writeFileDurable(path.join(out, 'summary.md'), formatSweepSummary(summary));
-  const svg = learningCurveSvg(variantCurves(out, sweep.plan, results), { title: `${sweep.plan.preset} on ${sweep.plan.task}: rollout success (EMA 0.9, mean over seeds)`, xLabel: 'env steps', yLabel: 'success rate' });
+  // A task without a success rule is compared by return, so its curves plot the rollout return.
+  const byReturn = sweepMeasure(summary) === 'return';
+  const curves = variantCurves(out, sweep.plan, results, byReturn ? 'charts/episode_return' : 'charts/success_rate');
+  const svg = learningCurveSvg(curves, byReturn
+    ? { title: `${sweep.plan.preset} on ${sweep.plan.task}: rollout return (EMA 0.9, mean over seeds)`, xLabel: 'env steps', yLabel: 'episode return' }
+    : { title: `${sweep.plan.preset} on ${sweep.plan.task}: rollout success (EMA 0.9, mean over seeds)`, xLabel: 'env steps', yLabel: 'success rate' });
   writeFileDurable(path.join(out, 'learning-curves.svg'), svg);
   try {
     await renderSvgToPng(svg, path.join(out, 'learning-curves.png'));

@@ -29,16 +29,20 @@ export interface TrainChildOptions {
   timeoutMs?: number;
   /** Called with the child's pid once it runs. */
   onStart?: (pid: number) => void;
+  /** Where the child loads a user's task from (its task= override names the task; the child needs the path). */
+  taskSource?: string;
 }
 
-/** Runs `npm run train` into a fresh `runDir` in a child process, logging to runDir/train.log. */
+/** Runs `npm run train` into a fresh `runDir` in a child process, logging to runDir/train.log; `ckpt` '' starts from a fresh policy. */
 export function trainChild(runDir: string, ckpt: string, overrides: readonly string[], options: TrainChildOptions = {}): Promise<ChildExit> {
+  const source = options.taskSource;
+  const args = source === undefined ? overrides : overrides.map((override) => (override.startsWith('task=') ? `task=${source}` : override));
   rmSync(runDir, { recursive: true, force: true });
   makeFolder(runDir);
   const log = openSync(path.join(runDir, 'train.log'), 'w');
   // The same Node with the same loader flags (tsx) that runs this command runs the child. Its IPC
   // channel tells it when this process dies (parent-link.ts).
-  const child = spawn(process.execPath, [...process.execArgv, TRAIN_SCRIPT, `ckpt=${ckpt}`, `out=${runDir}`, ...overrides], { stdio: ['ignore', log, log, 'ipc'] });
+  const child = spawn(process.execPath, [...process.execArgv, TRAIN_SCRIPT, ...(ckpt ? [`ckpt=${ckpt}`] : []), `out=${runDir}`, ...args], { stdio: ['ignore', log, log, 'ipc'] });
   if (child.pid !== undefined) options.onStart?.(child.pid);
   return new Promise((resolve) => {
     let settled = false;
