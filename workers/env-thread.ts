@@ -6,6 +6,9 @@
 import loadMujoco from '@mujoco/mujoco';
 import { parentPort } from 'node:worker_threads';
 import { serveEnvShard } from '../src/core/envs/shard-server';
+import { registerBuiltInTasks } from '../src/tasks';
+
+registerBuiltInTasks();
 
 if (!parentPort) throw new Error('env-thread must run as a worker_thread');
 const port = parentPort;

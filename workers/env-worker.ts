@@ -5,6 +5,9 @@
 import loadMujoco from '@mujoco/mujoco';
 import wasmUrl from '@mujoco/mujoco/mujoco.wasm?url';
 import { serveEnvShard } from '../src/core/envs/shard-server';
+import { registerBuiltInTasks } from '../src/tasks';
+
+registerBuiltInTasks();
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const mujoco = loadMujoco({ locateFile: (path: string) => (path.endsWith('.wasm') ? wasmUrl : path) });

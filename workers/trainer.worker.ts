@@ -18,7 +18,13 @@ import { importFolders } from './trainer/folder-import';
 import { RunQueue } from './trainer/run-queue';
 import { RecipeSession } from './trainer/recipe-session';
 import { exportOnnx } from './trainer/onnx-export';
+import { taskEntries, taskEntry } from './trainer/task-catalog';
+import { UserTasks } from './trainer/user-tasks';
+import { defaultTaskName } from '../src/core/envs/task-registry';
+import { registerBuiltInTasks } from '../src/tasks';
 import { exportRunModel } from './trainer/run-export';
+
+registerBuiltInTasks();
 
 let backend: BackendName | undefined;
 let faults: FaultInjection | undefined;
@@ -27,6 +33,21 @@ let session = new TrainingSession(defaultConfig());
 let queue = new RunQueue(session, (event) => session.emit(event));
 let recipe = new RecipeSession(session, (event) => session.emit(event));
 session.blockedBy = () => recipe.blocksTraining();
+// Kept tasks load before anything reads the registry for them (config, model, resume).
+const userTasks = new UserTasks((message) => session.emit({ type: 'error', name: 'TaskError', message }));
+const tasksReady = () => userTasks.ready();
+
+/** Why an added task must not change or go now; undefined when it may. */
+function taskInUse(name: string): string | undefined {
+  if (session.run?.config.task === name) return 'is the task of the current run: Reset the run first';
+  const stage = recipe.status().phase;
+  if (session.config.task === name && (stage === 'running' || stage === 'paused')) return 'is in use by a New-from-demos stage: let it finish or discard it first';
+  return undefined;
+}
+
+async function announceTasks(): Promise<void> {
+  session.emit({ type: 'tasks', tasks: await taskEntries() });
+}
 
 function requireBackend(): void {
   if (!backend) throw new TrainingError('trainer worker is not initialized: call init() first');
@@ -58,16 +79,34 @@ const api: TrainerWorkerApi = {
     session.setListener((event) => void Promise.resolve(next(event)).catch(() => undefined));
   },
   async setConfig(config) {
+    await tasksReady();
     return session.models.setConfig(config);
   },
   async setNoise(noise) {
     return session.models.setNoise(noise);
   },
+  async listTasks() {
+    await tasksReady();
+    return taskEntries();
+  },
+  async addTask(folder) {
+    const task = await userTasks.add(folder, taskInUse);
+    await announceTasks();
+    return taskEntry(task);
+  },
+  async removeTask(name) {
+    await userTasks.remove(name, taskInUse);
+    // The next run cannot name a task that is gone: it goes back to the default task.
+    if (session.config.task === name) await session.models.selectTask(defaultTaskName(), 'state');
+    await announceTasks();
+  },
   async selectTask(task, obsType) {
+    await tasksReady();
     return session.models.selectTask(task, obsType);
   },
   async loadCheckpoint(files) {
     requireBackend();
+    await tasksReady();
     const info = session.models.loadCheckpoint(files);
     return { info, afterReset: session.hasRun };
   },
@@ -87,6 +126,7 @@ const api: TrainerWorkerApi = {
   savedRun: async () => ((await queue.running()) ? null : session.offers.offered()),
   async resumeSaved() {
     requireBackend();
+    await tasksReady();
     return session.resume();
   },
   rollBack: () => session.rollBack(),
@@ -94,6 +134,7 @@ const api: TrainerWorkerApi = {
   discardSaved: () => session.offers.discard(),
   async resumeRun(id) {
     requireBackend();
+    await tasksReady();
     await session.resume(id);
   },
   async exportModel() {
@@ -160,7 +201,10 @@ const api: TrainerWorkerApi = {
   startQueue: (request) => queue.start(request),
   cancelQueue: () => queue.cancel(),
   queueStatus: () => queue.status(),
-  resumeQueue: () => queue.resume(),
+  resumeQueue: async () => {
+    await tasksReady();
+    return queue.resume();
+  },
   recordDemos: (request) => recipe.recordDemos(request),
   loadDemos: async (file) => recipe.loadDemos(file),
   async exportDemos() {

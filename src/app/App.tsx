@@ -1,3 +1,4 @@
+import './register-tasks';
 import { useEffect, useState } from 'react';
 import { parseBackendName } from '../core/backend/choose-backend';
 import { decodeConfigHash, defaultConfig, encodeConfigHash, type RunConfig } from '../core/config';
@@ -24,6 +25,7 @@ import { LiveView } from './scene3d/LiveView';
 import { useCompareStore } from './store/compare-slice';
 import { useRunStore } from './store/run-slice';
 import { useRuntimeStore } from './store/runtime-slice';
+import { registerTaskStandIns } from './tasks/known-tasks';
 import { VideoList } from './videos/VideoList';
 import { startVideoRecorder } from './videos/video-recorder';
 import { errorText, subscribeTrainerEvents, trainerClient } from './workers/trainer-client';
@@ -32,16 +34,21 @@ const params = new URLSearchParams(window.location.search);
 /** Fault hooks exist only in non-production builds (dev server, or `vite build --mode e2e`) and only with ?faults=1. */
 const faultsEnabled = import.meta.env.MODE !== 'production' && params.get('faults') === '1';
 
-/** The config in the URL hash, or the defaults with the hash's one-sentence problem. */
-function configFromHash(): { config: RunConfig; problem?: string } {
+/**
+ * The config in the URL hash, or the defaults with the hash's one-sentence problem. A task the page
+ * does not know yet may be one the user added: `namesTask` says to read the hash again once the
+ * trainer has listed the added tasks.
+ */
+function configFromHash(): { config: RunConfig; problem?: string; namesTask?: boolean } {
   try {
     return { config: decodeConfigHash(window.location.hash) };
   } catch (error) {
-    return { config: defaultConfig(), problem: `URL hash rejected: ${errorText(error)}` };
+    const namesTask = (error as { field?: string }).field === 'task';
+    return { config: defaultConfig(), problem: `URL hash rejected: ${errorText(error)}`, namesTask };
   }
 }
 
-/** Read before the first render, so the hash sync never overwrites a shared link with the defaults. */
+/** Read before the first render; the hash sync waits for the task list, so it never overwrites a shared link with the defaults. */
 const initialConfig = configFromHash();
 useRunStore.getState().setConfig(initialConfig.config);
 
@@ -55,8 +62,12 @@ async function startStudio(): Promise<void> {
   await subscribeTrainerEvents();
   // The Runs tab's lists; a failure here leaves the rest of the studio working.
   await loadRunsAndSweeps().catch((error: unknown) => run.setRunError(`run list unavailable: ${errorText(error)}`));
-  const { config, problem } = initialConfig;
+  const tasks = await client.listTasks();
+  registerTaskStandIns(tasks);
+  const { config, problem } = initialConfig.namesTask ? configFromHash() : initialConfig;
   if (problem) run.setConfigNotice({ kind: 'error', text: problem });
+  run.setConfig(config);
+  run.setTasks(tasks);
   await client.setConfig(config);
   await client.selectTask(config.task, config.env.obs_type);
   run.setStatus(await client.status());
@@ -107,10 +118,13 @@ async function rollBack(): Promise<void> {
 /** Keeps the URL hash equal to the accepted config, and applies hand-edited hashes. */
 function useHashSync(): void {
   const config = useRunStore((state) => state.config);
+  // Until the trainer lists the tasks, a hash naming an added task cannot be read yet: it stays as it is.
+  const tasksListed = useRunStore((state) => state.tasks.length > 0);
   useEffect(() => {
+    if (!tasksListed) return;
     const hash = encodeConfigHash(config);
     if (window.location.hash.replace(/^#/, '') !== hash) window.history.replaceState(null, '', `${window.location.pathname}${window.location.search}${hash ? `#${hash}` : ''}`);
-  }, [config]);
+  }, [config, tasksListed]);
   useEffect(() => {
     const onHashChange = () => {
       const { config: next, problem } = configFromHash();
@@ -130,6 +144,7 @@ export function App() {
   const error = useRuntimeStore((state) => state.error);
   const runError = useRunStore((state) => state.runError);
   const configNotice = useRunStore((state) => state.configNotice);
+  const taskNotice = useRunStore((state) => state.taskNotice);
   const runNotice = useRunStore((state) => state.runNotice);
   const rollbackIteration = useRunStore((state) => state.status?.rollbackIteration);
   const [tab, setTab] = useState<MainTab>('charts');
@@ -146,6 +161,12 @@ export function App() {
         <span className="muted" data-testid="isolation">{window.crossOriginIsolated ? 'cross-origin isolated' : 'not isolated'}</span>
       </header>
       <RunControls />
+      {taskNotice && (
+        <div className={`notice-banner notice-${taskNotice.kind}`} role={taskNotice.kind === 'error' ? 'alert' : 'status'} data-testid="task-notice" data-kind={taskNotice.kind}>
+          {taskNotice.text}
+          <button className="link" onClick={() => useRunStore.getState().setTaskNotice(undefined)}>dismiss</button>
+        </div>
+      )}
       <ResetConfirm />
       <ResumeBanner />
       {runNotice && (

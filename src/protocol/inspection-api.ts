@@ -102,7 +102,7 @@ export interface EpisodeReplay {
 }
 
 /**
- * TCP paths implied by M sampled chunks (`ee_delta_pos` only): the chains of sampleChains for the
+ * End-effector paths implied by M sampled chunks (controls whose task's render hint gives an actionPath): the chains of sampleChains for the
  * same request, their final chunks x_K unnormalized, and the TCP targets they lead to, drawn in the
  * scene of the env's observation.
  */
@@ -159,7 +159,7 @@ export interface InspectionApi {
   listEpisodes(): Promise<EpisodeSummary[]>;
   /** Scene and per-frame geom poses of one stored episode; throws TrainingError for an unknown id. */
   episodeReplay(id: string): Promise<EpisodeReplay>;
-  /** TCP paths of the chain view's chunks in a 3D view of the env (ee_delta_pos; a rollout observation, or the episode step the request names). */
+  /** TCP paths of the chain view's chunks in a 3D view of the env (controls with an actionPath; a rollout observation, or the episode step the request names). */
   chainPaths(request: ChainSampleRequest): Promise<ChainPaths>;
   /** The newest rollout observation of env `envIndex` as a scene; null before the first rollout. Never waits for an update. */
   liveFrame(envIndex: number): Promise<LiveFrame | null>;

@@ -9,6 +9,7 @@ import type { MetricRecord } from '../core/metrics/metric-keys';
 import type { EpisodeSummary } from './inspection-api';
 import type { RecipePoint, RecipeStatus } from './recipe-api';
 import type { QueueStatus, RunListing } from './runs-api';
+import type { TaskEntry } from './tasks-api';
 
 export type { CheckpointFiles } from '../core/checkpoint/checkpoint-open';
 
@@ -85,6 +86,8 @@ export type TrainerEvent =
   /** Replaces the page's history (run start, reset, resume). */
   | { type: 'history'; records: MetricRecord[] }
   | { type: 'config'; config: RunConfig }
+  /** The tasks the trainer knows changed (one was added or removed). */
+  | { type: 'tasks'; tasks: TaskEntry[] }
   /**
    * The model Train uses: the run's own while a run exists, else the one a new run starts from; and,
    * while a run exists, the model chosen since it started, which a run after Reset starts from.

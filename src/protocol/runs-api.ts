@@ -25,6 +25,8 @@ export interface RunListing {
   envSteps: number;
   /** The newest eval/success_rate in the run's metrics, when it evaluated. */
   finalSuccess?: number;
+  /** The newest eval/episode_return, when it evaluated (what a task without a success rule is ranked by). */
+  finalReturn?: number;
   createdAt: number;
   updatedAt: number;
   /** The run the trainer holds now (its metrics are the page's live records). */

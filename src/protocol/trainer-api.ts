@@ -7,11 +7,13 @@ import type { InspectionApi } from './inspection-api';
 import type { RecipeApi } from './recipe-api';
 import type { RunControlApi } from './run-control-api';
 import type { RunsApi } from './runs-api';
+import type { TasksApi } from './tasks-api';
 
 export type * from './export-api';
 export type * from './inspection-api';
 export type * from './recipe-api';
 export type * from './run-control-api';
 export type * from './runs-api';
+export type * from './tasks-api';
 
-export interface TrainerWorkerApi extends RunControlApi, InspectionApi, RunsApi, RecipeApi, ExportApi {}
+export interface TrainerWorkerApi extends RunControlApi, TasksApi, InspectionApi, RunsApi, RecipeApi, ExportApi {}

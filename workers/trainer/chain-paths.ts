@@ -1,13 +1,14 @@
 /**
- * The chain view's 3D overlay (DESIGN.md §1 journey 4): the TCP paths that the
- * sampled chunks imply under `ee_delta_pos`, from the observation the chain view
- * uses (the env's rollout observation, or the stored episode step the request
- * names). Sampled exactly as sampleChains does for the same request, so the paths
- * belong to the chains on screen. A point-cloud policy's points come along.
+ * The chain view's 3D overlay (DESIGN.md §1 journey 4): the end-effector (TCP) paths that the
+ * sampled chunks imply under the run's control, as the task's render hints say, from the
+ * observation the chain view uses (the env's rollout observation, or the stored episode step the
+ * request names). Sampled exactly as sampleChains does for the same request, so the paths belong
+ * to the chains on screen. A point-cloud policy's points come along.
  */
 import { ConfigError, TrainingError } from '../../src/core/errors';
-import { getTask } from '../../src/core/envs/registry';
+import { getTask } from '../../src/core/envs/task-registry';
 import { observationSpec } from '../../src/core/envs/observation';
+import { configControl } from '../../src/core/envs/task-controls';
 import { observationState, stateRecord } from '../../src/core/render/observation-state';
 import { episodePoses, sceneVisual } from '../../src/core/render/scene-visual';
 import { finalChunks, tcpPaths } from '../../src/core/render/tcp-paths';
@@ -22,8 +23,9 @@ export function chainPaths(session: TrainingSession, request: ChainSampleRequest
     const run = session.run;
     if (!run) throw new TrainingError('the TCP paths need a rollout observation: press Train or Step first');
     const config = run.config;
-    if (config.env.control_mode !== 'ee_delta_pos') {
-      throw new ConfigError('env.control_mode', `TCP paths exist only for env.control_mode 'ee_delta_pos', not '${config.env.control_mode}'`);
+    const task = getTask(config.task);
+    if (!task.render.actionPath || !task.render.endEffectorSite) {
+      throw new ConfigError('env.control_mode', `task '${task.name}' names no end effector whose path its actions imply, so it draws no TCP paths`);
     }
     const resolved = resolveChainRequest(request, run.env.numEnvs);
     const { count, seed } = resolved;
@@ -39,17 +41,19 @@ export function chainPaths(session: TrainingSession, request: ChainSampleRequest
     const { horizon, actionDim, steps } = set;
     const unnormalize = (chunks: Float32Array) => run.bundle.actionNormalizer.unnormalize(chunks);
     const scene = (await replayScenes()).scene(config.task);
-    const spec = observationSpec(getTask(config.task), config.env.obs_type, config.env.num_points);
-    const state = observationState(scene, spec, stacked.subarray(stacked.length - spec.dim));
+    const spec = observationSpec(task, config.env.obs_type, config.env.num_points);
+    const state = observationState(scene, task, spec, stacked.subarray(stacked.length - spec.dim));
+    const poses = episodePoses(scene, task, stateRecord(state, scene.nq));
+    const start = poses.tcp.subarray(0, 3);
+    const control = configControl(config).name;
     const pointCloud = await policyPointCloud(run.bundle, stacked);
     return {
       count, horizon, nActionSteps: set.nActionSteps, envIndex,
-      paths: tcpPaths(unnormalize(finalChunks(set.chains, count, steps, horizon, actionDim)), count, horizon, actionDim, state.tcp),
-      odePath: tcpPaths(unnormalize(finalChunks(set.odeChain, 1, steps, horizon, actionDim)), 1, horizon, actionDim, state.tcp),
-      visual: sceneVisual(scene, config.task),
-      poses: episodePoses(scene, stateRecord(state, scene.nq)),
-      // A scene with no cube (reach) has nothing drawn out of place.
-      objectFromObservation: state.objectFromObservation || scene.objectQposAdr < 0,
+      paths: tcpPaths(task, control, unnormalize(finalChunks(set.chains, count, steps, horizon, actionDim)), count, horizon, actionDim, start),
+      odePath: tcpPaths(task, control, unnormalize(finalChunks(set.odeChain, 1, steps, horizon, actionDim)), 1, horizon, actionDim, start),
+      visual: sceneVisual(scene, task),
+      poses,
+      objectFromObservation: state.objectFromObservation,
       ...(pointCloud ? { pointCloud } : {}),
       obsSource: request.episode ? 'episode' : 'rollout',
       ...(request.episode ? { episode: { id: request.episode.id, step: request.episode.step } } : {}),

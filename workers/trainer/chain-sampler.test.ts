@@ -17,7 +17,7 @@ const ACTION_DIM = 4;
 function episode(envIndex: number, length: number, seed: number, withObs = true): EpisodeRecord {
   const rng = createRng(seed);
   const obs = new Float32Array((length + 1) * OBS_DIM).map(() => 2 * rng.uniform() - 1);
-  return { envIndex, seed, episodeReturn: -length, length, success: false, nq: 1, goal: [0, 0, 0], qpos: new Float32Array(length + 1), ...(withObs ? { obs } : {}) };
+  return { envIndex, seed, episodeReturn: -length, length, success: false, nq: 1, mocapPos: [], qpos: new Float32Array(length + 1), ...(withObs ? { obs } : {}) };
 }
 
 function storeWith(records: EpisodeRecord[]): { store: EpisodeStore; ids: string[] } {
@@ -110,7 +110,7 @@ describe('sampleEpisodeChains', () => {
       const rng = createRng(23);
       const length = 6;
       const record: EpisodeRecord = {
-        envIndex: 0, seed: 1, episodeReturn: 0, length, success: false, nq: 1, goal: [0, 0, 0], qpos: new Float32Array(length + 1),
+        envIndex: 0, seed: 1, episodeReturn: 0, length, success: false, nq: 1, mocapPos: [], qpos: new Float32Array(length + 1),
         obs: new Float32Array((length + 1) * frameSize).map(() => 2 * rng.uniform() - 1),
       };
       const { store, ids } = storeWith([record]);

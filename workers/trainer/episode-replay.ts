@@ -1,23 +1,19 @@
 /**
  * Replays for the page, computed in the trainer worker so the main thread never
- * loads MuJoCo (DESIGN.md §7). The worker loads its own MuJoCo module on the
- * first replay and keeps it, with one compiled scene per task.
+ * loads MuJoCo (DESIGN.md §7), with the worker's own MuJoCo module and one compiled
+ * scene per task.
  */
-import wasmUrl from '@mujoco/mujoco/mujoco.wasm?url';
 import { TrainingError } from '../../src/core/errors';
-import type { Mujoco } from '../../src/core/envs/mujoco-types';
 import { ReplayScenes } from '../../src/core/render/replay-scenes';
 import type { EpisodeReplay } from '../../src/protocol/trainer-api';
 import type { EpisodeStore } from './episode-store';
+import { trainerMujoco } from './trainer-mujoco';
 
 let scenes: Promise<ReplayScenes> | undefined;
 
 /** The worker's MuJoCo scenes, loaded on first use. */
 export function replayScenes(): Promise<ReplayScenes> {
-  scenes ??= import('@mujoco/mujoco').then(async ({ default: loadMujoco }) => {
-    const mj: Mujoco = await loadMujoco({ locateFile: (path: string) => (path.endsWith('.wasm') ? wasmUrl : path) });
-    return new ReplayScenes(mj);
-  });
+  scenes ??= trainerMujoco().then((mj) => new ReplayScenes(mj));
   return scenes;
 }
 

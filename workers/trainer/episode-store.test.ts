@@ -4,7 +4,7 @@ import { createRng } from '../../src/core/random';
 import { DEFAULT_EPISODE_LIMITS, EpisodeStore, recordedBytes } from './episode-store';
 
 function record(envIndex: number, success: boolean, episodeReturn = 0): EpisodeRecord {
-  return { envIndex, seed: 100 + envIndex, episodeReturn, length: 10 + envIndex, success, nq: 2, goal: [0, 0, 0], qpos: new Float32Array(2 * (11 + envIndex)) };
+  return { envIndex, seed: 100 + envIndex, episodeReturn, length: 10 + envIndex, success, nq: 2, mocapPos: [], qpos: new Float32Array(2 * (11 + envIndex)) };
 }
 
 describe('EpisodeStore', () => {

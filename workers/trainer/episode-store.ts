@@ -79,7 +79,8 @@ export class EpisodeStore {
   /** Adds one iteration's episodes and evicts the oldest beyond the limits and the byte budget. */
   /** The iteration's finished training episodes, and its eval episodes when the record says it evaluated. */
   addIteration(run: Run, record: MetricRecord): StoreChange {
-    const evaluated = record['eval/success_rate'] !== undefined;
+    // eval/episode_return, since a task without a success rule logs no eval/success_rate.
+    const evaluated = record['eval/episode_return'] !== undefined;
     return this.add({ task: run.config.task, iteration: run.iteration, train: run.lastEpisodes, eval: evaluated ? run.lastEval?.records : undefined });
   }
 

@@ -3,7 +3,7 @@
  * rollout observation rebuilt as a scene. It reads the trainer's observation history
  * (a copy) and never waits for the loop, so polling it costs the run one short message.
  */
-import { getTask } from '../../src/core/envs/registry';
+import { getTask } from '../../src/core/envs/task-registry';
 import { observationSpec } from '../../src/core/envs/observation';
 import { observationState, stateRecord } from '../../src/core/render/observation-state';
 import { episodePoses, sceneVisual } from '../../src/core/render/scene-visual';
@@ -20,12 +20,12 @@ export async function liveFrame(session: TrainingSession, envIndex: number): Pro
   if (!stacked) return null;
   const config = run.config;
   const scene = (await replayScenes()).scene(config.task);
-  const spec = observationSpec(getTask(config.task), config.env.obs_type, config.env.num_points);
-  const state = observationState(scene, spec, stacked.subarray(stacked.length - spec.dim));
+  const task = getTask(config.task);
+  const spec = observationSpec(task, config.env.obs_type, config.env.num_points);
+  const state = observationState(scene, task, spec, stacked.subarray(stacked.length - spec.dim));
   return {
     envIndex, iteration: run.iteration, envSteps: run.envSteps,
-    visual: sceneVisual(scene, config.task), poses: episodePoses(scene, stateRecord(state, scene.nq)),
-    // A scene with no cube (reach) has nothing drawn out of place.
-    objectFromObservation: state.objectFromObservation || scene.objectQposAdr < 0,
+    visual: sceneVisual(scene, task), poses: episodePoses(scene, task, stateRecord(state, scene.nq)),
+    objectFromObservation: state.objectFromObservation,
   };
 }

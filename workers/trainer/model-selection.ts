@@ -5,6 +5,7 @@
  */
 import type { PolicyCheckpoint } from '../../src/core/checkpoint/checkpoint-open';
 import { cloneConfig, diffConfig, fieldGroup, validateConfig, type NoiseConfig, type RunConfig, type TaskName } from '../../src/core/config';
+import { getTask } from '../../src/core/envs/task-registry';
 import { assertConfigFitsCheckpoint } from '../../src/core/run/checkpoint-run-config';
 import { openCheckpoint } from '../../src/core/run/open-checkpoint';
 import type { Run } from '../../src/core/run/run';
@@ -87,9 +88,20 @@ export class ModelSelection {
     this.use(valid, selected);
   }
 
-  /** Selects a task and its observation kind, and preselects the shipped checkpoint for both when there is one. */
+  /**
+   * Selects a task and its observation kind, and preselects the shipped checkpoint for both when
+   * there is one. A task the user added ships none: Train starts from a fresh policy.
+   */
   async selectTask(task: TaskName, obsType: ObsType): Promise<ModelSource> {
-    this.use(validateConfig({ ...cloneConfig(this.config), task, env: { ...this.config.env, obs_type: obsType } }), undefined);
+    const { controls } = getTask(task);
+    // A control the previous task's checkpoint named that this task lacks goes back to the task's default.
+    const controlMode = controls.has(this.config.env.control_mode) ? this.config.env.control_mode : 'default';
+    this.use(validateConfig({ ...cloneConfig(this.config), task, env: { ...this.config.env, obs_type: obsType, control_mode: controlMode } }), undefined);
+    if (getTask(task).module) {
+      this.freshReason = `${task} is a task you added: Train starts from a freshly initialized policy, or drop a checkpoint trained on it`;
+      this.announce();
+      return this.source();
+    }
     const path = shippedCheckpointPath(task, obsType);
     const variant = obsType === 'pointcloud' ? `${task} (point cloud)` : task;
     let reason = `no shipped checkpoint for ${variant} (${path} is missing): drop one in, or Train starts from a freshly initialized policy`;

@@ -52,3 +52,9 @@ export async function fetchShipped(task: TaskName, obsType: ObsType): Promise<{ 
   if (bytes.length === 0) throw new CheckpointError(`shipped checkpoint ${path} is empty`);
   return { name: path, bytes };
 }
+
+/** Whether the server ships a checkpoint for the task and observation kind (a HEAD request; nothing downloads). */
+export async function shippedExists(task: TaskName, obsType: ObsType): Promise<boolean> {
+  const response = await fetch(new URL(`/${shippedCheckpointPath(task, obsType)}`, self.location.origin), { method: 'HEAD' }).catch(() => undefined);
+  return response !== undefined && response.ok && !(response.headers.get('content-type') ?? '').includes('text/html');
+}

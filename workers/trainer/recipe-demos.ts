@@ -7,7 +7,7 @@ import type { RunConfig } from '../../src/core/config/run-config';
 import { demoMetadataFor, readDemoFile, type DemoMetadata } from '../../src/core/envs/demo-format';
 import type { Demonstrations } from '../../src/core/envs/expert-rollout';
 import { observationSpec } from '../../src/core/envs/observation';
-import { getTask } from '../../src/core/envs/registry';
+import { getTask } from '../../src/core/envs/task-registry';
 import type { ShardedVectorEnv } from '../../src/core/envs/sharded-vector-env';
 import type { VectorEnvConfig } from '../../src/core/envs/vector-env-config';
 import { DemosError } from '../../src/core/errors';
@@ -57,7 +57,9 @@ export async function recordInWorkers(
   const task = getTask(config.task);
   const numPoints = config.env.obs_type === 'pointcloud' ? config.env.num_points : undefined;
   const workers = Math.max(1, Math.min(request.episodes, hardwareCores() - 1));
-  const env = await openEnv({ task: config.task, numEnvs: workers, obsMode: config.env.obs_type, numPoints, recordEpisodes: false });
+  // An added task's env workers import its module, as a run's do.
+  const taskModule = task.module ? { taskModule: task.module } : {};
+  const env = await openEnv({ task: config.task, ...taskModule, numEnvs: workers, obsMode: config.env.obs_type, numPoints, recordEpisodes: false });
   try {
     const seeds = Array.from({ length: request.episodes }, (_, episode) => request.seed + episode);
     const demos = await env.recordExpertDemos({ seeds, noise: request.noise, episodesPerRequest: 2, ...progress });

@@ -21,16 +21,21 @@ interface StoredRunData {
   records: MetricRecord[];
 }
 
-/** Iterations, env steps, newest eval success and whether the run is finished, from its metrics. */
-export function runProgress(config: RunConfig, records: readonly MetricRecord[]): Pick<RunListing, 'iterations' | 'envSteps' | 'finalSuccess' | 'finished'> {
+/** Iterations, env steps, newest eval success and return, and whether the run is finished, from its metrics. */
+export function runProgress(config: RunConfig, records: readonly MetricRecord[]): Pick<RunListing, 'iterations' | 'envSteps' | 'finalSuccess' | 'finalReturn' | 'finished'> {
   const last = records.at(-1);
   const iterations = last?.['progress/iteration'] ?? records.length;
   let finalSuccess: number | undefined;
-  for (const record of records) finalSuccess = record['eval/success_rate'] ?? finalSuccess;
+  let finalReturn: number | undefined;
+  for (const record of records) {
+    finalSuccess = record['eval/success_rate'] ?? finalSuccess;
+    finalReturn = record['eval/episode_return'] ?? finalReturn;
+  }
   return {
     iterations,
     envSteps: last?.['progress/env_steps'] ?? 0,
     finalSuccess,
+    finalReturn,
     finished: iterations >= deriveSizes(config).iterations,
   };
 }

@@ -1,14 +1,15 @@
 /**
  * The studio's IndexedDB database (available in workers): each run's newest save and the one a
  * reload offers, the kept runs (a listing store read for the Runs table and a data store with config
- * and metrics read on demand), imported sweeps, and the queue. Version 2 added the run list, sweeps
- * and queue; version 3 the per-run saves. An upgrade keeps what earlier versions stored.
+ * and metrics read on demand), imported sweeps, the queue, and the task folders the user added.
+ * Version 2 added the run list, sweeps and queue; version 3 the per-run saves; version 4 the added
+ * tasks. An upgrade keeps what earlier versions stored.
  */
 const DB_NAME = 'flowtune-studio';
-const DB_VERSION = 3;
+const DB_VERSION = 4;
 
-export type StudioStore = 'autosave' | 'run-saves' | 'run-listings' | 'run-data' | 'sweeps' | 'queue';
-const STORES: readonly StudioStore[] = ['autosave', 'run-saves', 'run-listings', 'run-data', 'sweeps', 'queue'];
+export type StudioStore = 'autosave' | 'run-saves' | 'run-listings' | 'run-data' | 'sweeps' | 'queue' | 'tasks';
+const STORES: readonly StudioStore[] = ['autosave', 'run-saves', 'run-listings', 'run-data', 'sweeps', 'queue', 'tasks'];
 
 function openDb(): Promise<IDBDatabase> {
   return new Promise((resolve, reject) => {

@@ -1,7 +1,9 @@
+import { useMemo } from 'react';
 import type { MetricKey } from '../../core/metrics';
 import { useSelectedRuns } from '../runs/use-selected-runs';
 import { useRunStore } from '../store/run-slice';
 import { ChartLegend } from './ChartLegend';
+import { episodeCharts, tasksHaveSuccess } from './episode-charts';
 import { MetricChart } from './MetricChart';
 
 interface ChartSpec {
@@ -11,17 +13,16 @@ interface ChartSpec {
   optional?: true;
 }
 
-const SECTIONS: { name: string; color: string; charts: ChartSpec[] }[] = [
-  {
-    name: 'Episodes',
-    color: '#2563eb',
-    charts: [
-      { metric: 'charts/success_rate', title: 'success rate' },
-      { metric: 'eval/success_rate', title: 'eval success' },
-      { metric: 'charts/episode_return', title: 'episode return' },
-      { metric: 'charts/episode_length', title: 'episode length' },
-    ],
-  },
+interface ChartSection {
+  name: string;
+  color: string;
+  charts: ChartSpec[];
+}
+
+/** The episode charts come first and depend on the tasks drawn (episode-charts.ts). */
+const EPISODES_COLOR = '#2563eb';
+
+const SECTIONS: ChartSection[] = [
   {
     name: 'Losses',
     color: '#c2410c',
@@ -68,6 +69,11 @@ export function ChartsPanel() {
   const smoothing = useRunStore((state) => state.smoothing);
   const xAxis = useRunStore((state) => state.xAxis);
   const { setSmoothing, setXAxis } = useRunStore.getState();
+  const tasks = useRunStore((state) => state.tasks);
+  const task = useRunStore((state) => state.config.task);
+  const drawnTasks = overlay ? overlay.map((run) => run.config?.task ?? task) : [task];
+  const hasSuccess = tasksHaveSuccess(tasks, drawnTasks);
+  const sections = useMemo((): ChartSection[] => [{ name: 'Episodes', color: EPISODES_COLOR, charts: episodeCharts(hasSuccess) }, ...SECTIONS], [hasSuccess]);
   const logged = (metric: MetricKey) =>
     (overlay ? overlay.map((run) => run.records) : [records]).some((runRecords) => runRecords?.some((record) => record[metric] !== undefined) ?? false);
   return (
@@ -88,7 +94,7 @@ export function ChartsPanel() {
         <span className="muted" data-testid="record-count">{records.length} iterations logged</span>
       </div>
       {overlay && <ChartLegend runs={overlay} />}
-      {SECTIONS.map((section) => (
+      {sections.map((section) => (
         <div key={section.name} className="chart-section">
           <h3>{section.name}</h3>
           <div className="chart-grid">

@@ -1,26 +1,32 @@
 import { describe, expect, it } from 'vitest';
-import { TASK_NAMES } from '../../core/envs/task-types';
-import { parseTaskVariant, POINT_CLOUD_TASKS, taskVariants } from './task-variants';
+import type { TaskEntry } from '../../protocol/trainer-api';
+import { parseTaskVariant, taskVariants } from './task-variants';
+
+/** Three tasks as the trainer lists them: one with a shipped point-cloud checkpoint, one a user's. */
+const TASKS: TaskEntry[] = [
+  { name: 'alpha', doc: '', builtIn: true, obsTypes: ['state'], hasSuccess: true, hasExpert: true },
+  { name: 'beta', doc: '', builtIn: true, obsTypes: ['state', 'pointcloud'], hasSuccess: true, hasExpert: true },
+  { name: 'my-hopper', doc: '', builtIn: false, obsTypes: ['state'], hasSuccess: false, hasExpert: false },
+];
 
 describe('task picker variants', () => {
-  it('lists every task by its plain name, then its point-cloud variant where one ships', () => {
-    const variants = taskVariants({ task: 'pick-cube', obsType: 'state' });
-    expect(variants.filter((variant) => variant.obsType === 'state').map((variant) => variant.value)).toEqual([...TASK_NAMES]);
-    expect(variants.filter((variant) => variant.obsType === 'pointcloud').map((variant) => variant.task)).toEqual([...POINT_CLOUD_TASKS]);
-    const pickCube = variants.findIndex((variant) => variant.value === 'pick-cube');
-    expect(variants[pickCube + 1]).toEqual({ task: 'pick-cube', obsType: 'pointcloud', value: 'pick-cube:pointcloud', label: 'pick-cube · point cloud' });
+  it('lists every task by its plain name, with its point-cloud variant right after where one ships', () => {
+    const variants = taskVariants(TASKS, { task: 'beta', obsType: 'state' });
+    expect(variants.map((variant) => variant.value)).toEqual(['alpha', 'beta', 'beta:pointcloud', 'my-hopper']);
+    expect(variants[2]).toEqual({ task: 'beta', obsType: 'pointcloud', value: 'beta:pointcloud', label: 'beta · point cloud' });
   });
 
-  it('adds the current variant when no shipped checkpoint offers it, so the picker shows the config', () => {
-    const variants = taskVariants({ task: 'lift', obsType: 'pointcloud' });
-    expect(variants[variants.length - 1].value).toBe('lift:pointcloud');
-    expect(taskVariants({ task: 'pick-cube', obsType: 'pointcloud' })).toHaveLength(TASK_NAMES.length + POINT_CLOUD_TASKS.length);
+  it('adds the current variant when no task offers it, so the picker shows the config', () => {
+    const variants = taskVariants(TASKS, { task: 'alpha', obsType: 'pointcloud' });
+    expect(variants.at(-1)!.value).toBe('alpha:pointcloud');
+    expect(taskVariants(TASKS, { task: 'beta', obsType: 'pointcloud' })).toHaveLength(4);
   });
 
-  it('parses option values back, and refuses unknown ones', () => {
-    expect(parseTaskVariant('reach')).toMatchObject({ task: 'reach', obsType: 'state' });
-    expect(parseTaskVariant('pick-cube:pointcloud')).toMatchObject({ task: 'pick-cube', obsType: 'pointcloud' });
-    expect(parseTaskVariant('push-t')).toBeUndefined();
-    expect(parseTaskVariant('lift:voxels')).toBeUndefined();
+  it('parses option values back, and refuses unknown tasks and variants no task offers', () => {
+    expect(parseTaskVariant(TASKS, 'my-hopper')).toMatchObject({ task: 'my-hopper', obsType: 'state' });
+    expect(parseTaskVariant(TASKS, 'beta:pointcloud')).toMatchObject({ task: 'beta', obsType: 'pointcloud' });
+    expect(parseTaskVariant(TASKS, 'alpha:pointcloud')).toBeUndefined();
+    expect(parseTaskVariant(TASKS, 'push-t')).toBeUndefined();
+    expect(parseTaskVariant(TASKS, 'beta:voxels')).toBeUndefined();
   });
 });

@@ -1,14 +1,9 @@
 /**
- * The task picker's entries: every task on state observations, and the point-cloud
- * variant of each task that ships a point-cloud checkpoint
- * (public/checkpoints/<task>-pointcloud-bc.flowtune).
+ * The task picker's entries: every task the trainer knows on state observations, and the
+ * point-cloud variant of each that ships a point-cloud checkpoint.
  */
 import type { TaskName } from '../../core/config';
-import { TASK_NAMES } from '../../core/envs/task-types';
-import type { ObsType } from '../../protocol/trainer-api';
-
-/** Tasks with a shipped point-cloud checkpoint. */
-export const POINT_CLOUD_TASKS: readonly TaskName[] = ['pick-cube'];
+import type { ObsType, TaskEntry } from '../../protocol/trainer-api';
 
 export interface TaskVariant {
   task: TaskName;
@@ -25,19 +20,18 @@ export function taskVariant(task: TaskName, obsType: ObsType): TaskVariant {
 }
 
 /** The picker's entries; the current variant is always among them, so the picker shows what the config says. */
-export function taskVariants(current: { task: TaskName; obsType: ObsType }): TaskVariant[] {
-  const variants = TASK_NAMES.flatMap((task) => [
-    taskVariant(task, 'state'),
-    ...(POINT_CLOUD_TASKS.includes(task) ? [taskVariant(task, 'pointcloud')] : []),
-  ]);
+export function taskVariants(tasks: readonly TaskEntry[], current: { task: TaskName; obsType: ObsType }): TaskVariant[] {
+  const variants = tasks.flatMap((entry) => entry.obsTypes.map((obsType) => taskVariant(entry.name, obsType)));
   const shown = taskVariant(current.task, current.obsType);
   return variants.some((variant) => variant.value === shown.value) ? variants : [...variants, shown];
 }
 
-/** The variant an option value names; undefined for a value no variant has. */
-export function parseTaskVariant(value: string): TaskVariant | undefined {
+/** The variant an option value names; undefined for a value no known task has. */
+export function parseTaskVariant(tasks: readonly TaskEntry[], value: string): TaskVariant | undefined {
   const [task, kind] = value.split(':');
-  if (!(TASK_NAMES as readonly string[]).includes(task)) return undefined;
-  if (kind !== undefined && kind !== 'pointcloud') return undefined;
-  return taskVariant(task as TaskName, kind === 'pointcloud' ? 'pointcloud' : 'state');
+  const entry = tasks.find((candidate) => candidate.name === task);
+  if (!entry) return undefined;
+  const obsType: ObsType = kind === 'pointcloud' ? 'pointcloud' : 'state';
+  if ((kind !== undefined && kind !== 'pointcloud') || !entry.obsTypes.includes(obsType)) return undefined;
+  return taskVariant(task, obsType);
 }

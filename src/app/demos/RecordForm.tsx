@@ -1,4 +1,5 @@
 import { selectOccupied, useRecipeStore } from '../store/recipe-slice';
+import { useRunStore } from '../store/run-slice';
 import { DraftField } from './DraftField';
 import { pauseRecipe, recordDemos } from './recipe-actions';
 
@@ -7,6 +8,11 @@ export function RecordForm() {
   const occupied = useRecipeStore(selectOccupied);
   const recording = useRecipeStore((state) => state.status?.stage === 'record' && state.status.phase === 'running');
   const noise = useRecipeStore((state) => state.drafts.record.noise);
+  const task = useRunStore((state) => state.config.task);
+  const hasExpert = useRunStore((state) => state.tasks.find((entry) => entry.name === state.config.task)?.hasExpert ?? true);
+  if (!hasExpert) {
+    return <p className="muted" data-testid="demos-no-expert">{task} has no scripted expert to record: drop a .demos file made for it, or train it from a fresh policy.</p>;
+  }
   return (
     <div className="record-form">
       <div className="recipe-form">

@@ -1,5 +1,6 @@
 import { useEffect, useMemo } from 'react';
 import { useEpisodeStore } from '../store/episode-slice';
+import { tasksHaveSuccess } from '../charts/episode-charts';
 import { useRunStore } from '../store/run-slice';
 import { errorText, trainerClient } from '../workers/trainer-client';
 import { galleryRows, type SuccessFilter } from './gallery-rows';
@@ -17,6 +18,10 @@ export function EpisodeGallery() {
   const records = useRunStore((state) => state.records);
   const rows = useMemo(() => galleryRows(episodes, filter), [episodes, filter]);
   const successes = useMemo(() => episodes.filter((summary) => summary.success).length, [episodes]);
+  const tasks = useRunStore((state) => state.tasks);
+  const task = useRunStore((state) => state.config.task);
+  // A task without a success rule reports return and length only: no success counts or tags.
+  const hasSuccess = tasksHaveSuccess(tasks, [task]);
 
   // Catch up with episodes announced before this view mounted.
   useEffect(() => {
@@ -43,7 +48,7 @@ export function EpisodeGallery() {
             <option value="failure">failure</option>
           </select>
         </label>
-        <span className="mono" data-testid="gallery-count">{episodes.length} episodes · {successes} successful</span>
+        <span className="mono" data-testid="gallery-count">{episodes.length} episodes{hasSuccess ? ` · ${successes} successful` : ''}</span>
       </div>
       {rows.length === 0 ? (
         <p className="muted gallery-empty">
@@ -66,7 +71,9 @@ export function EpisodeGallery() {
                   <td className="num mono">{summary.iteration}</td>
                   <td className="num mono">{summary.episodeReturn.toFixed(2)}</td>
                   <td className="num mono">{summary.length}</td>
-                  <td><span className={`tag ${summary.success ? 'tag-success' : 'tag-failure'}`}>{summary.success ? 'success' : 'failure'}</span></td>
+                  <td>{tasksHaveSuccess(tasks, [summary.task])
+                    ? <span className={`tag ${summary.success ? 'tag-success' : 'tag-failure'}`}>{summary.success ? 'success' : 'failure'}</span>
+                    : <span className="muted" title="This task has no success rule">–</span>}</td>
                 </tr>
               ))}
             </tbody>

@@ -46,5 +46,7 @@ describe('gallery rows', () => {
   it('captions task, iteration, return and result', () => {
     expect(episodeCaption(summary('eval', 7, true))).toBe('pick-cube · iteration 7 · return -3.25 · success');
     expect(episodeCaption(summary('train', 2, false))).toMatch(/failure$/);
+    // A task without a success rule has no result to state.
+    expect(episodeCaption(summary('eval', 7, false), false)).toBe('pick-cube · iteration 7 · return -3.25');
   });
 });

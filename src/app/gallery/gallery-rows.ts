@@ -45,6 +45,7 @@ export function galleryRows(episodes: readonly EpisodeSummary[], filter: Success
 }
 
 /** "pick-cube · iteration 3 · return -41.20 · success" */
-export function episodeCaption(summary: EpisodeSummary): string {
-  return `${summary.task} · iteration ${summary.iteration} · return ${summary.episodeReturn.toFixed(2)} · ${summary.success ? 'success' : 'failure'}`;
+export function episodeCaption(summary: EpisodeSummary, hasSuccess = true): string {
+  const result = hasSuccess ? ` · ${summary.success ? 'success' : 'failure'}` : '';
+  return `${summary.task} · iteration ${summary.iteration} · return ${summary.episodeReturn.toFixed(2)}${result}`;
 }

@@ -3,7 +3,8 @@ import type { RunListing } from '../../protocol/trainer-api';
 import { useCompareStore } from '../store/compare-slice';
 import { useRecipeStore } from '../store/recipe-slice';
 import { useRunStore } from '../store/run-slice';
-import { formatSuccess, formatUpdated, groupLabel, originBadge, resumeBlocker, runGroups, sortRunRows } from './run-rows';
+import { tasksHaveSuccess } from '../charts/episode-charts';
+import { formatEvalResult, formatUpdated, groupLabel, originBadge, resumeBlocker, runGroups, sortRunRows } from './run-rows';
 import { deleteRun, resumeRun } from './runs-actions';
 
 interface RunRowProps {
@@ -14,9 +15,11 @@ interface RunRowProps {
   onDelete(): void;
   /** Why no kept run can be resumed now; undefined when one can. */
   resumeBlocked?: string;
+  /** Its task has a success rule (else the eval column shows return). */
+  hasSuccess: boolean;
 }
 
-function RunRow({ run, group, colour, deleting, onDelete, resumeBlocked }: RunRowProps) {
+function RunRow({ run, group, colour, deleting, onDelete, resumeBlocked, hasSuccess }: RunRowProps) {
   const [resuming, setResuming] = useState(false);
   const resume = () => {
     setResuming(true);
@@ -54,7 +57,7 @@ function RunRow({ run, group, colour, deleting, onDelete, resumeBlocked }: RunRo
       <td>{run.task}</td>
       <td className="num mono" title={run.finished ? 'ran all its iterations' : 'did not run all its iterations (yet)'}>{run.iterations}</td>
       <td className="num mono">{run.envSteps.toLocaleString('en-US')}</td>
-      <td className="num mono" data-testid="run-success">{formatSuccess(run.finalSuccess)}</td>
+      <td className="num mono" data-testid="run-success">{formatEvalResult(run, hasSuccess)}</td>
       <td className="mono">{formatUpdated(run.updatedAt)}</td>
     </tr>
   );
@@ -72,6 +75,7 @@ export function RunTable() {
   const colours = useCompareStore((state) => state.colours);
   const phase = useRunStore((state) => state.status?.phase ?? 'idle');
   const recipePhase = useRecipeStore((state) => state.status?.phase);
+  const tasks = useRunStore((state) => state.tasks);
   const resumeBlocked = resumeBlocker(phase, recipePhase);
   const rows = useMemo(() => sortRunRows(runs), [runs]);
   const groups = useMemo(() => runGroups(rows, sweeps, queue), [rows, sweeps, queue]);
@@ -102,13 +106,13 @@ export function RunTable() {
             <thead>
               <tr>
                 <th aria-label="on the charts" /><th>name</th><th aria-label="actions" /><th>origin</th><th>task</th><th className="num">iterations</th>
-                <th className="num">env steps</th><th className="num">eval success</th><th>updated</th>
+                <th className="num">env steps</th><th className="num" title="The newest eval success rate; for a task without a success rule, the newest eval return">eval success</th><th>updated</th>
               </tr>
             </thead>
             <tbody>
               {rows.map((run) => (
                 <RunRow key={run.id} run={run} group={groupLabel(run, sweeps, queue)} colour={selected.includes(run.id) ? colours[run.id] : undefined}
-                  deleting={deleting.includes(run.id)} onDelete={() => void remove(run.id)} resumeBlocked={resumeBlocked} />
+                  deleting={deleting.includes(run.id)} onDelete={() => void remove(run.id)} resumeBlocked={resumeBlocked} hasSuccess={tasksHaveSuccess(tasks, [run.task])} />
               ))}
             </tbody>
           </table>

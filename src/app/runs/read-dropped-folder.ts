@@ -8,7 +8,7 @@ import { IMPORTED_FILE_NAMES, selectImportFiles } from './import-files';
 
 export type FolderRead = { files: DroppedFile[] } | { problem: string };
 
-interface FoundFile {
+export interface FoundFile {
   path: string;
   size: number;
   file: File;
@@ -43,15 +43,19 @@ async function childrenOf(directory: FileSystemDirectoryEntry): Promise<FileSyst
   }
 }
 
-/** The files under `entry` whose names may be imported (others are not even opened). */
-async function collectFiles(entry: FileSystemEntry, found: FoundFile[]): Promise<void> {
+/** The files under `entry` that `accept` keeps (others are not even opened); a folder it refuses is not walked. */
+export async function collectFiles(entry: FileSystemEntry, found: FoundFile[], accept: (entry: FileSystemEntry) => boolean): Promise<void> {
   if (entry.isDirectory) {
-    for (const child of await childrenOf(entry as FileSystemDirectoryEntry)) await collectFiles(child, found);
-  } else if (entry.isFile && IMPORTED_FILE_NAMES.has(entry.name)) {
+    if (!accept(entry)) return;
+    for (const child of await childrenOf(entry as FileSystemDirectoryEntry)) await collectFiles(child, found, accept);
+  } else if (entry.isFile && accept(entry)) {
     const file = await fileOf(entry as FileSystemFileEntry);
     found.push({ path: entry.fullPath, size: file.size, file });
   }
 }
+
+/** Run and sweep folders: every folder is walked, and only the files an import reads are opened. */
+const importable = (entry: FileSystemEntry) => entry.isDirectory || IMPORTED_FILE_NAMES.has(entry.name);
 
 async function readSelected(found: readonly FoundFile[]): Promise<FolderRead> {
   const selection = selectImportFiles(found);
@@ -64,7 +68,7 @@ async function readSelected(found: readonly FoundFile[]): Promise<FolderRead> {
 export async function readDroppedEntries(entries: readonly FileSystemEntry[]): Promise<FolderRead> {
   const found: FoundFile[] = [];
   try {
-    for (const entry of entries) await collectFiles(entry, found);
+    for (const entry of entries) await collectFiles(entry, found, importable);
   } catch (error) {
     return { problem: `The dropped folder could not be read (${error instanceof Error ? error.message : String(error)}); try the Import folder button.` };
   }

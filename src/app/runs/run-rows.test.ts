@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ImportedSweep, QueueStatus, RunListing } from '../../protocol/trainer-api';
-import { formatSuccess, formatUpdated, groupLabel, originBadge, resumeBlocker, runGroups, sortRunRows } from './run-rows';
+import { formatEvalResult, formatSuccess, formatUpdated, groupLabel, originBadge, resumeBlocker, runGroups, sortRunRows } from './run-rows';
 
 function listing(id: string, fields: Partial<RunListing> = {}): RunListing {
   return { id, name: id, origin: 'studio', task: 'pick-cube', iterations: 1, envSteps: 64, createdAt: 0, updatedAt: 0, current: false, finished: true, ...fields };
@@ -51,6 +51,12 @@ describe('run formatting', () => {
     expect(formatSuccess(1)).toBe('100.0%');
     expect(formatSuccess(undefined)).toBe('–');
     expect(formatSuccess(NaN)).toBe('–');
+  });
+
+  it('shows the eval return instead for a task without a success rule', () => {
+    expect(formatEvalResult({ finalSuccess: 0, finalReturn: -123.456 }, false)).toBe('return -123.5');
+    expect(formatEvalResult({ finalSuccess: 0.5, finalReturn: 3 }, true)).toBe('50.0%');
+    expect(formatEvalResult({}, false)).toBe('–');
   });
 
   it('shows the clock for today and the date for another day', () => {

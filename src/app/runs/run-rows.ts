@@ -43,6 +43,12 @@ export function formatSuccess(rate: number | undefined): string {
   return rate === undefined || !Number.isFinite(rate) ? '–' : `${(rate * 100).toFixed(1)}%`;
 }
 
+/** The eval column: the success rate, or for a task without a success rule the newest eval return ("return −12.3"). */
+export function formatEvalResult(run: Pick<RunListing, 'finalSuccess' | 'finalReturn'>, hasSuccess: boolean): string {
+  if (hasSuccess) return formatSuccess(run.finalSuccess);
+  return run.finalReturn === undefined || !Number.isFinite(run.finalReturn) ? '–' : `return ${Number(run.finalReturn.toPrecision(4))}`;
+}
+
 const pad = (value: number) => String(value).padStart(2, '0');
 
 /** "14:02" for today, "2024-11-23 14:02" for another day (local time). */

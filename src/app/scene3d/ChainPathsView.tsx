@@ -52,8 +52,8 @@ function PointCloudLegend({ count }: { count: number }) {
 }
 
 /**
- * The chain view in space (DESIGN.md §1 journey 4): the TCP paths the sampled chunks imply under
- * ee_delta_pos, drawn in the state of the chain view's observation (an env's live state, or the
+ * The chain view in space (DESIGN.md §1 journey 4): the end-effector paths the sampled chunks imply
+ * (for controls whose task's render hint gives an actionPath), drawn in the state of the chain view's observation (an env's live state, or the
  * episode step it shows), with a point-cloud policy's points. Re-sampled with the chain view's triggers.
  */
 export function ChainPathsView() {

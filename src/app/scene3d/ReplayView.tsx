@@ -2,7 +2,9 @@ import { useEffect, useRef, useState } from 'react';
 import type { EpisodeReplay } from '../../protocol/trainer-api';
 import { episodeCaption } from '../gallery/gallery-rows';
 import { useChainSource } from '../inspect/chain-source';
+import { tasksHaveSuccess } from '../charts/episode-charts';
 import { useEpisodeStore } from '../store/episode-slice';
+import { useRunStore } from '../store/run-slice';
 import { errorText, trainerClient } from '../workers/trainer-client';
 import { buildThreeScene } from '../../scene3d/three-scene';
 import { useThreeCanvas } from './use-three-canvas';
@@ -20,6 +22,7 @@ export function ReplayView() {
   const showEpisodeStep = useChainSource((state) => state.showEpisodeStep);
   const { canvasRef, problem: webglProblem, show, current, draw } = useThreeCanvas();
   const [replay, setReplay] = useState<EpisodeReplay>();
+  const hasSuccess = useRunStore((state) => tasksHaveSuccess(state.tasks, replay ? [replay.summary.task] : []) || !replay);
   const [frame, setFrame] = useState(0);
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState(1);
@@ -124,8 +127,8 @@ export function ReplayView() {
       </div>
       {replay && (
         <p className="replay-caption" data-testid="replay-caption">
-          <span className={`tag ${replay.summary.success ? 'tag-success' : 'tag-failure'}`}>{replay.summary.source}</span>
-          {episodeCaption(replay.summary)}
+          <span className={`tag ${!hasSuccess ? '' : replay.summary.success ? 'tag-success' : 'tag-failure'}`}>{replay.summary.source}</span>
+          {episodeCaption(replay.summary, hasSuccess)}
           <span className="muted"> · {replay.summary.length} steps · env {replay.summary.envIndex} · seed {replay.summary.seed}</span>
         </p>
       )}

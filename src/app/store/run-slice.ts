@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import { defaultConfig, type RunConfig } from '../../core/config';
 import type { MetricRecord } from '../../core/metrics/metric-keys';
-import type { ModelSource, RunStatus, SavedRunSummary } from '../../protocol/trainer-api';
+import type { ModelSource, RunStatus, SavedRunSummary, TaskEntry } from '../../protocol/trainer-api';
 
 import type { XAxisKind } from '../charts/chart-data';
 export type { XAxisKind };
@@ -16,11 +16,15 @@ interface RunState {
   records: MetricRecord[];
   /** The config the worker accepted last (the last valid one). */
   config: RunConfig;
+  /** The tasks the trainer knows, as the picker offers them. */
+  tasks: TaskEntry[];
   /** The model Train uses: the run's own while a run exists. */
   model?: ModelSource;
   /** A model chosen while a run exists: the run after Reset starts from it. */
   nextModel?: ModelSource;
   checkpointNotice?: Notice;
+  /** What became of the last task folder added (or removed): accepted, or the check's one sentence. */
+  taskNotice?: Notice;
   configNotice?: Notice;
   runError?: string;
   savedRun?: SavedRunSummary | null;
@@ -34,8 +38,10 @@ interface RunState {
   appendRecords(records: MetricRecord[]): void;
   setRecords(records: MetricRecord[]): void;
   setConfig(config: RunConfig): void;
+  setTasks(tasks: TaskEntry[]): void;
   setModel(model: ModelSource, next?: ModelSource): void;
   setCheckpointNotice(notice: Notice | undefined): void;
+  setTaskNotice(notice: Notice | undefined): void;
   setConfigNotice(notice: Notice | undefined): void;
   setRunError(message: string | undefined): void;
   setSavedRun(saved: SavedRunSummary | null): void;
@@ -49,6 +55,7 @@ interface RunState {
 export const useRunStore = create<RunState>()((set) => ({
   records: [],
   config: defaultConfig(),
+  tasks: [],
   resetAsked: false,
   smoothing: 0.6,
   xAxis: 'env_steps',
@@ -57,8 +64,10 @@ export const useRunStore = create<RunState>()((set) => ({
   appendRecords: (records) => set((state) => ({ records: [...state.records, ...records] })),
   setRecords: (records) => set({ records }),
   setConfig: (config) => set({ config }),
+  setTasks: (tasks) => set({ tasks }),
   setModel: (model, nextModel) => set({ model, nextModel }),
   setCheckpointNotice: (checkpointNotice) => set({ checkpointNotice }),
+  setTaskNotice: (taskNotice) => set({ taskNotice }),
   setConfigNotice: (configNotice) => set({ configNotice }),
   setRunError: (runError) => set({ runError }),
   setSavedRun: (savedRun) => set({ savedRun }),

@@ -1,4 +1,5 @@
 import { formatReturn } from '../../core/video/caption';
+import { tasksHaveSuccess } from '../charts/episode-charts';
 import { useRunStore } from '../store/run-slice';
 import { useVideoStore, type VideoEntry } from '../store/video-slice';
 import './video-list.css';
@@ -15,12 +16,13 @@ function hooks(name: string, video?: VideoEntry): Record<string, string | number
 
 function VideoCard({ video }: { video: VideoEntry }) {
   const { summary } = video;
+  const hasSuccess = useRunStore((state) => tasksHaveSuccess(state.tasks, [summary.task]));
   return (
     <figure className="video-card" {...hooks('video-entry', video)}>
       <video className="video-player" src={video.url} controls preload="metadata" muted playsInline {...hooks('video', video)} />
       <figcaption className="video-caption">
         <div className="video-title">
-          <span className={`tag ${summary.success ? 'tag-success' : 'tag-failure'}`}>{summary.success ? 'success' : 'failure'}</span>
+          {hasSuccess && <span className={`tag ${summary.success ? 'tag-success' : 'tag-failure'}`}>{summary.success ? 'success' : 'failure'}</span>}
           <span>{summary.task} · it {summary.iteration} · ep {summary.envIndex}</span>
           <span className="muted">return {formatReturn(summary.episodeReturn)}</span>
           <a className="video-download" href={video.url} download={video.fileName} {...hooks('video-download')}>Download</a>

@@ -5,6 +5,7 @@ import { useCompareStore } from '../store/compare-slice';
 import { useRunStore } from '../store/run-slice';
 import { useEpisodeStore } from '../store/episode-slice';
 import { useRecipeStore } from '../store/recipe-slice';
+import { setKnownTasks } from '../tasks/known-tasks';
 
 let client: Comlink.Remote<TrainerWorkerApi> | undefined;
 
@@ -66,6 +67,9 @@ export function applyTrainerEvent(event: TrainerEvent): void {
       break;
     case 'episodes':
       useEpisodeStore.getState().addEpisodes(event.episodes, event.dropped);
+      break;
+    case 'tasks':
+      setKnownTasks(event.tasks);
       break;
     case 'config':
       store.setConfig(event.config);
