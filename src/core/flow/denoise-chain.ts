@@ -15,7 +15,10 @@ export type NextChainElement = (stepIndex: number, mean: tf.Tensor, std: tf.Tens
 export interface ChainPass {
   /** K + 1 tensors [B, H, A]: x_0 … x_K. */
   elements: tf.Tensor[];
-  /** Per-element log-prob: Σ_k mask·log N(x_{k+1}; μ_k, std_k), joint: (log N(x_0; 0, I) + that)/(1 + Σ_k mask). */
+  /**
+   * Per-element log-prob: Σ_k mask·log N(x_{k+1}; μ_k, std_k); joint: (log N(x_0; 0, I) + that)/(K + 1), the mean over
+   * x_0's density and all K steps, a std-0 step (cps's last) counting as a term that contributes 0 (RLinf divides by K + 1 too).
+   */
   logProb: tf.Tensor;
   /** Σ_k mask_k·0.5·log(2πe·std_k²) per element. */
   entropySum: tf.Tensor;
@@ -105,8 +108,8 @@ export function runDenoiseChain(
   }
   const stochasticCount = tf.sum(mask, 1) as tf.Tensor1D;
   if (options.mode === 'joint') {
-    const terms = tf.reshape(tf.add(stochasticCount, 1), [batch, 1, 1]);
-    logProb = tf.div(tf.add(logProb, standardNormalLogProb(x0)), terms);
+    // K + 1 terms whatever the mask: cps's std-0 last step is a term of the chain (DESIGN.md §3 "Log-prob").
+    logProb = tf.div(tf.add(logProb, standardNormalLogProb(x0)), options.steps + 1);
   }
   const valueInput = policy.options.valueOn === 'obs' ? features : (tf.div(hiddenSum!, options.steps) as tf.Tensor2D);
   const values = policy.value(valueInput);

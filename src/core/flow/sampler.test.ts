@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { useNodeBackend } from '../../cli/node-backend';
 import { FlowPolicy } from '../policy/flow-policy';
 import { createRng } from '../random';
+import { chainLogProb } from './chain-logprob';
 import { sampleActions, type SampleResult } from './sampler';
 import type { SamplerOptions } from './sampling-options';
 
@@ -78,13 +79,11 @@ describe('sampler means, noise and log-probs against float64', () => {
       const x0 = rng.fillNormal(new Float32Array(elementCount));
       const epsilon = rng.fillNormal(new Float32Array(steps * elementCount));
       const logProb = new Float64Array(elementCount);
-      let terms = 1;
       for (let offset = 0; offset < elementCount; offset++) logProb[offset] = -0.5 * x0[offset] ** 2 - 0.5 * Math.log(2 * Math.PI);
       for (let stepIndex = 0; stepIndex < steps; stepIndex++) {
         const v = await velocityAt(result, obsData, stepIndex);
         const { w0, w1, std } = referenceStep(method, steps, level, stepIndex);
         const stochastic = std > 0;
-        if (stochastic) terms++;
         for (let chainIndex = 0; chainIndex < batch; chainIndex++) {
           expect(result.denoiseInds[chainIndex * steps + stepIndex]).toBe(stochastic ? 1 : 0);
           for (let element = 0; element < H * A; element++) {
@@ -101,11 +100,58 @@ describe('sampler means, noise and log-probs against float64', () => {
         }
       }
       expect(Array.from(result.chains.subarray(0, H * A))).toEqual(Array.from(x0.subarray(0, H * A)));
-      // Joint: the per-element log-prob is averaged over its terms (cps: K, as its last step is deterministic).
-      expect(terms).toBe(method === 'sde' ? steps + 1 : steps);
+      // Joint: the per-element log-prob is averaged over its K + 1 terms, x_0 and every step; cps's
+      // deterministic last step is a term that contributes 0 (RLinf divides by K + 1 too).
+      const terms = steps + 1;
       for (let offset = 0; offset < elementCount; offset++) expect(result.logProbs[offset]).toBeCloseTo(logProb[offset] / terms, 3);
     });
   }
+
+  test('cps joint: the std-0 last step is one of the K + 1 terms, so the log-ratio is not (K + 1)/K too large', async () => {
+    // K = 2, a = 0.5, δ = 1/2, cos(π/4) = sin(π/4) = √2/2 ≈ 0.7071068:
+    //   step 0, t = 1:   w0 = 1 − (1 − 1/2) = 0.5, w1 = (1 − 1/2)·cos(π/4) ≈ 0.3535534, std = (1 − 1/2)·sin(π/4) ≈ 0.3535534
+    //   step 1, t = 1/2: w1 = (1/2 − 1/2)·cos(π/4) = 0 and std = 0: x_2 = μ_1, a term that contributes 0
+    // Per element: logp = (log N(x_0; 0, 1) + log N(x_1; μ_0, std_0²) + 0) / 3 (RLinf), where dividing by the
+    // 2 terms that carry a density gives 3/2 = (K + 1)/K times that, and the same factor on the log-ratio.
+    const [batch, steps, level, seed] = [3, 2, 0.5, 8];
+    const { result, obsData } = await sample(batch, { method: 'cps', mode: 'joint', steps, level }, seed);
+    expect(Array.from(result.denoiseInds)).toEqual([1, 0, 1, 0, 1, 0]);
+    const [w0, w1, std] = [0.5, 0.5 * Math.SQRT1_2, 0.5 * Math.SQRT1_2];
+    const logNormal = (x: number, mean: number, sigma: number) => -((x - mean) ** 2) / (2 * sigma * sigma) - Math.log(sigma) - 0.5 * Math.log(2 * Math.PI);
+    const v = await velocityAt(result, obsData, 0);
+    // The chain under other weights, for the log-ratio: same x_0 term, another μ_0.
+    const other = new FlowPolicy(tinyArchitecture, 99);
+    const otherV = tf.tidy(() => {
+      const x0 = new Float32Array(batch * H * A);
+      for (let chainIndex = 0; chainIndex < batch; chainIndex++) x0.set(result.chains.subarray(chainIndex * 3 * H * A, (chainIndex * 3 + 1) * H * A), chainIndex * H * A);
+      const features = other.encode({ state: tf.tensor2d(obsData, [batch, OBS]) });
+      return other.velocity(tf.tensor3d(x0, [batch, H, A]), tf.fill([batch], 1) as tf.Tensor1D, tf.fill([batch], 0.5) as tf.Tensor1D, features).velocity;
+    });
+    const otherVelocity = Float64Array.from(await otherV.data());
+    otherV.dispose();
+    const chains = tf.tensor4d(result.chains, [batch, steps + 1, H, A]);
+    const inds = tf.tensor2d(result.denoiseInds, [batch, steps]);
+    const state = tf.tensor2d(obsData, [batch, OBS]);
+    const slice = { logprobType: 'token', nActionSteps: H, envActionDim: A } as const;
+    const rescored = tf.tidy(() => chainLogProb(other, { state }, chains, inds, { method: 'cps', mode: 'joint', steps, level, ...slice }).logProb);
+    const rescoredData = await rescored.data();
+    tf.dispose([rescored, chains, inds, state]);
+    other.dispose();
+    for (let chainIndex = 0; chainIndex < batch; chainIndex++) {
+      for (let element = 0; element < H * A; element++) {
+        const base = chainIndex * (steps + 1) * H * A + element;
+        const [x0, x1] = [result.chains[base], result.chains[base + H * A]];
+        const offset = chainIndex * H * A + element;
+        // μ_0 = w0·(x_0 − 1·v) + w1·(x_0 + 0·v)
+        const mean = w0 * (x0 - v[offset]) + w1 * x0;
+        const otherMean = w0 * (x0 - otherVelocity[offset]) + w1 * x0;
+        const reference = (logNormal(x0, 0, 1) + logNormal(x1, mean, std)) / 3;
+        expect(result.logProbs[offset]).toBeCloseTo(reference, 4);
+        const logRatio = (logNormal(x1, otherMean, std) - logNormal(x1, mean, std)) / 3;
+        expect(rescoredData[offset] - result.logProbs[offset]).toBeCloseTo(logRatio, 3);
+      }
+    }
+  });
 
   test('eval steps and the ODE steps of hybrid chains are plain Euler', async () => {
     const [batch, steps] = [3, 3];

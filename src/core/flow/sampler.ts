@@ -20,7 +20,7 @@ export interface SampleResult {
   /** [B, K]: 0/1 mask, 1 where step k of chain b was stochastic (see buildDenoiseMask). */
   denoiseInds: Float32Array;
   /**
-   * Log-prob of the chain (joint: averaged over its terms); 0 for all-ODE chains. Per element
+   * Log-prob of the chain (joint: averaged over its K + 1 terms); 0 for all-ODE chains. Per element
    * [B, H, A], or reduced by the slice given to the sampler: [B, Ta, Ae] token, [B, Ta] action, [B] chunk.
    */
   logProbs: Float32Array;
