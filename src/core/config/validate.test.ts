@@ -21,6 +21,9 @@ describe('validateConfig', () => {
   it('returns a valid config unchanged', () => {
     const config = withOverrides('noise.method=noise', 'noise.mode=joint');
     expect(validateConfig(config)).toBe(config);
+    // cps in joint mode: its std-0 last step is a term of the chain's log-prob (DESIGN.md §3), as in RLinf.
+    const cpsJoint = withOverrides('noise.method=cps', 'noise.mode=joint');
+    expect(validateConfig(cpsJoint)).toBe(cpsJoint);
   });
 
   it('refuses a rollout too large to hold, naming num_envs and env.steps_per_iteration, and keeps large ones that fit', () => {
@@ -44,8 +47,6 @@ describe('validateConfig', () => {
       [['noise.std_min=0.5', 'noise.std_max=0.2'], 'noise.std_min', 'noise.std_min (0.5) must be ≤ noise.std_max (0.2)'],
       [['noise.method=cps', 'noise.level=1.5'], 'noise.level',
         'noise.level (1.5) must be a number in (0, 1] with noise.method=cps, where it sets the angle πa/2 of each step, which must be in (0, π/2]'],
-      [['noise.method=cps', 'noise.mode=joint'], 'noise.mode',
-        'noise.mode=joint needs every denoising step stochastic, but cps has std 0 on its last step; use noise.mode=hybrid or another noise.method'],
       [['noise.decay=linear', 'noise.decay_steps=0'], 'noise.decay_steps',
         'noise.decay_steps must be ≥ 1 with noise.decay=linear; set it or use noise.decay=constant'],
       [['noise.decay=cosine', 'noise.level=0.3', 'noise.level_min=0.4'], 'noise.level_min',

@@ -25,13 +25,10 @@ export interface ConfigProblem {
 function otherCrossFieldProblems(config: RunConfig): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   const add = (field: ConfigKey, message: string) => problems.push({ field, message });
-  const { policy, noise, ppo, advantages, env } = config;
+  const { policy, ppo, advantages, env } = config;
 
   if (policy.velocity_net === 'ditx' && policy.ditx_dim % policy.ditx_heads !== 0) {
     add('policy.ditx_heads', `policy.ditx_heads (${policy.ditx_heads}) must divide policy.ditx_dim (${policy.ditx_dim})`);
-  }
-  if (noise.method === 'cps' && noise.mode === 'joint') {
-    add('noise.mode', 'noise.mode=joint needs every denoising step stochastic, but cps has std 0 on its last step; use noise.mode=hybrid or another noise.method');
   }
   const sizes = deriveSizes(config);
   const decisions = `num_envs × env.steps_per_iteration (${config.num_envs} × ${env.steps_per_iteration} = ${sizes.batchSize})`;
