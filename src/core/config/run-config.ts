@@ -123,7 +123,7 @@ export interface AdvantagesConfig {
   n_steps: number;
   /** Envs per GRPO group (they share a reset seed). */
   group_size: number;
-  /** Normalize advantages over valid entries. */
+  /** Normalize advantages over valid entries (not grpo's, which are group-normalized only). */
   normalize: boolean;
   /** GRPO: drop groups whose finished episodes all succeeded or all failed. */
   grpo_filter: boolean;

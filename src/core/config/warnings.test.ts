@@ -52,6 +52,18 @@ describe('configWarnings', () => {
     expect(configWarnings(unsaved, ['on_nonfinite'], CLI_NO_PPO_HOST)).toEqual([]);
   });
 
+  it('warns that a given advantages.normalize=true does nothing with grpo, whose advantages are group-normalized only', () => {
+    const config = withOverrides('advantages.type=grpo', 'advantages.group_size=4', 'advantages.normalize=true');
+    expect(configWarnings(config, ['advantages.type', 'advantages.normalize'], CLI_TRAIN_HOST)).toEqual([
+      'advantages.normalize=true does nothing with advantages.type=grpo, whose advantages are normalized within each group only (as in RLinf), never again over the batch',
+    ]);
+    // Left at its default, or off, or with another estimator, or where PPO does not train: nothing to say.
+    expect(configWarnings(config, ['advantages.type'], CLI_TRAIN_HOST)).toEqual([]);
+    expect(configWarnings(withOverrides('advantages.type=grpo', 'advantages.group_size=4', 'advantages.normalize=false'), ['advantages.normalize'], CLI_TRAIN_HOST)).toEqual([]);
+    expect(configWarnings(withOverrides('advantages.normalize=true'), ['advantages.normalize'], CLI_TRAIN_HOST)).toEqual([]);
+    expect(configWarnings(config, ['advantages.normalize'], CLI_NO_PPO_HOST)).toEqual([]);
+  });
+
   it('warns that env.num_points does nothing with state observations', () => {
     const config = withOverrides('env.num_points=64');
     expect(configWarnings(config, ['env.num_points'], STUDIO_HOST))

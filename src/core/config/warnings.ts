@@ -49,6 +49,9 @@ export function configWarnings(config: RunConfig, givenKeys: Iterable<ConfigKey>
   if (host.trainsPpo && config.advantages.grpo_filter && config.advantages.type !== 'grpo') {
     warnings.push(`${shown(config, 'advantages.grpo_filter')} does nothing with advantages.type=${config.advantages.type}; it filters GRPO groups only (advantages.type=grpo)`);
   }
+  if (host.trainsPpo && given.has('advantages.normalize') && config.advantages.normalize && config.advantages.type === 'grpo') {
+    warnings.push(`${shown(config, 'advantages.normalize')} does nothing with advantages.type=grpo, whose advantages are normalized within each group only (as in RLinf), never again over the batch`);
+  }
   if (host.trainsPpo && config.on_nonfinite === 'rollback' && config.ppo.max_nonfinite_skips === 0) {
     warnings.push(`${shown(config, 'on_nonfinite')} does nothing with ppo.max_nonfinite_skips=0, which never stops training on non-finite updates`);
   } else if (host.trainsPpo && !host.autosaves && config.on_nonfinite === 'rollback' && config.checkpoint_every === 0) {

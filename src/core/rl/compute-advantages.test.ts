@@ -96,6 +96,37 @@ describe('computeAdvantages on a hand-built rollout', () => {
     expect(gae.metrics).toEqual({});
   });
 
+  it('grpo with advantages.normalize on: group-normalized only, never again over the batch (RLinf), so each group keeps mean 0', () => {
+    // T = 3 decisions × N = 4 envs, groups {0, 1} and {2, 3}, every chunk τ = 1, V = 0. Entry (t, env) is at t·4 + env.
+    //   env 0: R = 1, 1, 1, terminated at t2           → one episode, score 3 (3 decisions)
+    //   env 1: R = 1 terminated at t0; R = 2, 0, truncated at t2 → scores 1 (1 decision) and 2 (2 decisions)
+    //   env 2: R = 5, 0, 0, terminated at t2           → score 5 (3 decisions)
+    //   env 3: R = 1, 0, 0, truncated at t2            → score 1 (3 decisions)
+    // Group 0 scores {3, 1, 2}: mean 2, sample std sqrt((1 + 1 + 0)/2) = 1 → +1/(1 + 1e-6), −1/(1 + 1e-6), 0.
+    // Group 1 scores {5, 1}: mean 3, sample std sqrt((4 + 4)/1) = 2√2 → ±2/(2√2 + 1e-6) ≈ ±0.7071.
+    // Per decision the 12 valid values sum to 3a − a + 0 + 3b − 3b = 2a ≠ 0, so a batch normalization would
+    // shift every value by −2a/12 ≈ −0.167: group 0's episodes would no longer average 0, and env 0's one
+    // episode would weigh three decisions against env 1's one.
+    const buffer = new RolloutBuffer({ numSteps: 3, numEnvs: 4, obsSize: 1, chainSize: 1, denoiseSteps: 1, logProbUnits: 1 });
+    buffer.rewards.set([1, 1, 5, 1, 1, 2, 0, 0, 1, 0, 0, 0]);
+    buffer.terminated.set([0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0]);
+    buffer.truncated.set([0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1]);
+    buffer.chunkSteps.fill(1);
+    buffer.mask.fill(1);
+    const a = 1 / (1 + 1e-6);
+    const b = 2 / (2 * Math.SQRT2 + 1e-6);
+    const reference = [a, -a, b, -b, a, 0, b, -b, a, 0, b, -b];
+    for (const normalize of [false, true]) {
+      const { advantages, mask } = computeAdvantages(buffer, { ...BASE, type: 'grpo', normalize });
+      expect(Array.from(mask)).toEqual(new Array(12).fill(1));
+      expectClose(advantages, reference);
+    }
+    // One advantage per episode: each group's episodes average 0.
+    const { advantages } = computeAdvantages(buffer, { ...BASE, type: 'grpo', normalize: true });
+    expect(advantages[0] + advantages[1] + advantages[5]).toBeCloseTo(0, 6);
+    expect(advantages[2] + advantages[3]).toBeCloseTo(0, 6);
+  });
+
   it('normalize: zero mean and unit (population) std over the valid entries only; masked entries stay 0', () => {
     // gae valid advantages 1.5, 0, 2, −0.5: mean 0.75; squared deviations 0.5625, 0.5625,
     // 1.5625, 1.5625 → variance 4.25/4 = 1.0625, std ≈ 1.0307764.

@@ -21,7 +21,9 @@ export interface RolloutAdvantages extends AdvantageResult {
 /**
  * Advantages and value targets for a rollout by `advantages.type` (DESIGN.md §4), normalized
  * over the entries of the returned mask when asked. GRPO scores each finished episode against
- * its group's (computeGrpoAdvantages); its value targets stay the Monte Carlo returns.
+ * its group's (computeGrpoAdvantages); its value targets stay the Monte Carlo returns. GRPO
+ * advantages are already normalized within each group and are never normalized again over the
+ * batch (as in RLinf): that would shift each group off mean 0 and weight an episode by its length.
  */
 export function computeAdvantages(buffer: RolloutBuffer, config: AdvantagesConfig): RolloutAdvantages {
   const signals = buffer.signals();
@@ -37,6 +39,6 @@ export function computeAdvantages(buffer: RolloutBuffer, config: AdvantagesConfi
     if (config.grpo_filter) metrics['advantages/grpo_kept_fraction'] = grpo.keptFraction;
     result = { advantages: grpo.advantages, returns: computeMonteCarlo(signals, config.gamma).returns };
   }
-  const advantages = config.normalize ? normalizeAdvantages(result.advantages, mask) : result.advantages;
+  const advantages = config.normalize && config.type !== 'grpo' ? normalizeAdvantages(result.advantages, mask) : result.advantages;
   return { advantages, returns: result.returns, mask, metrics };
 }
