@@ -18,7 +18,7 @@ describe('config field table', () => {
     // Tasks are plugins (DESIGN.md §13): the field takes any task name, the registry knows which exist.
     expect(fieldSpec('task')).toMatchObject({ kind: 'name', default: 'pick-cube' });
     expect(fieldSpec('env.control_mode')).toMatchObject({ kind: 'name', default: 'default' });
-    expect(fieldSpec('noise.logprob_type')).toMatchObject({ values: ['token', 'action', 'chunk'] });
+    expect(fieldSpec('noise.logprob_type')).toMatchObject({ values: ['token', 'action', 'chunk', 'mean'] });
     expect(fieldSpec('noise.decay')).toMatchObject({ values: ['constant', 'linear', 'exponential', 'cosine'] });
     expect(fieldSpec('advantages.type')).toMatchObject({ values: ['gae', 'mc', 'nstep', 'grpo'] });
     expect(fieldSpec('ppo.lr_schedule')).toMatchObject({ values: ['constant', 'linear', 'cosine'] });

@@ -120,7 +120,9 @@ export const CONFIG_FIELDS: { readonly [K in ConfigKey]: SpecFor<ConfigValue<K>>
   'noise.std_min': num('Lower std bound of the noise head (0.08 in RLinf 004; 0.01 in ReinFlow 003).', 0.08, 0, 2, { min: true }),
   'noise.std_max': num('Upper std bound of the noise head at the start (0.16 in RLinf 004; 0.3 in ReinFlow 003).', 0.16, 0, 2, { min: true }),
   'noise.mode': choice('hybrid: one random step per chain is stochastic (default for SDE); joint: every step, plus the x_0 density, the log-prob averaged over the K + 1 terms (cps\'s std-0 last step counts as one, as in RLinf 004).', ['hybrid', 'joint'], 'hybrid'),
-  'noise.logprob_type': choice('Log-prob unit: token keeps [chunk, A], action sums over A, chunk sums over chunk × A (RLinf 004 uses chunk).', ['token', 'action', 'chunk'], 'chunk'),
+  'noise.logprob_type': choice(
+    'Log-prob unit: token keeps [chunk, A], action sums over A, chunk sums over chunk × A (RLinf 004 uses chunk), each over the executed steps; mean averages over the whole horizon × A and the chain\'s terms, the log-prob of a joint chain divided by (K + 1)·H·A (ReinFlow 003\'s scale, which its clip ε is set for).',
+    ['token', 'action', 'chunk', 'mean'], 'chunk'),
   'noise.decay': choice('Schedule of σ_max toward σ_min and of level toward level_min (ReinFlow 003; cosine runs after hold_steps).', ['constant', 'linear', 'exponential', 'cosine'], 'constant'),
   'noise.decay_steps': int('Env steps over which the noise decays (500k in ReinFlow 003).', 500_000, 0, 1_000_000_000_000),
   'noise.hold_steps': int('Env steps held at the start value before a cosine decay.', 0, 0, 1_000_000_000_000),

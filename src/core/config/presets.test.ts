@@ -25,6 +25,8 @@ describe('presets', () => {
     expect(reinflow).toHaveLength(22);
     const baseline = presetConfig('reinflow-baseline');
     expect(baseline.noise).toMatchObject({ method: 'noise', std_min: 0.01, std_max: 0.3, decay: 'linear', decay_steps: 500_000 });
+    // ReinFlow's log-prob scale: a joint chain averaged over (K + 1)·H·A, in every variant.
+    for (const name of reinflow) expect(presetConfig(name).noise, name).toMatchObject({ mode: 'joint', logprob_type: 'mean' });
     expect([baseline.actor_lr, baseline.critic_lr, baseline.policy.denoise_steps, baseline.env.steps_per_iteration]).toEqual([3e-5, 1e-4, 8, 128]);
     for (const name of reinflow) {
       if (name === 'reinflow-baseline') continue;

@@ -18,9 +18,13 @@ export interface Preset {
   readonly overrides: readonly string[];
 }
 
-/** ReinFlow 003 baseline: learnable noise σ ∈ [0.01, 0.3] decaying linearly over 500k steps, K = 8, 16 envs × 128 decisions. */
+/**
+ * ReinFlow 003 baseline: learnable noise σ ∈ [0.01, 0.3] decaying linearly over 500k steps, K = 8, 16 envs × 128 decisions.
+ * The log-prob is ReinFlow's: a joint chain's over (K + 1)·H·A (`mean`), the scale its clip ε is set for; `chunk`
+ * would make the log-ratio H·A times larger, so the same ε would clip far more.
+ */
 const REINFLOW_BASELINE: readonly string[] = [
-  'noise.method=noise', 'noise.mode=joint', 'noise.std_min=0.01', 'noise.std_max=0.3',
+  'noise.method=noise', 'noise.mode=joint', 'noise.logprob_type=mean', 'noise.std_min=0.01', 'noise.std_max=0.3',
   'noise.decay=linear', 'noise.decay_steps=500000', 'ppo.critic_warmup_steps=5000',
   'ppo.clip_low=0.2', 'ppo.clip_high=0.2', 'ppo.entropy_coef=0.01', 'ppo.value_coef=0.5',
   'actor_lr=3e-5', 'critic_lr=1e-4', 'policy.denoise_steps=8', 'num_envs=16',

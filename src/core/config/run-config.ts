@@ -57,8 +57,8 @@ export interface NoiseConfig {
   std_max: number;
   /** hybrid: one stochastic step per chain; joint: every step stochastic. */
   mode: 'hybrid' | 'joint';
-  /** Log-prob reduction: token [chunk, A], action (sum over A), chunk (sum over chunk × A). */
-  logprob_type: 'token' | 'action' | 'chunk';
+  /** Log-prob reduction: token [chunk, A], action (sum over A), chunk (sum over chunk × A), mean (average over horizon × A and the chain's terms). */
+  logprob_type: 'token' | 'action' | 'chunk' | 'mean';
   /** Schedule of σ_max (and of level toward level_min). */
   decay: 'constant' | 'linear' | 'exponential' | 'cosine';
   /** Env steps over which the decay runs. */

@@ -112,21 +112,24 @@ describe('entropy', () => {
     const sampler: SamplerOptions = { method: 'noise', mode: 'joint', steps: 2, level: 0, bounds };
     const result = await sampleActions(policy, { state }, sampler, createRng(8));
     const [ta, ae] = [2, 1];
-    const fresh = recompute(result, { ...sampler, logprobType: 'token', nActionSteps: ta, envActionDim: ae });
-    const entropy = await fresh.entropy.data();
-    for (let chainIndex = 0; chainIndex < BATCH; chainIndex++) {
-      let sum = 0;
-      for (let stepIndex = 0; stepIndex < 2; stepIndex++) {
-        for (let position = 0; position < ta; position++) {
-          for (let dim = 0; dim < ae; dim++) {
-            const std = result.stds[((chainIndex * 2 + stepIndex) * H + position) * A + dim];
-            sum += 0.5 * Math.log(2 * Math.PI * Math.E * std * std);
+    // token scores the executed Ta = 2 positions; mean scores the whole horizon H = 3, so its entropy covers all 3.
+    for (const [logprobType, positions] of [['token', ta], ['mean', H]] as const) {
+      const fresh = recompute(result, { ...sampler, logprobType, nActionSteps: ta, envActionDim: ae });
+      const entropy = await fresh.entropy.data();
+      for (let chainIndex = 0; chainIndex < BATCH; chainIndex++) {
+        let sum = 0;
+        for (let stepIndex = 0; stepIndex < 2; stepIndex++) {
+          for (let position = 0; position < positions; position++) {
+            for (let dim = 0; dim < ae; dim++) {
+              const std = result.stds[((chainIndex * 2 + stepIndex) * H + position) * A + dim];
+              sum += 0.5 * Math.log(2 * Math.PI * Math.E * std * std);
+            }
           }
         }
+        expect(entropy[chainIndex], logprobType).toBeCloseTo(sum / (2 * positions * ae), 4);
       }
-      expect(entropy[chainIndex]).toBeCloseTo(sum / (2 * ta * ae), 4);
+      tf.dispose([fresh.logProb, fresh.entropy, fresh.values]);
     }
-    tf.dispose([fresh.logProb, fresh.entropy, fresh.values]);
   });
 });
 

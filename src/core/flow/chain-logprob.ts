@@ -4,7 +4,7 @@ import type { FlowPolicy } from '../policy/flow-policy';
 import type { PolicyObs } from '../policy/obs-encoder';
 import { odeW1, runDenoiseChain, stepMean } from './denoise-chain';
 import { gaussianEntropy, gaussianLogProb } from './gaussian';
-import { reduceLogProb, validateLogProbSlice, type LogProbSlice } from './logprob-reduce';
+import { reduceLogProb, scoredPositions, validateLogProbSlice, type LogProbSlice } from './logprob-reduce';
 import { validateSamplerOptions, type SamplerOptions } from './sampling-options';
 import { stepCoefficients, timeGrid } from './time-grid';
 
@@ -13,9 +13,9 @@ export type ChainLogProbOptions = SamplerOptions & LogProbSlice;
 
 /** Differentiable outputs of a recompute; disposed by the caller (or its tidy). */
 export type ChainLogProbResult = {
-  /** Reduced log-prob: [B, Ta, Ae] (token), [B, Ta] (action) or [B] (chunk). */
+  /** Reduced log-prob: [B, Ta, Ae] (token), [B, Ta] (action) or [B] (chunk, mean). */
   logProb: tf.Tensor;
-  /** [B]: mean of 0.5·log(2πe·σ²) over the stochastic elements in [Ta, Ae]; 0 for all-ODE chains. */
+  /** [B]: mean of 0.5·log(2πe·σ²) over the stochastic elements in [Ta, Ae] ([H, Ae] for mean); 0 for all-ODE chains. */
   entropy: tf.Tensor1D;
   /** [B] */
   values: tf.Tensor1D;
@@ -46,11 +46,12 @@ function validateChains(policy: FlowPolicy, obs: PolicyObs, chains: tf.Tensor, d
   return batch;
 }
 
-/** Mean of 0.5·log(2πe·σ²) over the executed [Ta, Ae] elements of the stochastic steps: [B]. */
+/** Mean of 0.5·log(2πe·σ²) over the scored [Ta, Ae] elements ([H, Ae] for `mean`) of the stochastic steps: [B]. */
 function meanEntropy(entropySum: tf.Tensor, stochasticCount: tf.Tensor, options: ChainLogProbOptions): tf.Tensor1D {
-  const batch = entropySum.shape[0];
-  const sliced = tf.slice(entropySum, [0, 0, 0], [batch, options.nActionSteps, options.envActionDim]);
-  const elementsPerStep = options.nActionSteps * options.envActionDim;
+  const [batch, horizon] = entropySum.shape;
+  const positions = scoredPositions(options, horizon);
+  const sliced = tf.slice(entropySum, [0, 0, 0], [batch, positions, options.envActionDim]);
+  const elementsPerStep = positions * options.envActionDim;
   return tf.div(tf.sum(sliced, [1, 2]), tf.mul(tf.maximum(stochasticCount, 1), elementsPerStep)) as tf.Tensor1D;
 }
 

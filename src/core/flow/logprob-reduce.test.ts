@@ -64,6 +64,18 @@ describe('log-prob reductions (DESIGN.md §3)', () => {
     tf.dispose([perElement, token, action, chunk, fullAction]);
   });
 
+  test('mean: the average over the whole horizon and the env dims, whatever n_action_steps', async () => {
+    const perElement = tf.tensor3d(values, [2, 3, 2]);
+    // Ta = 2 is ignored: all H = 3 positions count. Ae = 1: dim 0 of each → (1 + 3 + 5)/3 = 3 and (−1 − 3 − 5)/3 = −3.
+    const mean = reduceLogProb(perElement, { nActionSteps: 2, envActionDim: 1, logprobType: 'mean' });
+    expect(mean.shape).toEqual([2]);
+    expect(Array.from(await mean.data())).toEqual([3, -3]);
+    // Ae = A = 2: (1 + 2 + … + 6)/6 = 21/6 = 3.5, and −3.5.
+    const full = reduceLogProb(perElement, { nActionSteps: 1, envActionDim: 2, logprobType: 'mean' });
+    expect(Array.from(await full.data())).toEqual([3.5, -3.5]);
+    tf.dispose([perElement, mean, full]);
+  });
+
   test('fresh random tensors against float64 sums', async () => {
     const rng = createRng(8);
     const [batch, horizon, actionDim] = [3, 5, 4];

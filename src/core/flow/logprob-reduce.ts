@@ -1,14 +1,18 @@
 import * as tf from '@tensorflow/tfjs';
 import { ConfigError, ShapeError } from '../errors';
 
-/** DESIGN.md §3 "Log-prob": `token` keeps [B, Ta, Ae], `action` sums over A → [B, Ta], `chunk` sums over Ta×A → [B]. */
-export type LogProbType = 'token' | 'action' | 'chunk';
-export const LOGPROB_TYPES: readonly LogProbType[] = ['token', 'action', 'chunk'];
+/**
+ * DESIGN.md §3 "Log-prob": `token` keeps [B, Ta, Ae], `action` sums over A → [B, Ta], `chunk` sums over Ta×A → [B],
+ * `mean` averages over the whole horizon H × Ae → [B] (ReinFlow's state agent: with a joint chain, whose per-element
+ * log-prob is already the mean over its K + 1 terms, the chain log-prob divided by (K + 1)·H·A).
+ */
+export type LogProbType = 'token' | 'action' | 'chunk' | 'mean';
+export const LOGPROB_TYPES: readonly LogProbType[] = ['token', 'action', 'chunk', 'mean'];
 
 /** What part of the chunk counts for PPO and how it is reduced. */
 export interface LogProbSlice {
   logprobType: LogProbType;
-  /** Ta = `n_action_steps` ≤ H: only the executed positions count. */
+  /** Ta = `n_action_steps` ≤ H: only the executed positions count (except for `mean`, which scores all H). */
   nActionSteps: number;
   /** Ae ≤ A: the env's own action dims. */
   envActionDim: number;
@@ -27,15 +31,21 @@ export function validateLogProbSlice(slice: LogProbSlice, horizon: number, actio
   }
 }
 
-/** perElement [B, H, A] → sliced [B, Ta, Ae] → reduced by logprob type. */
+/** The chunk positions a slice scores: the executed Ta, or the whole horizon H for `mean` (ReinFlow scores every predicted action). */
+export function scoredPositions(slice: LogProbSlice, horizon: number): number {
+  return slice.logprobType === 'mean' ? horizon : slice.nActionSteps;
+}
+
+/** perElement [B, H, A] → sliced [B, Ta, Ae] ([B, H, Ae] for mean) → reduced by logprob type. */
 export function reduceLogProb(perElement: tf.Tensor, slice: LogProbSlice): tf.Tensor {
   if (perElement.rank !== 3) throw new ShapeError('logProbs', `logProbs must be [B, H, A], got [${perElement.shape.join(', ')}]`);
   const [batch, horizon, actionDim] = perElement.shape;
   validateLogProbSlice(slice, horizon, actionDim);
   return tf.tidy(() => {
-    const sliced = tf.slice(perElement, [0, 0, 0], [batch, slice.nActionSteps, slice.envActionDim]);
+    const sliced = tf.slice(perElement, [0, 0, 0], [batch, scoredPositions(slice, horizon), slice.envActionDim]);
     if (slice.logprobType === 'token') return sliced;
     if (slice.logprobType === 'action') return tf.sum(sliced, 2);
+    if (slice.logprobType === 'mean') return tf.mean(sliced, [1, 2]);
     return tf.sum(sliced, [1, 2]);
   });
 }

@@ -44,7 +44,7 @@ const SAMPLERS: SamplerOptions[] = [
 
 describe('sampling with the log-prob reduced on the device', () => {
   for (const options of SAMPLERS) {
-    for (const logprobType of ['token', 'action', 'chunk'] as const) {
+    for (const logprobType of ['token', 'action', 'chunk', 'mean'] as const) {
       test(`${options.method} ${options.mode}, ${logprobType}: equals the per-element download reduced afterwards`, async () => {
         // Ta < H and Ae < A, so the slice matters.
         const slice: LogProbSlice = { logprobType, nActionSteps: 2, envActionDim: 2 };
@@ -66,7 +66,7 @@ describe('sampling with the log-prob reduced on the device', () => {
 
   test('shapes per logprob type; no tensors leak; a bad slice is refused before any draw', async () => {
     const options = SAMPLERS[0];
-    const shapes = { token: [BATCH, 2, 3], action: [BATCH, 2], chunk: [BATCH] };
+    const shapes = { token: [BATCH, 2, 3], action: [BATCH, 2], chunk: [BATCH], mean: [BATCH] };
     for (const [logprobType, shape] of Object.entries(shapes) as [LogProbSlice['logprobType'], number[]][]) {
       const result = await sampleActions(policy, { state }, options, createRng(1), { logprobType, nActionSteps: 2, envActionDim: 3 });
       expect(result.logProbShape).toEqual(shape);

@@ -153,6 +153,46 @@ describe('sampler means, noise and log-probs against float64', () => {
     }
   });
 
+  test('logprob_type mean: a joint chain\'s log-prob over (K + 1)·H·A, the whole horizon (ReinFlow\'s state agent)', async () => {
+    // ReinFlow: logp = [Σ_{h,a} log N(x_0; 0, 1) + Σ_k Σ_{h,a} log N(x_{k+1}; μ_k, σ_k²)] / ((K + 1)·H·A), with every
+    // predicted position counted even when fewer run (here Ta = 1 of H = 2). For K = 2, H = A = 2 that is the sum of
+    // 3 terms × 4 elements = 12 log-densities over 12. `chunk` over the same H × A sums the per-element K + 1 means:
+    // H·A = 4 times `mean`, the factor by which the same clip ε clipped far more.
+    const [batch, steps, seed] = [3, 2, 6];
+    const bounds = { stdMin: 0.1, stdMax: 0.3 };
+    const options: SamplerOptions = { method: 'noise', mode: 'joint', steps, level: 0, bounds };
+    const obsData = observations(batch, 2);
+    const state = tf.tensor2d(obsData, [batch, OBS]);
+    const mean = await sampleActions(policy, { state }, options, createRng(seed), { logprobType: 'mean', nActionSteps: 1, envActionDim: A });
+    const chunk = await sampleActions(policy, { state }, options, createRng(seed), { logprobType: 'chunk', nActionSteps: H, envActionDim: A });
+    state.dispose();
+    expect(mean.logProbShape).toEqual([batch]);
+    const logNormal = (x: number, mu: number, sigma: number) => -((x - mu) ** 2) / (2 * sigma * sigma) - Math.log(sigma) - 0.5 * Math.log(2 * Math.PI);
+    const chainSums = new Float64Array(batch);
+    for (let chainIndex = 0; chainIndex < batch; chainIndex++) {
+      for (let element = 0; element < H * A; element++) chainSums[chainIndex] += logNormal(mean.chains[chainIndex * (steps + 1) * H * A + element], 0, 1);
+    }
+    for (let stepIndex = 0; stepIndex < steps; stepIndex++) {
+      const v = await velocityAt(mean, obsData, stepIndex);
+      const { w0, w1 } = referenceStep('ode', steps, 0, stepIndex);
+      const t = 1 - stepIndex / steps;
+      for (let chainIndex = 0; chainIndex < batch; chainIndex++) {
+        for (let element = 0; element < H * A; element++) {
+          const base = chainIndex * (steps + 1) * H * A + element;
+          const x = mean.chains[base + stepIndex * H * A];
+          const velocity = v[chainIndex * H * A + element];
+          const mu = w0 * (x - t * velocity) + w1 * (x + (1 - t) * velocity);
+          const sigma = mean.stds[(chainIndex * steps + stepIndex) * H * A + element];
+          chainSums[chainIndex] += logNormal(mean.chains[base + (stepIndex + 1) * H * A], mu, sigma);
+        }
+      }
+    }
+    for (let chainIndex = 0; chainIndex < batch; chainIndex++) {
+      expect(mean.logProbs[chainIndex]).toBeCloseTo(chainSums[chainIndex] / ((steps + 1) * H * A), 4);
+      expect(chunk.logProbs[chainIndex]).toBeCloseTo(H * A * mean.logProbs[chainIndex], 4);
+    }
+  });
+
   test('eval steps and the ODE steps of hybrid chains are plain Euler', async () => {
     const [batch, steps] = [3, 3];
     for (const mode of ['eval', 'hybrid'] as const) {

@@ -21,7 +21,7 @@ export interface SampleResult {
   denoiseInds: Float32Array;
   /**
    * Log-prob of the chain (joint: averaged over its K + 1 terms); 0 for all-ODE chains. Per element
-   * [B, H, A], or reduced by the slice given to the sampler: [B, Ta, Ae] token, [B, Ta] action, [B] chunk.
+   * [B, H, A], or reduced by the slice given to the sampler: [B, Ta, Ae] token, [B, Ta] action, [B] chunk and mean.
    */
   logProbs: Float32Array;
   /** Shape of `logProbs`. */

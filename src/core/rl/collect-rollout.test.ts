@@ -162,7 +162,7 @@ describe('collectRollout', () => {
   });
 
   it('stores one log-prob unit per reduced element and leaks no tensors', async () => {
-    for (const [type, units] of [['token', 8], ['action', 2], ['chunk', 1]] as const) {
+    for (const [type, units] of [['token', 8], ['action', 2], ['chunk', 1], ['mean', 1]] as const) {
       const config = tinyConfig(['num_envs=2', 'ppo.minibatch_size=2', `noise.logprob_type=${type}`]);
       expect(logProbUnits(logProbSliceFromConfig(config, ACTION_DIM))).toBe(units);
       const bundle = freshBundle(config, OBS_DIM, ACTION_DIM);

@@ -27,7 +27,7 @@ export interface RolloutStats {
   rolloutSeconds: number;
 }
 
-/** The unit axes of one decision's reduced log-prob (DESIGN.md §3 "Log-prob"): [Ta, Ae] token, [Ta] action, [] chunk. */
+/** The unit axes of one decision's reduced log-prob (DESIGN.md §3 "Log-prob"): [Ta, Ae] token, [Ta] action, [] chunk and mean. */
 export function logProbUnitShape(slice: LogProbSlice): number[] {
   if (slice.logprobType === 'token') return [slice.nActionSteps, slice.envActionDim];
   if (slice.logprobType === 'action') return [slice.nActionSteps];

@@ -15,7 +15,7 @@ export interface PpoActorOptions {
 
 /**
  * Inputs of the PPO actor loss. The log-prob units are the elements of
- * `logProbs`, already reduced by logprob_type (DESIGN.md §3): [B] for chunk,
+ * `logProbs`, already reduced by logprob_type (DESIGN.md §3): [B] for chunk and mean,
  * [B, Ta] for action, [B, Ta, Ae] for token.
  */
 export interface PpoActorInputs {
