@@ -62,5 +62,10 @@ describe('openOnnxPolicy', () => {
     const { actor, config: opened } = await openOnnxPolicy(good, base, []);
     await actor.dispose();
     expect(opened.policy.n_action_steps).toBe(3);
+    // The graph bakes in the denoised-action clamp of the run too (none here).
+    expect(opened.policy.denoised_clamp).toBe(0);
+    expect(await refusal(good, ['policy.denoised_clamp=1'])).toEqual([
+      'ConfigError', 'policy.denoised_clamp=1 contradicts the ONNX graph, which has policy.denoised_clamp=0 built in; drop the override or export again from the .flowtune',
+    ]);
   });
 });

@@ -2,6 +2,7 @@
  * An exported `.onnx` policy opened for a run on the command line: read, checked against the
  * task and the env, with the config it runs under, and a live onnxruntime session.
  */
+import type { OnnxPolicySpec } from '../core/checkpoint/onnx/export-spec';
 import { readOnnxPolicy } from '../core/checkpoint/onnx/policy-metadata';
 import { overrideKeys, type RunConfig } from '../core/config';
 import { configActionDim } from '../core/envs/task-controls';
@@ -13,11 +14,15 @@ import { OnnxActor } from './onnx-actor';
 import { readCheckpointFile } from './run-setup';
 
 /**
- * The graph bakes in K and the executed steps; an override of either cannot apply (ConfigError).
+ * The graph bakes in K, the executed steps and the denoised-action clamp; an override of any cannot apply (ConfigError).
  * Without an override the config holds the file's own value, so a difference is the file's fault (CheckpointError).
  */
-function checkBakedCounts(config: RunConfig, overrides: readonly string[], denoiseSteps: number, nActionSteps: number): void {
-  const baked = [['policy.denoise_steps', config.policy.denoise_steps, denoiseSteps], ['policy.n_action_steps', config.policy.n_action_steps, nActionSteps]] as const;
+function checkBakedCounts(config: RunConfig, overrides: readonly string[], spec: OnnxPolicySpec): void {
+  const baked = [
+    ['policy.denoise_steps', config.policy.denoise_steps, spec.denoiseSteps],
+    ['policy.n_action_steps', config.policy.n_action_steps, spec.nActionSteps],
+    ['policy.denoised_clamp', config.policy.denoised_clamp, spec.denoisedClamp],
+  ] as const;
   const overridden = new Set<string>(overrideKeys(overrides));
   for (const [key, asked, inGraph] of baked) {
     if (asked === inGraph) continue;
@@ -34,7 +39,7 @@ export async function openOnnxPolicy(path: string, base: RunConfig, overrides: r
     throw new CheckpointError(`the ONNX policy is for task '${spec.task}' but the run is '${base.task}'`);
   }
   const config = runConfigForCheckpoint(base, metadata, overrides);
-  checkBakedCounts(config, overrides, spec.denoiseSteps, spec.nActionSteps);
+  checkBakedCounts(config, overrides, spec);
   const envFrame = observationSpec(getTask(config.task), config.env.obs_type, config.env.num_points).dim;
   const envActionDim = configActionDim(config);
   if (envFrame !== spec.obsFrameSize || envActionDim !== spec.actionDim || config.policy.n_obs_steps !== spec.nObsSteps) {

@@ -12,7 +12,7 @@ import { samplerOptionsAt } from '../rl/policy-setup';
 import { bitsOf, freshBundle, tinyConfig } from '../rl/fixtures/test-support';
 import type { RunProgress } from './checkpoint-types';
 import { encodeFlowtune, inspectFlowtune } from './flowtune-file';
-import { bundleContents, bundleFromCheckpoint, configFromCheckpoint, loadBundle, type LoadedBundle } from './policy-checkpoint';
+import { bundleContents, bundleFromCheckpoint, configFromCheckpoint, loadBundle, storedDenoisedClamp, type LoadedBundle } from './policy-checkpoint';
 import { decodePolicyCheckpoint, decodeTfjsPolicyCheckpoint } from './checkpoint-open';
 import { exportTfjs } from './tfjs-format';
 
@@ -136,6 +136,22 @@ describe('policy checkpoints: round trips', () => {
     // BC stacks demos step by step whatever its stored config says; the run's own setting stands.
     const bc = await bundleContents({ bundle, task: 'reach', stage: 'bc', config: stepConfig, step: 40 });
     expect(configFromCheckpoint(base, bc.metadata).policy.history_spacing).toBe('decision');
+  });
+});
+
+describe('policy checkpoints: the denoised-action clamp', () => {
+  it('configFromCheckpoint takes the clamp the checkpoint\'s run used, part of its deterministic policy; 0 when the file has none', async () => {
+    const clamped = { ...config, policy: { ...config.policy, denoised_clamp: 0.75 } };
+    const base = { ...defaultConfig(), policy: { ...defaultConfig().policy, denoised_clamp: 2 } };
+    const ppo = await bundleContents({ bundle, task: 'reach', stage: 'ppo', config: clamped, progress: sampleProgress() });
+    expect(configFromCheckpoint(base, ppo.metadata).policy.denoised_clamp).toBe(0.75);
+    expect(storedDenoisedClamp(ppo.metadata)).toBe(0.75);
+    // A file from before the option (or with a value no config allows) ran without a clamp.
+    const { denoised_clamp: _clamp, ...olderPolicy } = clamped.policy;
+    const older = { ...ppo.metadata, config: { ...ppo.metadata.config, policy: olderPolicy } };
+    expect(configFromCheckpoint(base, older).policy.denoised_clamp).toBe(0);
+    const bad = { ...ppo.metadata, config: { ...ppo.metadata.config, policy: { ...olderPolicy, denoised_clamp: -1 } } };
+    expect(storedDenoisedClamp(bad)).toBe(0);
   });
 });
 

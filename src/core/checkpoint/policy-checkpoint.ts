@@ -1,3 +1,4 @@
+import { fieldValueProblem } from '../config/field-values';
 import type { RunConfig } from '../config/run-config';
 import { CheckpointError } from '../errors';
 import { FlowPolicy } from '../policy/flow-policy';
@@ -103,8 +104,18 @@ function storedHistorySpacing(metadata: FlowtuneMetadata): RunConfig['policy']['
 }
 
 /**
- * Run-config fields a checkpoint decides (its architecture, K, executed steps and history spacing), so a loaded
- * model runs as trained. Training switches that leave shapes alone (detach_critic_input) stay the run's.
+ * The denoised-action clamp c of the run that wrote the checkpoint (`policy.denoised_clamp`), part of its deterministic
+ * policy; 0 (off) when the file does not hold a valid one, as files from before the option.
+ */
+export function storedDenoisedClamp(metadata: FlowtuneMetadata): number {
+  const policy = (metadata.config as { policy?: { denoised_clamp?: unknown } } | undefined)?.policy;
+  const clamp = policy?.denoised_clamp;
+  return typeof clamp === 'number' && fieldValueProblem('policy.denoised_clamp', clamp) === null ? clamp : 0;
+}
+
+/**
+ * Run-config fields a checkpoint decides (its architecture, K, executed steps, history spacing and denoised-action
+ * clamp), so a loaded model runs as trained. Training switches that leave shapes alone (detach_critic_input) stay the run's.
  */
 export function configFromCheckpoint(base: RunConfig, metadata: FlowtuneMetadata): RunConfig {
   const architecture = metadata.architecture as Record<string, unknown>;
@@ -129,6 +140,7 @@ export function configFromCheckpoint(base: RunConfig, metadata: FlowtuneMetadata
       denoise_steps: Number(architecture.denoise_steps ?? base.policy.denoise_steps),
       n_action_steps: Number(architecture.n_action_steps ?? base.policy.n_action_steps),
       history_spacing: storedHistorySpacing(metadata) ?? base.policy.history_spacing,
+      denoised_clamp: storedDenoisedClamp(metadata),
     },
   };
 }

@@ -97,6 +97,9 @@ export const CONFIG_FIELDS: { readonly [K in ConfigKey]: SpecFor<ConfigValue<K>>
   'policy.denoise_steps': int('K, denoising steps per chunk (4 in RLinf 004; 8 in ReinFlow 003); at least 2 with noise.method=cps.', 4, 1, 128),
   'policy.horizon': int('H, actions predicted per chunk.', 8, 1, 128),
   'policy.n_action_steps': int('Actions executed per chunk (≤ horizon); one chunk is one PPO decision.', 4, 1, 128),
+  'policy.denoised_clamp': num(
+    'c > 0 clamps every denoising step\'s mean to [−c, c] (normalized action units) in every chain the policy runs: training samples and their log-prob, evaluation, the BC regularizer and ONNX export; ReinFlow 003\'s denoised_clip_value (1 in its configs). 0 = off. A checkpoint keeps its value.',
+    0, 0, 100),
   'policy.n_obs_steps': int('Observation history length (2 in ManiFlow 000).', 2, 1, 16),
   'policy.history_spacing': choice(
     'Observation history in rollouts and eval: step = the last n_obs_steps control steps, as BC stacks demos; decision = one frame per decision (n_action_steps apart).',
@@ -131,6 +134,11 @@ export const CONFIG_FIELDS: { readonly [K in ConfigKey]: SpecFor<ConfigValue<K>>
   'ppo.clip_low': num('ε_low: the ratio is clipped below at 1 − ε_low (0.2 in all references).', 0.2, 0, 1, { min: true, max: true }),
   'ppo.clip_high': num('ε_high: the ratio is clipped above at 1 + ε_high.', 0.2, 0, 10, { min: true }),
   'ppo.dual_clip': num('Dual-clip constant c > 1 bounding the loss for negative advantages (3 is common); 0 = off.', 0, 0, 100),
+  'ppo.logprob_clamp': bool(
+    'Clamp the new and the stored log-prob units to [ppo.logprob_min, ppo.logprob_max] before the ratio, as ReinFlow 003 does (a unit outside then passes no gradient); the bounds apply to the noise.logprob_type unit, so set them for its scale.',
+    false),
+  'ppo.logprob_min': num('Lower end of the log-prob clamp (ppo.logprob_clamp; -1 in ReinFlow 003\'s configs, with its mean log-prob unit).', -1, -1e6, 1e6),
+  'ppo.logprob_max': num('Upper end of the log-prob clamp (ppo.logprob_clamp; 1 in ReinFlow 003\'s configs); above ppo.logprob_min.', 1, -1e6, 1e6),
   'ppo.value_clip': num('Clip the new value to old ± this; 0 = off.', 0, 0, 1e6),
   'ppo.value_loss': choice('Critic loss (RLinf 004 uses huber).', ['mse', 'huber'], 'huber'),
   'ppo.huber_delta': num('Huber transition point.', 10, 0, 1e6, { min: true }),

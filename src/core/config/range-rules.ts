@@ -93,6 +93,13 @@ export const RANGE_RULES: readonly RangeRule[] = [
     (config) => `noise.level_min (${config.noise.level_min}) must be ≤ noise.level (${config.noise.level}) with noise.decay=${config.noise.decay}`,
     (config) => decays(config) && usesLevel(config)),
   {
+    key: 'ppo.logprob_min',
+    bound: (config) => (config.ppo.logprob_clamp ? { max: config.ppo.logprob_max, maxExclusive: true } : undefined),
+    message: (config) => `ppo.logprob_min (${config.ppo.logprob_min}) must be below ppo.logprob_max (${config.ppo.logprob_max}) with ppo.logprob_clamp=true, `
+      + 'or every ratio would be 1 and the actor would get no gradient',
+    mirror: { key: 'ppo.logprob_max', bound: (config) => (config.ppo.logprob_clamp ? { min: config.ppo.logprob_min, minExclusive: true } : undefined) },
+  },
+  {
     key: 'ppo.weight_decay',
     bound: (config) => (config.ppo.optimizer === 'adamw' ? undefined : { max: 0 }),
     message: (config) => `ppo.weight_decay (${config.ppo.weight_decay}) applies only with ppo.optimizer=adamw; set ppo.optimizer=adamw or ppo.weight_decay=0`,

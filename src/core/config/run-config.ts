@@ -18,6 +18,8 @@ export interface PolicyConfig {
   horizon: number;
   /** Actions executed per chunk (≤ horizon); one chunk is one SMDP decision. */
   n_action_steps: number;
+  /** Clamp of each denoising step's mean to [−c, c] in every chain (ReinFlow's denoised_clip_value); 0 = off. */
+  denoised_clamp: number;
   /** Observation history length fed to the policy. */
   n_obs_steps: number;
   /** Spacing of the stacked observations in rollouts and evaluation: consecutive control steps (as BC stacks them) or one per decision. */
@@ -76,6 +78,12 @@ export interface PpoConfig {
   clip_high: number;
   /** Dual-clip constant c (> 1) for negative advantages; 0 = off. */
   dual_clip: number;
+  /** Clamp new and stored log-prob units to [logprob_min, logprob_max] before the ratio (ReinFlow). */
+  logprob_clamp: boolean;
+  /** Lower end of the log-prob clamp. */
+  logprob_min: number;
+  /** Upper end of the log-prob clamp. */
+  logprob_max: number;
   /** Value clipping range around the old value; 0 = off. */
   value_clip: number;
   /** Critic loss. */

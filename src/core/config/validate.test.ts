@@ -52,6 +52,8 @@ describe('validateConfig', () => {
       [['noise.decay=cosine', 'noise.level=0.3', 'noise.level_min=0.4'], 'noise.level_min',
         'noise.level_min (0.4) must be ≤ noise.level (0.3) with noise.decay=cosine'],
       [['ppo.dual_clip=0.5'], 'ppo.dual_clip', 'ppo.dual_clip (0.5) must be > 1, or 0 to turn it off'],
+      [['ppo.logprob_clamp=true', 'ppo.logprob_min=2'], 'ppo.logprob_min',
+        'ppo.logprob_min (2) must be below ppo.logprob_max (1) with ppo.logprob_clamp=true, or every ratio would be 1 and the actor would get no gradient'],
       [['ppo.weight_decay=0.01'], 'ppo.weight_decay',
         'ppo.weight_decay (0.01) applies only with ppo.optimizer=adamw; set ppo.optimizer=adamw or ppo.weight_decay=0'],
       [['advantages.type=grpo', 'advantages.group_size=6'], 'advantages.group_size',
@@ -102,6 +104,9 @@ describe('validateConfig', () => {
     expect(() => validateConfig(withOverrides('ppo.weight_decay=0.01', 'ppo.optimizer=adamw'))).not.toThrow();
     expect(() => validateConfig(withOverrides('eval_episodes=0', 'eval.every=0', 'eval.record_episodes=0'))).not.toThrow();
     expect(() => validateConfig(withOverrides('advantages.type=grpo', 'advantages.group_size=4'))).not.toThrow();
+    // The log-prob bounds are read only with the clamp on; any order is fine while it is off.
+    expect(() => validateConfig(withOverrides('ppo.logprob_clamp=true', 'ppo.logprob_min=-5', 'ppo.logprob_max=2'))).not.toThrow();
+    expect(() => validateConfig(withOverrides('ppo.logprob_min=2'))).not.toThrow();
     // level_min is ignored while the decay is constant.
     expect(() => validateConfig(withOverrides('noise.level=0.05'))).not.toThrow();
   });

@@ -64,6 +64,15 @@ describe('configWarnings', () => {
     expect(configWarnings(config, ['advantages.normalize'], CLI_NO_PPO_HOST)).toEqual([]);
   });
 
+  it('warns that the log-prob bounds do nothing while ppo.logprob_clamp is off', () => {
+    const config = withOverrides('ppo.logprob_min=-2', 'ppo.logprob_max=0.5');
+    expect(configWarnings(config, ['ppo.logprob_min', 'ppo.logprob_max'], CLI_TRAIN_HOST)).toEqual([
+      'ppo.logprob_min=-2, ppo.logprob_max=0.5 do nothing with ppo.logprob_clamp=false; set ppo.logprob_clamp=true to clamp the log-probs',
+    ]);
+    expect(configWarnings(withOverrides('ppo.logprob_clamp=true', 'ppo.logprob_min=-2'), ['ppo.logprob_clamp', 'ppo.logprob_min'], CLI_TRAIN_HOST)).toEqual([]);
+    expect(configWarnings(config, ['ppo.logprob_min'], CLI_NO_PPO_HOST)).toEqual([]);
+  });
+
   it('warns that env.num_points does nothing with state observations', () => {
     const config = withOverrides('env.num_points=64');
     expect(configWarnings(config, ['env.num_points'], STUDIO_HOST))

@@ -52,6 +52,11 @@ export function configWarnings(config: RunConfig, givenKeys: Iterable<ConfigKey>
   if (host.trainsPpo && given.has('advantages.normalize') && config.advantages.normalize && config.advantages.type === 'grpo') {
     warnings.push(`${shown(config, 'advantages.normalize')} does nothing with advantages.type=grpo, whose advantages are normalized within each group only (as in RLinf), never again over the batch`);
   }
+  const clampKeys = (['ppo.logprob_min', 'ppo.logprob_max'] as const).filter((key) => given.has(key));
+  if (host.trainsPpo && clampKeys.length > 0 && !config.ppo.logprob_clamp) {
+    const listed = clampKeys.map((key) => shown(config, key)).join(', ');
+    warnings.push(`${listed} ${clampKeys.length === 1 ? 'does' : 'do'} nothing with ppo.logprob_clamp=false; set ppo.logprob_clamp=true to clamp the log-probs`);
+  }
   if (host.trainsPpo && config.on_nonfinite === 'rollback' && config.ppo.max_nonfinite_skips === 0) {
     warnings.push(`${shown(config, 'on_nonfinite')} does nothing with ppo.max_nonfinite_skips=0, which never stops training on non-finite updates`);
   } else if (host.trainsPpo && !host.autosaves && config.on_nonfinite === 'rollback' && config.checkpoint_every === 0) {

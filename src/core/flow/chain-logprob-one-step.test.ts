@@ -30,6 +30,8 @@ const SAMPLERS: SamplerOptions[] = [
   { method: 'sde', mode: 'hybrid', steps: K, level: 0.7 },
   { method: 'cps', mode: 'hybrid', steps: K, level: 0.6 },
   { method: 'noise', mode: 'hybrid', steps: K, level: 0, bounds },
+  // The stochastic step's mean clamped to [−0.3, 0.3] (policy.denoised_clamp), in sampling and in the one-step recompute.
+  { method: 'sde', mode: 'hybrid', steps: K, level: 0.7, denoisedClamp: 0.3 },
 ];
 
 async function stored(sampler: SamplerOptions, seed: number) {

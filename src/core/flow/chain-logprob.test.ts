@@ -40,8 +40,8 @@ function recompute(result: SampleResult, options: ChainLogProbOptions, target = 
 describe('log-prob recompute invariant (DESIGN.md §3)', () => {
   async function expectInvariant(target: FlowPolicy): Promise<void> {
     for (const method of FLOW_METHODS) {
-      for (const mode of SAMPLE_MODES) {
-        const sampler: SamplerOptions = { method, mode, steps: K, level: method === 'cps' ? 0.6 : 0.5, bounds };
+      for (const [mode, denoisedClamp] of [...SAMPLE_MODES.map((mode) => [mode, 0] as const), ['joint', 0.3] as const]) {
+        const sampler: SamplerOptions = { method, mode, steps: K, level: method === 'cps' ? 0.6 : 0.5, bounds, denoisedClamp };
         const result = await sampleActions(target, { state }, sampler, createRng(17));
         for (const logprobType of LOGPROB_TYPES) {
           const options: ChainLogProbOptions = { ...sampler, logprobType, nActionSteps: 2, envActionDim: 1 };
@@ -51,7 +51,7 @@ describe('log-prob recompute invariant (DESIGN.md §3)', () => {
           expect(fresh.logProb.shape).toEqual(stored.shape);
           for (let offset = 0; offset < freshData.length; offset++) {
             const ratio = Math.exp(freshData[offset] - storedData[offset]);
-            expect(Math.abs(ratio - 1), `${target.options.velocityNet}/${method}/${mode}/${logprobType}`).toBeLessThan(1e-5);
+            expect(Math.abs(ratio - 1), `${target.options.velocityNet}/${method}/${mode}/clamp ${denoisedClamp}/${logprobType}`).toBeLessThan(1e-5);
           }
           // value_on expert averages hidden features over the same steps, so values reproduce too.
           values.forEach((value, chainIndex) => expect(value).toBeCloseTo(result.values[chainIndex], 5));

@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { ShapeError } from '../errors';
 import type { FlowPolicy } from '../policy/flow-policy';
 import type { PolicyObs } from '../policy/obs-encoder';
-import { odeW1, runDenoiseChain, stepMean } from './denoise-chain';
+import { clampMean, odeW1, runDenoiseChain, stepMean } from './denoise-chain';
 import { gaussianEntropy, gaussianLogProb } from './gaussian';
 import { reduceLogProb, scoredPositions, validateLogProbSlice, type LogProbSlice } from './logprob-reduce';
 import { validateSamplerOptions, type SamplerOptions } from './sampling-options';
@@ -97,7 +97,7 @@ export function chainLogProb(
     const timeColumn = tf.reshape(t, [batch]) as tf.Tensor1D;
     const stepSize = tf.fill([batch], grid.delta) as tf.Tensor1D;
     const { velocity } = policy.velocity(x, timeColumn, stepSize, features);
-    const mean = stepMean(x, tf.reshape(velocity, [batch, horizon, actionDim]), t, w0, w1, oneMinusT);
+    const mean = clampMean(stepMean(x, tf.reshape(velocity, [batch, horizon, actionDim]), t, w0, w1, oneMinusT), options.denoisedClamp);
     const std = options.method === 'noise'
       ? policy.noiseStd(features, timeColumn, options.bounds!)
       : tf.broadcastTo(pick(coefficients.std), [batch, horizon, actionDim]);

@@ -51,6 +51,15 @@ export function stepMean(
   });
 }
 
+/**
+ * ReinFlow's clip_intermediate_actions: the step mean μ clamped to [−c, c] (`policy.denoised_clamp`), on every step of
+ * every chain, so sampling, the log-prob recompute and the deterministic ODE agree. c = 0 or undefined returns μ.
+ * The clamp passes no gradient to a μ outside [−c, c], as torch.clamp does.
+ */
+export function clampMean(mean: tf.Tensor, clamp: number | undefined): tf.Tensor {
+  return clamp ? tf.clipByValue(mean, -clamp, clamp) : mean;
+}
+
 /** The ODE weight w1 = t − δ that the chain uses on steps that are not stochastic. */
 export function odeW1(t: number, delta: number): number {
   return t - delta;
@@ -59,7 +68,8 @@ export function odeW1(t: number, delta: number): number {
 /**
  * The single code path shared by sampling and log-prob recompute (DESIGN.md §3 "Time", "Step").
  * For step i with t = t_i: v = velocity(x_i, t, d = δ), x0̂ = x_i − t·v, x1̂ = x_i + (1 − t)·v,
- * μ_i = w0·x0̂ + w1·x1̂, with the method's weights on stochastic steps and ODE weights elsewhere. Call inside tf.tidy (or tf.variableGrads); x0 [B, H, A], mask [B, K].
+ * μ_i = w0·x0̂ + w1·x1̂ (clamped to [−c, c] with `denoisedClamp` c), with the method's weights on stochastic steps and
+ * ODE weights elsewhere. Call inside tf.tidy (or tf.variableGrads); x0 [B, H, A], mask [B, K].
  */
 export function runDenoiseChain(
   policy: FlowPolicy,
@@ -92,7 +102,7 @@ export function runDenoiseChain(
     // Non-stochastic steps are ODE steps: w1 = t − δ (w0 is the same for every method).
     const ode = odeW1(t, grid.delta);
     const w1 = tf.add(tf.mul(stepMask, coefficients.w1[stepIndex] - ode), ode);
-    const mean = stepMean(x, v, t, coefficients.w0[stepIndex], w1);
+    const mean = clampMean(stepMean(x, v, t, coefficients.w0[stepIndex], w1), options.denoisedClamp);
     const std = options.method === 'noise'
       ? policy.noiseStd(features, timeColumn, options.bounds!)
       : tf.mul(ones, coefficients.std[stepIndex]);

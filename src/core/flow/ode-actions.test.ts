@@ -17,12 +17,18 @@ describe('odeActions', () => {
     const obsData = createRng(1).fillNormal(new Float32Array(batch * 2 * 3));
     const state = tf.tensor2d(obsData, [batch, 6]);
     try {
-      for (const steps of [1, 3, 5]) {
+      // With a denoised clamp (0.3 bites on x_0 ~ N(0, I)) both clamp every step alike.
+      for (const denoisedClamp of [0, 0.3]) for (const steps of [1, 3, 5]) {
         // The sampler draws x_0 first, so a fresh stream with the same seed gives the same x_0.
-        const sample = await sampleActions(policy, { state }, { method: 'ode', mode: 'eval', steps, level: 0 }, createRng(steps));
+        const sample = await sampleActions(policy, { state }, { method: 'ode', mode: 'eval', steps, level: 0, denoisedClamp }, createRng(steps));
         const x0 = tf.tensor3d(createRng(steps).fillNormal(new Float32Array(batch * 4 * 2)), [batch, 4, 2]);
-        const actions = odeActions(policy, { state }, x0, steps);
-        expect(Array.from(await actions.data()), `K = ${steps}`).toEqual(Array.from(sample.actions));
+        const actions = odeActions(policy, { state }, x0, steps, denoisedClamp);
+        expect(Array.from(await actions.data()), `K = ${steps}, clamp ${denoisedClamp}`).toEqual(Array.from(sample.actions));
+        if (denoisedClamp > 0) {
+          const free = odeActions(policy, { state }, x0, steps);
+          expect(Array.from(await free.data())).not.toEqual(Array.from(sample.actions));
+          free.dispose();
+        }
         tf.dispose([x0, actions]);
       }
     } finally {

@@ -2,15 +2,16 @@ import * as tf from '@tensorflow/tfjs';
 import { ShapeError } from '../errors';
 import type { FlowPolicy } from '../policy/flow-policy';
 import type { PolicyObs } from '../policy/obs-encoder';
-import { stepMean } from './denoise-chain';
+import { clampMean, stepMean } from './denoise-chain';
 import { stepCoefficients, timeGrid } from './time-grid';
 
 /**
  * The deterministic action chunk x_K [B, H, A] (normalized units) from x0 [B, H, A]: K plain
- * Euler (ODE) steps, the eval chain of DESIGN.md §3 without its log-prob, noise or value work.
- * Differentiable in the policy's weights; call inside tf.tidy or tf.variableGrads.
+ * Euler (ODE) steps, each clamped to [−c, c] with `denoisedClamp` c > 0, the eval chain of DESIGN.md §3
+ * without its log-prob, noise or value work. Differentiable in the policy's weights; call inside
+ * tf.tidy or tf.variableGrads.
  */
-export function odeActions(policy: FlowPolicy, obs: PolicyObs, x0: tf.Tensor, steps: number): tf.Tensor3D {
+export function odeActions(policy: FlowPolicy, obs: PolicyObs, x0: tf.Tensor, steps: number, denoisedClamp = 0): tf.Tensor3D {
   const batch = policy.batchSize(obs);
   const { horizon, actionDim } = policy.options;
   if (x0.rank !== 3 || x0.shape[0] !== batch || x0.shape[1] !== horizon || x0.shape[2] !== actionDim) {
@@ -25,7 +26,7 @@ export function odeActions(policy: FlowPolicy, obs: PolicyObs, x0: tf.Tensor, st
     for (let stepIndex = 0; stepIndex < steps; stepIndex++) {
       const t = grid.times[stepIndex];
       const { velocity } = policy.velocity(x, tf.fill([batch], t) as tf.Tensor1D, stepSize, features);
-      x = stepMean(x, tf.reshape(velocity, [batch, horizon, actionDim]), t, w0[stepIndex], w1[stepIndex]);
+      x = clampMean(stepMean(x, tf.reshape(velocity, [batch, horizon, actionDim]), t, w0[stepIndex], w1[stepIndex]), denoisedClamp);
     }
     return x as tf.Tensor3D;
   });

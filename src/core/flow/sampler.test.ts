@@ -193,6 +193,49 @@ describe('sampler means, noise and log-probs against float64', () => {
     }
   });
 
+  test('denoised clamp (ReinFlow\'s clip_intermediate_actions): every step samples and scores around clamp(μ, −c, c)', async () => {
+    // c = 0.4: clamp(0.9) = 0.4, clamp(−0.55) = −0.4, clamp(0.1) = 0.1. Then x_{k+1} = clamp(μ_k) + std_k·ε and
+    // logp = (log N(x_0; 0, 1) + Σ_k log N(x_{k+1}; clamp(μ_k), std_k²)) / (K + 1), as ReinFlow scores its clamped means.
+    const [batch, steps, level, seed, c] = [4, 3, 0.5, 12, 0.4];
+    const { result, obsData } = await sample(batch, { method: 'sde', mode: 'joint', steps, level, denoisedClamp: c }, seed);
+    const rng = createRng(seed);
+    const elementCount = batch * H * A;
+    const x0 = rng.fillNormal(new Float32Array(elementCount));
+    const epsilon = rng.fillNormal(new Float32Array(steps * elementCount));
+    const logNormal = (x: number, mu: number, sigma: number) => -((x - mu) ** 2) / (2 * sigma * sigma) - Math.log(sigma) - 0.5 * Math.log(2 * Math.PI);
+    const logProb = Float64Array.from(x0, (value) => logNormal(value, 0, 1));
+    let clamped = 0;
+    for (let stepIndex = 0; stepIndex < steps; stepIndex++) {
+      const v = await velocityAt(result, obsData, stepIndex);
+      const { w0, w1, std } = referenceStep('sde', steps, level, stepIndex);
+      const t = 1 - stepIndex / steps;
+      for (let chainIndex = 0; chainIndex < batch; chainIndex++) {
+        for (let element = 0; element < H * A; element++) {
+          const base = chainIndex * (steps + 1) * H * A + element;
+          const x = result.chains[base + stepIndex * H * A];
+          const velocity = v[chainIndex * H * A + element];
+          const raw = w0 * (x - t * velocity) + w1 * (x + (1 - t) * velocity);
+          const mean = Math.min(Math.max(raw, -c), c);
+          if (mean !== raw) clamped++;
+          const offset = chainIndex * H * A + element;
+          const xNext = result.chains[base + (stepIndex + 1) * H * A];
+          expect(xNext).toBeCloseTo(mean + std * epsilon[stepIndex * elementCount + offset], 4);
+          logProb[offset] += logNormal(xNext, mean, std);
+        }
+      }
+    }
+    expect(clamped).toBeGreaterThan(0);
+    for (let offset = 0; offset < elementCount; offset++) expect(result.logProbs[offset]).toBeCloseTo(logProb[offset] / (steps + 1), 3);
+    // Eval chains clamp too: every ODE step lands in [−c, c].
+    const evalChain = (await sample(batch, { method: 'sde', mode: 'eval', steps, level, denoisedClamp: c }, seed)).result;
+    for (let chainIndex = 0; chainIndex < batch; chainIndex++) {
+      const start = chainIndex * (steps + 1) * H * A + H * A;
+      for (const value of evalChain.chains.subarray(start, start + steps * H * A)) expect(Math.abs(value)).toBeLessThanOrEqual(Math.fround(c));
+    }
+    await expect(sample(batch, { method: 'sde', mode: 'eval', steps, level, denoisedClamp: -1 }, seed))
+      .rejects.toMatchObject({ name: 'ConfigError', field: 'policy.denoised_clamp' });
+  });
+
   test('eval steps and the ODE steps of hybrid chains are plain Euler', async () => {
     const [batch, steps] = [3, 3];
     for (const mode of ['eval', 'hybrid'] as const) {

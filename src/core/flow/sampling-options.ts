@@ -18,6 +18,11 @@ export interface SamplerOptions {
   level: number;
   /** σ bounds of the learned noise head (method noise only). */
   bounds?: NoiseHeadBounds;
+  /**
+   * c > 0 clamps every step's mean μ to [−c, c], in every mode (ReinFlow's denoised_clip_value with
+   * clip_intermediate_actions); 0 or absent leaves μ as it is. `policy.denoised_clamp` in the run config.
+   */
+  denoisedClamp?: number;
 }
 
 /** Throws ConfigError naming the bad field and its allowed values. */
@@ -26,6 +31,9 @@ export function validateSamplerOptions(options: SamplerOptions): void {
   validateMethodLevel(options.method, options.level);
   if (!SAMPLE_MODES.includes(options.mode)) {
     throw new ConfigError('mode', `mode must be one of ${SAMPLE_MODES.join(', ')}, got ${String(options.mode)}`);
+  }
+  if (options.denoisedClamp !== undefined && !(Number.isFinite(options.denoisedClamp) && options.denoisedClamp >= 0)) {
+    throw new ConfigError('policy.denoised_clamp', `policy.denoised_clamp must be a finite number ≥ 0 (0 = off), got ${options.denoisedClamp}`);
   }
   if (options.method === 'noise') {
     if (!options.bounds) throw new ConfigError('noise.std_min', 'method noise needs bounds { stdMin, stdMax } (noise.std_min, noise.std_max)');

@@ -24,16 +24,16 @@ function bits(values: Float32Array): number[] {
 
 describe('value-only pass', () => {
   for (const valueOn of ['obs', 'expert'] as const) {
-    for (const steps of [1, 3]) {
-      test(`value_on ${valueOn}, K = ${steps}: bit-identical to the eval sampler's values`, async () => {
+    for (const [steps, denoisedClamp] of [[1, 0], [3, 0], [3, 0.3]]) {
+      test(`value_on ${valueOn}, K = ${steps}, denoised clamp ${denoisedClamp}: bit-identical to the eval sampler's values`, async () => {
         const policy = freshPolicy(valueOn, 11 + steps);
         const state = tf.tensor2d(createRng(3).fillNormal(new Float32Array(BATCH * OBS)), [BATCH, OBS]);
         try {
           // The old bootstrap path: a whole eval chain, of which only the values were kept.
           const oldRng = createRng(40);
-          const old = await sampleActions(policy, { state }, { method: 'ode', mode: 'eval', steps, level: 0 }, oldRng);
+          const old = await sampleActions(policy, { state }, { method: 'ode', mode: 'eval', steps, level: 0, denoisedClamp }, oldRng);
           const rng = createRng(40);
-          const values = await policyValues(policy, { state }, steps, rng);
+          const values = await policyValues(policy, { state }, steps, rng, denoisedClamp);
           expect(values.length).toBe(BATCH);
           expect(bits(values)).toEqual(bits(old.values));
           expect(values.every(Number.isFinite)).toBe(true);

@@ -3,7 +3,7 @@ import { ShapeError } from '../errors';
 import type { FlowPolicy } from '../policy/flow-policy';
 import type { PolicyObs } from '../policy/obs-encoder';
 import type { Rng } from '../random';
-import { stepMean } from './denoise-chain';
+import { clampMean, stepMean } from './denoise-chain';
 import { stepCoefficients, timeGrid, validateDenoiseSteps } from './time-grid';
 
 /**
@@ -11,10 +11,10 @@ import { stepCoefficients, timeGrid, validateDenoiseSteps } from './time-grid';
  * - `value_on: obs`: the encoder and the value head only; x0 is ignored.
  * - `value_on: expert`: the deterministic chain (every step ODE) from x0 [B, H, A], for the
  *   velocity-net hidden features averaged over the K steps.
- * Same ops in the same order as `runDenoiseChain(...).values` for an eval pass from the same x0,
- * so the values are bit-identical on one backend. Call inside tf.tidy.
+ * Same ops in the same order as `runDenoiseChain(...).values` for an eval pass from the same x0 (with the same
+ * `denoisedClamp`), so the values are bit-identical on one backend. Call inside tf.tidy.
  */
-export function valuePass(policy: FlowPolicy, obs: PolicyObs, steps: number, x0?: tf.Tensor): tf.Tensor1D {
+export function valuePass(policy: FlowPolicy, obs: PolicyObs, steps: number, x0?: tf.Tensor, denoisedClamp = 0): tf.Tensor1D {
   if (policy.options.valueOn === 'obs') return policy.value(policy.encode(obs));
   const batch = policy.batchSize(obs);
   const { horizon, actionDim } = policy.options;
@@ -33,7 +33,7 @@ export function valuePass(policy: FlowPolicy, obs: PolicyObs, steps: number, x0?
     const { velocity, hidden } = policy.velocity(x, tf.fill([batch], t) as tf.Tensor1D, stepSize, features);
     hiddenSum = hiddenSum ? tf.add(hiddenSum, hidden) : hidden;
     // The last element is never fed back, so its mean is not needed.
-    if (stepIndex + 1 < steps) x = stepMean(x, tf.reshape(velocity, [batch, horizon, actionDim]), t, w0[stepIndex], w1[stepIndex]);
+    if (stepIndex + 1 < steps) x = clampMean(stepMean(x, tf.reshape(velocity, [batch, horizon, actionDim]), t, w0[stepIndex], w1[stepIndex]), denoisedClamp);
   }
   return policy.value(tf.div(hiddenSum!, steps) as tf.Tensor2D);
 }
@@ -41,14 +41,14 @@ export function valuePass(policy: FlowPolicy, obs: PolicyObs, steps: number, x0?
 /**
  * Values [B] on the CPU for one observation batch. For `value_on: expert` x_0 [B, H, A] is drawn
  * from rng exactly as the sampler's first draw, so the values (and the stream after them) match an
- * eval-mode sample; `value_on: obs` draws nothing.
+ * eval-mode sample (with the same `denoisedClamp`); `value_on: obs` draws nothing.
  */
-export async function policyValues(policy: FlowPolicy, obs: PolicyObs, steps: number, rng: Rng): Promise<Float32Array> {
+export async function policyValues(policy: FlowPolicy, obs: PolicyObs, steps: number, rng: Rng, denoisedClamp = 0): Promise<Float32Array> {
   validateDenoiseSteps(steps);
   const batch = policy.batchSize(obs);
   const { horizon, actionDim, valueOn } = policy.options;
   const x0Data = valueOn === 'expert' ? rng.fillNormal(new Float32Array(batch * horizon * actionDim)) : undefined;
-  const values = tf.tidy(() => valuePass(policy, obs, steps, x0Data && tf.tensor3d(x0Data, [batch, horizon, actionDim])));
+  const values = tf.tidy(() => valuePass(policy, obs, steps, x0Data && tf.tensor3d(x0Data, [batch, horizon, actionDim]), denoisedClamp));
   try {
     return (await values.data()) as Float32Array;
   } finally {

@@ -21,9 +21,10 @@ export function drawBcNoise(rng: Rng, batch: number, horizon: number, actionDim:
 }
 
 /**
- * The reference's deterministic chunk [B, H, A] from x0 [B, H, A]. Call it outside any gradient
- * tape: it is a constant of the loss, so recording its K velocity passes would only cost time.
+ * The reference's deterministic chunk [B, H, A] from x0 [B, H, A] (each step clamped to [−c, c] with
+ * `denoisedClamp` c > 0, as the trained policy's). Call it outside any gradient tape: it is a constant
+ * of the loss, so recording its K velocity passes would only cost time.
  */
-export function referenceActions(reference: FlowPolicy, obs: PolicyObs, x0: tf.Tensor, steps: number): tf.Tensor3D {
-  return tf.tidy(() => odeActions(reference, obs, x0, steps));
+export function referenceActions(reference: FlowPolicy, obs: PolicyObs, x0: tf.Tensor, steps: number, denoisedClamp = 0): tf.Tensor3D {
+  return tf.tidy(() => odeActions(reference, obs, x0, steps, denoisedClamp));
 }

@@ -56,6 +56,8 @@ export function samplerOptionsAt(config: RunConfig, envSteps: number, purpose: '
     steps: config.policy.denoise_steps,
     level: noise.level,
     bounds: { stdMin: noise.stdMin, stdMax: noise.stdMax },
+    // The policy's own map, so training chains and evaluation clamp alike.
+    denoisedClamp: config.policy.denoised_clamp,
   };
 }
 

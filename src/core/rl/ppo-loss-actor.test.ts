@@ -78,6 +78,41 @@ describe('ppoActorLoss', () => {
     tf.dispose([logProbsVar, old, adv, grads[logProbsVar.name]]);
   });
 
+  it('log-prob clamp (ReinFlow): new and stored log-probs clamped to [min, max] before the ratio, no gradient outside', async () => {
+    // [min, max] = [−1, 1], ε = 0.2. Three units:
+    //   u0: logp 0.3,  old 0.2   → inside:          r = e^0.1 = 1.1051709, A = 1:  −1.1051709 (within the clip)
+    //   u1: logp 1.5,  old 0.8   → logp 1:          r = e^0.2 = 1.2214028, A = −1: max(1.2214028, 1.2) = 1.2214028
+    //   u2: logp −2,   old −3    → both −1:         r = 1,                 A = 1:  −1
+    //   loss = (−1.1051709 + 1.2214028 − 1)/3 = −0.8837681/3 = −0.2945894
+    //   approx_kl = [(0.1051709 − 0.1) + (0.2214028 − 0.2) + 0]/3 = 0.0265737/3 = 0.0088579
+    //   d loss/d logp: u0 −r/3 = −0.3683903; u1 and u2 are clamped, so 0 (u1 would pass e^0.7/3 = 0.6712509 without it).
+    // Without the clamp: u1 r = e^0.7 = 2.0137527 → 2.0137527; u2 r = e^1 → clipped at 1.2 → −1.2:
+    //   loss = (−1.1051709 + 2.0137527 − 1.2)/3 = −0.0971394.
+    const clampOptions: PpoActorOptions = { clipLow: 0.2, clipHigh: 0.2, logProbRange: { min: -1, max: 1 } };
+    const logProbsVar = tf.variable(tf.tensor1d([0.3, 1.5, -2]));
+    const old = tf.tensor1d([0.2, 0.8, -3]);
+    const adv = tf.tensor1d([1, -1, 1]);
+    const result = ppoActorLoss({ logProbs: logProbsVar, oldLogProbs: old, advantages: adv }, clampOptions);
+    expect((await result.loss.data())[0]).toBeCloseTo(-0.2945894, 5);
+    const metrics = await readMetrics(result.metrics);
+    expect(metrics['losses/approx_kl']).toBeCloseTo(0.0088579, 5);
+    expect(metrics['losses/ratio_max']).toBeCloseTo(1.2214028, 5);
+    const { grads } = tf.variableGrads(() => {
+      const inner = ppoActorLoss({ logProbs: logProbsVar, oldLogProbs: old, advantages: adv }, clampOptions);
+      tf.dispose(Object.values(inner.metrics));
+      return inner.loss;
+    }, [logProbsVar]);
+    const gradient = Array.from(await grads[logProbsVar.name].data());
+    expect(gradient[0]).toBeCloseTo(-0.3683903, 5);
+    expect(gradient[1]).toBe(0);
+    expect(gradient[2]).toBe(0);
+    const unclamped = ppoActorLoss({ logProbs: logProbsVar, oldLogProbs: old, advantages: adv }, { clipLow: 0.2, clipHigh: 0.2 });
+    expect((await unclamped.loss.data())[0]).toBeCloseTo(-0.0971394, 5);
+    expect(() => ppoActorLoss({ logProbs: logProbsVar, oldLogProbs: old, advantages: adv }, { ...clampOptions, logProbRange: { min: 1, max: 1 } }))
+      .toThrow(expect.objectContaining({ name: 'ConfigError', field: 'ppo.logprob_min' }));
+    tf.dispose([logProbsVar, old, adv, result.loss, grads[logProbsVar.name], unclamped.loss, ...Object.values(unclamped.metrics)]);
+  });
+
   it('ignores masked units even when they hold NaN, in the loss and in the gradient', async () => {
     const logProbsVar = tf.variable(tf.tensor1d([...logProbs.slice(0, 3), NaN]));
     const old = tf.tensor1d([...oldLogProbs.slice(0, 3), NaN]);

@@ -11,6 +11,11 @@ export interface PpoActorOptions {
   clipHigh: number;
   /** Dual-clip constant c > 1 bounding the loss by c·|A| where A < 0; undefined turns it off. */
   dualClip?: number;
+  /**
+   * ReinFlow's log-prob clamp: new and stored log-probs are clamped to [min, max] before the ratio (a new
+   * log-prob outside passes no gradient); undefined turns it off. `ppo.logprob_clamp` in the run config.
+   */
+  logProbRange?: { min: number; max: number };
 }
 
 /**
@@ -44,10 +49,15 @@ export function checkPpoActorOptions(options: PpoActorOptions): void {
   if (options.dualClip !== undefined && !(options.dualClip > 1 && Number.isFinite(options.dualClip))) {
     throw new ConfigError('ppo.dual_clip', `ppo.dual_clip must be a number above 1 (or unset), got ${options.dualClip}`);
   }
+  const range = options.logProbRange;
+  if (range !== undefined && !(Number.isFinite(range.min) && Number.isFinite(range.max) && range.min < range.max)) {
+    throw new ConfigError('ppo.logprob_min', `ppo.logprob_min must be a finite number below ppo.logprob_max, got [${range.min}, ${range.max}]`);
+  }
 }
 
 /**
  * PPO clipped surrogate (DESIGN.md §4), per unit:
+ *   with logProbRange [lo, hi]: logp ← clamp(logp, lo, hi) and old_logp ← clamp(old_logp, lo, hi) first (ReinFlow)
  *   r = exp(logp − old_logp)
  *   loss = max(−A·r, −A·clip(r, 1−ε_low, 1+ε_high)), then min(loss, c·|A|) where A < 0 (dual clip)
  * and the masked mean over units. Metrics, all masked over units:
@@ -65,7 +75,9 @@ export function ppoActorLoss(inputs: PpoActorInputs, options: PpoActorOptions): 
   return tf.tidy(() => {
     const keep = keepMask(inputs.mask, shape);
     const advantages = zeroMasked(tf.broadcastTo(alignLeading('advantages', inputs.advantages, shape), shape), keep);
-    const logRatio = zeroMasked(tf.sub(inputs.logProbs, inputs.oldLogProbs), keep);
+    const range = options.logProbRange;
+    const clamped = (logProbs: tf.Tensor) => (range ? tf.clipByValue(logProbs, range.min, range.max) : logProbs);
+    const logRatio = zeroMasked(tf.sub(clamped(inputs.logProbs), clamped(inputs.oldLogProbs)), keep);
     const ratio = tf.exp(logRatio);
     const negAdvantages = tf.neg(advantages);
     const unclipped = tf.mul(negAdvantages, ratio);

@@ -73,6 +73,46 @@ describe('ppoMinibatchLoss on a real reach minibatch', () => {
     }
   });
 
+  it('ReinFlow\'s clamps reach the objective: clamped chains reproduce their log-probs, and the loss clamps the log-probs', async () => {
+    const c = 0.3;
+    const { config, policy, batch, options } = await firstMinibatch([
+      `policy.denoised_clamp=${c}`, 'ppo.logprob_clamp=true', 'ppo.logprob_min=-1', 'ppo.logprob_max=1', 'noise.logprob_type=mean', 'ppo.bc_coef=1',
+    ]);
+    const reference = copyPolicy(policy);
+    const target = bcTarget(reference, createRng(3), batch.state, options(false));
+    try {
+      expect(options(false).logProb.denoisedClamp).toBe(c);
+      expect(options(false).actor.logProbRange).toEqual({ min: -1, max: 1 });
+      // Every ODE step's output is its clamped mean, so it lies in [−c, c]; x_0 ~ N(0, I) makes the clamp bite.
+      const steps = config.policy.denoise_steps;
+      const [chains, inds] = [await batch.chains.data(), await batch.denoise.data()];
+      const elementSize = chains.length / (batch.chains.shape[0] * (steps + 1));
+      let atBound = 0;
+      for (let row = 0; row < batch.chains.shape[0]; row++) {
+        for (let step = 0; step < steps; step++) {
+          if (inds[row * steps + step] === 1) continue;
+          const start = (row * (steps + 1) + step + 1) * elementSize;
+          for (const value of chains.subarray(start, start + elementSize)) {
+            expect(Math.abs(value)).toBeLessThanOrEqual(c + 1e-6);
+            if (Math.abs(value) > c - 1e-6) atBound++;
+          }
+        }
+      }
+      expect(atBound).toBeGreaterThan(0);
+      // The reference's deterministic chunk is clamped as well.
+      expect(Math.max(...Array.from(await target.actions.data(), Math.abs))).toBeLessThanOrEqual(c + 1e-6);
+      // Recomputed with the same clamp at the rollout weights: ratio 1, nothing clipped, no BC distance.
+      const { metrics } = await lossAndMetrics(ppoMinibatchLoss(policy, batch, target, options(false)));
+      expect(Math.abs(metrics['losses/ratio_max']! - 1)).toBeLessThan(1e-5);
+      expect(metrics['losses/clip_fraction']).toBe(0);
+      expect(metrics['losses/bc']).toBe(0);
+    } finally {
+      tf.dispose([target.x0, target.actions, ...Object.values(batch)]);
+      reference.dispose();
+      policy.dispose();
+    }
+  });
+
   it('counts the critic alone during warm-up', async () => {
     const { policy, batch, options } = await firstMinibatch(['ppo.value_coef=0.5', 'ppo.entropy_coef=0.01']);
     try {

@@ -71,7 +71,12 @@ export function ppoMinibatchLossOptions(config: RunConfig, sampler: SamplerOptio
   const { ppo } = config;
   return {
     logProb: { ...sampler, ...slice },
-    actor: { clipLow: ppo.clip_low, clipHigh: ppo.clip_high, dualClip: ppo.dual_clip > 0 ? ppo.dual_clip : undefined },
+    actor: {
+      clipLow: ppo.clip_low,
+      clipHigh: ppo.clip_high,
+      dualClip: ppo.dual_clip > 0 ? ppo.dual_clip : undefined,
+      logProbRange: ppo.logprob_clamp ? { min: ppo.logprob_min, max: ppo.logprob_max } : undefined,
+    },
     critic: { lossType: ppo.value_loss, huberDelta: ppo.huber_delta, clipRange: ppo.value_clip > 0 ? ppo.value_clip : undefined },
     weights: { valueCoef: ppo.value_coef, entropyCoef: ppo.entropy_coef, bcCoef: ppo.bc_coef },
     criticOnly,
@@ -93,7 +98,7 @@ export function bcTarget(reference: FlowPolicy, rng: Rng, state: tf.Tensor, opti
   return tf.tidy(() => {
     const { horizon, actionDim } = reference.options;
     const x0 = drawBcNoise(rng, state.shape[0], horizon, actionDim);
-    return { x0, actions: referenceActions(reference, options.frozenEncoder ? { features: state } : { state }, x0, options.logProb.steps) };
+    return { x0, actions: referenceActions(reference, options.frozenEncoder ? { features: state } : { state }, x0, options.logProb.steps, options.logProb.denoisedClamp) };
   });
 }
 
@@ -116,7 +121,7 @@ export function ppoMinibatchLoss(
   const entropy = tf.mean(recomputed.entropy) as tf.Scalar;
   const metrics: Partial<Record<PpoMinibatchMetric, tf.Scalar>> = { 'losses/value': critic.loss, 'losses/entropy': entropy };
   for (const key of PPO_ACTOR_METRICS) metrics[key] = actor.metrics[key];
-  const regularizer = target && bcRegularizerLoss(odeActions(policy, obs, target.x0, options.logProb.steps), target.actions, options.logProb);
+  const regularizer = target && bcRegularizerLoss(odeActions(policy, obs, target.x0, options.logProb.steps, options.logProb.denoisedClamp), target.actions, options.logProb);
   if (regularizer) metrics['losses/bc'] = regularizer.metrics['losses/bc'];
   const loss = combinePpoLosses(
     options.criticOnly ? { value: critic.loss } : { policy: actor.loss, value: critic.loss, entropy, bc: regularizer?.loss },

@@ -54,8 +54,8 @@ export async function sampleDecisionFromFeatures(
 /**
  * V [B] of normalized stacked observations [B, nObs·obsDim] for bootstraps, without sampling
  * actions: equal to `sampleForObs(bundle, obs, { ...options, method: 'ode', mode: 'eval' }, rng).values`.
- * Only `options.steps` matters (value_on expert runs the K-step ODE chain; obs draws no noise).
+ * Only `options.steps` and `options.denoisedClamp` matter (value_on expert runs the K-step ODE chain; obs draws no noise).
  */
-export async function valuesForObs(bundle: PolicyBundle, normalizedObs: Float32Array, options: Pick<SamplerOptions, 'steps'>, rng: Rng): Promise<Float32Array> {
-  return withStateObs(bundle, normalizedObs, (obs) => policyValues(bundle.policy, obs, options.steps, rng));
+export async function valuesForObs(bundle: PolicyBundle, normalizedObs: Float32Array, options: Pick<SamplerOptions, 'steps' | 'denoisedClamp'>, rng: Rng): Promise<Float32Array> {
+  return withStateObs(bundle, normalizedObs, (obs) => policyValues(bundle.policy, obs, options.steps, rng, options.denoisedClamp));
 }

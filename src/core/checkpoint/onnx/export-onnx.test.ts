@@ -38,6 +38,9 @@ const CASES: Case[] = [
   { name: 'MLP on point clouds', overrides: [...POINTCLOUD, 'policy.encoder_hidden=16,16', 'policy.n_obs_steps=2'], frameSize: PICK_CUBE_CLOUD },
   // No step-size input, no encoder MLP, and a block that changes width (no residual there).
   { name: 'MLP without the shortcut input or an encoder', overrides: ['policy.hidden=16,24,24', 'policy.n_obs_steps=3'], frameSize: REACH_STATE, patch: { shortcut: false, encoderHidden: [] } },
+  // x_0 ~ N(0, I), so a clamp at 0.3 bites on most elements of the early steps.
+  { name: 'MLP with the denoised-action clamp', overrides: ['policy.denoised_clamp=0.3'], frameSize: REACH_STATE },
+  { name: 'DiT-X with the denoised-action clamp', overrides: [...DITX, 'policy.denoised_clamp=0.3'], frameSize: REACH_STATE },
 ];
 
 describe('the ONNX policy run by onnxruntime-node gives the tfjs eval actions (DESIGN.md §6 "ONNX")', () => {
@@ -61,6 +64,11 @@ describe('the ONNX policy run by onnxruntime-node gives the tfjs eval actions (D
           // A different x_0 stream moves the actions, so the match above is not a constant policy.
           const elsewhere = await onnxActor.act(obs, batch, createRng(batch + 50));
           expect(maxAbsDifference(elsewhere, expected)).toBeGreaterThan(1e-3);
+          if (config.policy.denoised_clamp > 0) {
+            // The clamp changes the actions, so the match above is the clamped chain's.
+            const unclamped = await bundleActor(bundle, { ...config, policy: { ...config.policy, denoised_clamp: 0 } }).act(obs, batch, createRng(batch));
+            expect(maxAbsDifference(unclamped, expected)).toBeGreaterThan(1e-3);
+          }
         }
       } finally {
         await onnxActor.dispose();

@@ -27,12 +27,14 @@ function withOptions(patch: Record<string, unknown>): PolicyBundle {
 }
 
 describe('onnxPolicySpec', () => {
-  it('takes K, the executed steps and the control mode from the metadata', async () => {
+  it('takes K, the executed steps, the denoised-action clamp and the control mode from the metadata', async () => {
     const spec = onnxPolicySpec(bundle, await bundleMetadata(bundle, config));
     expect(spec).toEqual({
       task: 'reach', controlMode: 'ee_delta_pos', obsType: 'state', nObsSteps: 2, obsFrameSize: FRAME, numPoints: 0, proprioDim: FRAME,
-      horizon: 6, actionDim: 4, nActionSteps: 3, denoiseSteps: 5,
+      horizon: 6, actionDim: 4, nActionSteps: 3, denoiseSteps: 5, denoisedClamp: 0,
     });
+    const clamped = onnxPolicySpec(bundle, await bundleMetadata(bundle, exportConfig(['policy.denoised_clamp=0.5'])));
+    expect(clamped.denoisedClamp).toBe(0.5);
   });
 
   it('an architecture the graph cannot reproduce is a CheckpointError of one sentence, before any graph is built', async () => {

@@ -4,6 +4,7 @@ import { CheckpointError } from '../../errors';
 import { obsFrameSize, type FlowPolicyOptions } from '../../policy/options';
 import type { PolicyBundle } from '../../policy/policy-bundle';
 import type { FlowtuneMetadata } from '../metadata';
+import { storedDenoisedClamp } from '../policy-checkpoint';
 
 /** What an exported policy graph takes and gives, and the settings baked into it. */
 export interface OnnxPolicySpec {
@@ -24,6 +25,8 @@ export interface OnnxPolicySpec {
   nActionSteps: number;
   /** Euler steps K unrolled in the graph. */
   denoiseSteps: number;
+  /** c > 0: every Euler step is clamped to [−c, c] (`policy.denoised_clamp` of the checkpoint's run); 0 = none. */
+  denoisedClamp: number;
 }
 
 const VELOCITY_NETS: readonly string[] = ['mlp', 'ditx'];
@@ -89,5 +92,6 @@ export function onnxPolicySpec(bundle: PolicyBundle, metadata: FlowtuneMetadata)
     actionDim: options.actionDim,
     nActionSteps,
     denoiseSteps,
+    denoisedClamp: storedDenoisedClamp(metadata),
   };
 }

@@ -29,7 +29,7 @@ function eulerStepNodes(g: GraphBuilder, x: string, v: string, t: number, w0: nu
 /**
  * The deterministic policy as one graph, exactly the eval path (rl/evaluate.ts: all-ODE chains):
  * obs [B, nObs, frame] → min-max normalization → encoder → K Euler steps from x0 [B, H, A] on the
- * grid t_k = 1 − k/K with step size input d = 1/K → x_K → the first n_action_steps positions →
+ * grid t_k = 1 − k/K with step size input d = 1/K (each clamped to [−c, c] with the run's policy.denoised_clamp c > 0) → x_K → the first n_action_steps positions →
  * action unnormalization → actions [B, n_action_steps, A] in env units.
  */
 export function policyGraph(bundle: PolicyBundle, weights: ReadonlyMap<string, WeightEntry>, spec: OnnxPolicySpec): onnxProto.onnx.IGraphProto {
@@ -64,6 +64,8 @@ export function policyGraph(bundle: PolicyBundle, weights: ReadonlyMap<string, W
     // Every chain shares t_k and d = 1/K, so the step's [emb(t) | emb(d)] is a [1, E] constant.
     const embedding = g.floatTensor(`step_${stepIndex}.embedding`, stepEmbeddingValues(t, grid.delta, options.timeEmbedDim, options.shortcut), [1, embeddingWidth]);
     x = eulerStepNodes(g, x, velocityOf(x, embedding), t, w0[stepIndex], w1[stepIndex]);
+    // flow/denoise-chain.ts clampMean: every step of every chain, when the run set policy.denoised_clamp.
+    if (spec.denoisedClamp > 0) x = g.op('Clip', [x, g.floatScalar(-spec.denoisedClamp), g.floatScalar(spec.denoisedClamp)], {}, 'x_clamped');
   }
 
   const chunk = mlp ? g.op('Reshape', [x, g.int64s([0, horizon, actionDim])], {}, 'chunk') : x;
@@ -77,6 +79,7 @@ export function policyGraph(bundle: PolicyBundle, weights: ReadonlyMap<string, W
       { name: ONNX_POLICY_IO.x0, dims: [BATCH_AXIS, horizon, actionDim] },
     ],
     [{ name: ONNX_POLICY_IO.actions, dims: [BATCH_AXIS, spec.nActionSteps, actionDim] }],
-    `Deterministic flow policy: ${spec.denoiseSteps} Euler ODE steps from x0 (t = 1) to the action (t = 0).`,
+    `Deterministic flow policy: ${spec.denoiseSteps} Euler ODE steps from x0 (t = 1) to the action (t = 0)`
+      + `${spec.denoisedClamp > 0 ? `, each clamped to [-${spec.denoisedClamp}, ${spec.denoisedClamp}]` : ''}.`,
   );
 }

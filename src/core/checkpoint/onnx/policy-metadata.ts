@@ -1,6 +1,7 @@
 import onnxProto from 'onnx-proto';
 import { CheckpointError } from '../../errors';
 import { validateFlowtuneMetadata, type FlowtuneMetadata } from '../metadata';
+import { storedDenoisedClamp } from '../policy-checkpoint';
 import type { OnnxPolicySpec } from './export-spec';
 import { checkPolicyGraphIo, checkSpecAgainstMetadata } from './policy-io-check';
 
@@ -83,7 +84,8 @@ export function readOnnxPolicy(bytes: Uint8Array): OnnxPolicyFile {
   const obsType = props.get('obs_type');
   if (obsType !== 'state' && obsType !== 'pointcloud') throw new CheckpointError(`the ONNX model's metadata_props 'obs_type' must be state or pointcloud, got ${JSON.stringify(obsType)}`);
   const counts = Object.fromEntries(Object.entries(COUNT_KEYS).map(([field, key]) => [field, countProp(props, key)])) as Record<keyof typeof COUNT_KEYS, number>;
-  const spec: OnnxPolicySpec = { task: props.get('task') ?? '', controlMode: props.get('control_mode') ?? '', obsType, ...counts };
+  // The clamp is not a metadata_props count: the graph holds it, and the Flowtune metadata says which it is.
+  const spec: OnnxPolicySpec = { task: props.get('task') ?? '', controlMode: props.get('control_mode') ?? '', obsType, ...counts, denoisedClamp: storedDenoisedClamp(metadata) };
   checkSpecAgainstMetadata(spec, metadata);
   checkPolicyGraphIo(model.graph ?? {}, spec);
   const opset = model.opsetImport.find((entry) => (entry.domain ?? '') === '');
