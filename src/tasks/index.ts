@@ -5,6 +5,7 @@
 import type { TaskSpec } from '../core/envs/task-api';
 import { compileTask } from '../core/envs/task-definition';
 import { hasTask, registerTask, setDefaultTask } from '../core/envs/task-registry';
+import antTask from './ant/task';
 import halfCheetahTask from './halfcheetah/task';
 import hopperTask from './hopper/task';
 import liftTask from './lift/task';
@@ -17,7 +18,7 @@ import walker2dTask from './walker2d/task';
 export const BUILT_IN_TASKS: readonly TaskSpec[] = [
   reachTask, liftTask, pickCubeTask, stackCubeTask, pegInsertionTask,
   // Gymnasium's locomotion benchmarks (DESIGN.md §14).
-  hopperTask, walker2dTask, halfCheetahTask,
+  hopperTask, walker2dTask, halfCheetahTask, antTask,
 ];
 
 /** The task the studio and journey 1 start with. */
