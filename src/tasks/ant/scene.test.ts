@@ -32,9 +32,10 @@ describe.skipIf(!gymModelPath(REFERENCE))("ant against Gymnasium's ant.xml", () 
     expectModelsAgree(ours, reference);
   });
 
-  it('follows the same trajectory and reward as Ant-v5 under a seeded action sequence', () => {
+  it('follows the same trajectory and reward as Ant-v5 under a seeded action sequence, observed alike', () => {
     const dt = 0.01 * 5;
     const rules = {
+      observe: (data: MjData) => [...(data.qpos as Float64Array).slice(2), ...(data.qvel as Float64Array), ...Array.from((data.cfrc_ext as Float64Array).slice(6), (value) => Math.min(1, Math.max(-1, value)))],
       before: (data: MjData) => [(data.xpos as Float64Array)[3], (data.xpos as Float64Array)[4]],
       after(data: MjData, action: Float64Array, [xBefore]: number[]) {
         const qpos = data.qpos as Float64Array;

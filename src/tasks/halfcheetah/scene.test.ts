@@ -30,9 +30,10 @@ describe.skipIf(!gymModelPath(REFERENCE))("halfcheetah against Gymnasium's half_
     expectModelsAgree(ours, reference);
   });
 
-  it('follows the same trajectory and reward as HalfCheetah-v5 under a seeded action sequence', () => {
+  it('follows the same trajectory and reward as HalfCheetah-v5 under a seeded action sequence, observed alike', () => {
     const dt = 0.01 * 5;
     const rules = {
+      observe: (data: MjData) => [...(data.qpos as Float64Array).slice(1), ...(data.qvel as Float64Array)],
       before: (data: MjData) => [(data.qpos as Float64Array)[0]],
       after(data: MjData, action: Float64Array, [xBefore]: number[]) {
         const forward = 1 * (((data.qpos as Float64Array)[0] - xBefore) / dt);

@@ -30,9 +30,10 @@ describe.skipIf(!gymModelPath(REFERENCE))("walker2d against Gymnasium's walker2d
     expectModelsAgree(ours, reference);
   });
 
-  it('follows the same trajectory and reward as Walker2d-v5 under a seeded action sequence', () => {
+  it('follows the same trajectory and reward as Walker2d-v5 under a seeded action sequence, observed alike', () => {
     const dt = 0.002 * 4;
     const rules = {
+      observe: (data: MjData) => [...(data.qpos as Float64Array).slice(1), ...Array.from(data.qvel as Float64Array, (value) => Math.min(10, Math.max(-10, value)))],
       before: (data: MjData) => [(data.qpos as Float64Array)[0]],
       after(data: MjData, action: Float64Array, [xBefore]: number[]) {
         const qpos = data.qpos as Float64Array;
