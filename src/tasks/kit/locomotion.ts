@@ -50,6 +50,8 @@ export function positionsSlice(nq: number, skip: number, doc: string): Observati
     name: 'qpos',
     dim: nq - skip,
     doc,
+    // Beside a point cloud too: the body's own state is all the proprioception there is.
+    modes: ['state', 'pointcloud'],
     read(view, out, offset) {
       const qpos = view.arrays.qpos;
       for (let index = skip; index < nq; index++) out[offset + index - skip] = qpos[index];
@@ -63,6 +65,7 @@ export function velocitiesSlice(nv: number, doc: string, clip?: number): Observa
     name: 'qvel',
     dim: nv,
     doc,
+    modes: ['state', 'pointcloud'],
     read(view, out, offset) {
       const qvel = view.arrays.qvel;
       for (let index = 0; index < nv; index++) {
