@@ -9,7 +9,7 @@ import type { MjData, MjModel, Mujoco } from '../../core/envs/mujoco-types';
 import { loadMujocoNode } from '../../cli/mujoco-node';
 import { getTask } from '../../core/envs/task-registry';
 import { VectorEnv } from '../../core/envs/vector-env';
-import { compileReference, expectModelsAgree, expectSameTrajectories, gymModelPath, referenceControlCost } from '../fixtures/gym-reference';
+import { compileReference, expectModelsAgree, expectResetNoise, expectSameTrajectories, gymModelPath, referenceControlCost } from '../fixtures/gym-reference';
 
 const REFERENCE = 'ant.xml';
 
@@ -72,5 +72,9 @@ describe.skipIf(!gymModelPath(REFERENCE))("ant against Gymnasium's ant.xml", () 
     } finally {
       env.dispose();
     }
+  });
+
+  it('resets from the model\'s default pose with v5\'s noise: U(±0.1) on qpos and 0.1·N(0, 1) on qvel', () => {
+    expectResetNoise(mj, 'ant', reference, { qpos: 'uniform', qvel: 'normal', scale: 0.1 });
   });
 });

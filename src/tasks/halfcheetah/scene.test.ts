@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MjData, MjModel, Mujoco } from '../../core/envs/mujoco-types';
 import { loadMujocoNode } from '../../cli/mujoco-node';
 import { getTask } from '../../core/envs/task-registry';
-import { compileReference, expectModelsAgree, expectSameTrajectories, gymModelPath, referenceControlCost } from '../fixtures/gym-reference';
+import { compileReference, expectModelsAgree, expectResetNoise, expectSameTrajectories, gymModelPath, referenceControlCost } from '../fixtures/gym-reference';
 
 const REFERENCE = 'half_cheetah.xml';
 
@@ -42,5 +42,9 @@ describe.skipIf(!gymModelPath(REFERENCE))("halfcheetah against Gymnasium's half_
     };
     const steps = expectSameTrajectories(mj, 'halfcheetah', reference, rules, { seeds: [1, 2], steps: 300 });
     expect(steps).toBe(600);
+  });
+
+  it('resets from the model\'s default pose with v5\'s noise: U(±0.1) on qpos and 0.1·N(0, 1) on qvel', () => {
+    expectResetNoise(mj, 'halfcheetah', reference, { qpos: 'uniform', qvel: 'normal', scale: 0.1 });
   });
 });

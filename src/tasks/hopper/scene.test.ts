@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MjData, MjModel, Mujoco } from '../../core/envs/mujoco-types';
 import { loadMujocoNode } from '../../cli/mujoco-node';
 import { getTask } from '../../core/envs/task-registry';
-import { compileReference, expectModelsAgree, expectSameTrajectories, gymModelPath, referenceControlCost } from '../fixtures/gym-reference';
+import { compileReference, expectModelsAgree, expectResetNoise, expectSameTrajectories, gymModelPath, referenceControlCost } from '../fixtures/gym-reference';
 
 const REFERENCE = 'hopper.xml';
 
@@ -47,5 +47,9 @@ describe.skipIf(!gymModelPath(REFERENCE))("hopper against Gymnasium's hopper.xml
     };
     const steps = expectSameTrajectories(mj, 'hopper', reference, rules, { seeds: [1, 2, 3, 4, 5], steps: 200 });
     expect(steps).toBeGreaterThan(50);
+  });
+
+  it('resets from the model\'s default pose with v5\'s noise: U(±5e-3) on qpos and qvel', () => {
+    expectResetNoise(mj, 'hopper', reference, { qpos: 'uniform', qvel: 'uniform', scale: 5e-3 });
   });
 });
