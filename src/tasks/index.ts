@@ -5,13 +5,21 @@
 import type { TaskSpec } from '../core/envs/task-api';
 import { compileTask } from '../core/envs/task-definition';
 import { hasTask, registerTask, setDefaultTask } from '../core/envs/task-registry';
+import antTask from './ant/task';
+import halfCheetahTask from './halfcheetah/task';
+import hopperTask from './hopper/task';
 import liftTask from './lift/task';
 import pegInsertionTask from './peg-insertion/task';
 import pickCubeTask from './pick-cube/task';
 import reachTask from './reach/task';
 import stackCubeTask from './stack-cube/task';
+import walker2dTask from './walker2d/task';
 
-export const BUILT_IN_TASKS: readonly TaskSpec[] = [reachTask, liftTask, pickCubeTask, stackCubeTask, pegInsertionTask];
+export const BUILT_IN_TASKS: readonly TaskSpec[] = [
+  reachTask, liftTask, pickCubeTask, stackCubeTask, pegInsertionTask,
+  // Gymnasium's locomotion benchmarks (DESIGN.md §14).
+  hopperTask, walker2dTask, halfCheetahTask, antTask,
+];
 
 /** The task the studio and journey 1 start with. */
 export const DEFAULT_TASK = 'pick-cube';

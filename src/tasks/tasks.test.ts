@@ -15,6 +15,8 @@ import { liftTask } from './lift/task';
 import { pickCubeTask } from './pick-cube/task';
 
 const TASK_NAMES = BUILT_IN_TASKS.map((task) => task.name);
+/** The arm tasks (DESIGN.md §5): the ones with a scripted expert; the locomotion tasks (§14) have none. */
+const ARM_TASK_NAMES = BUILT_IN_TASKS.filter((task) => task.expert !== undefined).map((task) => task.name);
 
 let mj: Mujoco;
 beforeAll(async () => {
@@ -44,7 +46,8 @@ describe('task registry', () => {
       expect(xml).not.toMatch(/<include|file=/);
       expect(assets.size).toBe(0);
       const model = mj.MjModel.from_xml_string(xml);
-      expect(model.nu).toBe(9);
+      // The arm: 7 joints and the two jaws; the locomotion bodies: one motor per joint.
+      expect(model.nu).toBe(ARM_TASK_NAMES.includes(name) ? 9 : getTask(name).controls.get(getTask(name).defaultControl)!.dim);
       model.delete();
     }
   });
@@ -107,7 +110,11 @@ describe('success rules on hand-built states', () => {
 });
 
 describe('scripted experts', () => {
-  for (const task of TASK_NAMES) {
+  it('every arm task has one', () => {
+    expect(ARM_TASK_NAMES).toEqual(['reach', 'lift', 'pick-cube', 'stack-cube', 'peg-insertion']);
+  });
+
+  for (const task of ARM_TASK_NAMES) {
     it(`${task}: noise 0 succeeds on ≥ 90% of 20 seeded episodes`, () => {
       const demos = collectExpertDemos(mj, { task, episodes: 20, seed: 1000, noise: 0 });
       const successes = demos.success.reduce((sum, flag) => sum + flag, 0);

@@ -13,6 +13,8 @@ import { ReplayScenes } from './replay-scenes';
 
 /** The registered tasks: the built-ins. */
 const TASK_NAMES = taskNames();
+/** The arm tasks (those naming an end-effector site); the locomotion bodies are capsules on a plane. */
+const ARM_TASK_NAMES = TASK_NAMES.filter((task) => getTask(task).render.endEffectorSite !== undefined);
 
 let mj: Mujoco;
 let scenes: ReplayScenes;
@@ -68,8 +70,9 @@ function expertEpisode(task: TaskName, seed: number): ExpertEpisode {
 describe('sceneVisual', () => {
   it('lists the shapes each task is built from', () => {
     const shapesOf = (task: TaskName) => new Set(scenes.visual(task).geoms.map((geom) => geom.shape));
-    for (const task of TASK_NAMES) {
-      // Every task has the floor plane, the table and hand boxes, arm capsules and cylinders.
+    expect(ARM_TASK_NAMES).toEqual(expect.arrayContaining(['reach', 'lift', 'pick-cube']));
+    for (const task of ARM_TASK_NAMES) {
+      // Every arm task has the floor plane, the table and hand boxes, arm capsules and cylinders.
       for (const shape of ['plane', 'box', 'capsule', 'cylinder'] as const) expect(shapesOf(task).has(shape), `${task} ${shape}`).toBe(true);
     }
     expect(shapesOf('reach').has('sphere')).toBe(true);

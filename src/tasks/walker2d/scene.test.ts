@@ -1,0 +1,53 @@
+/**
+ * The walker's scene against Gymnasium's walker2d_v5.xml (reference data beside the project,
+ * skipped when absent): the compiled models agree, and one seeded action sequence from the same
+ * initial state gives the same qpos, qvel, reward and termination as Walker2d-v5's formula.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MjData, MjModel, Mujoco } from '../../core/envs/mujoco-types';
+import { loadMujocoNode } from '../../cli/mujoco-node';
+import { getTask } from '../../core/envs/task-registry';
+import { compileReference, expectModelsAgree, expectResetNoise, expectSameTrajectories, gymModelPath, referenceControlCost } from '../fixtures/gym-reference';
+
+const REFERENCE = 'walker2d_v5.xml';
+
+describe.skipIf(!gymModelPath(REFERENCE))("walker2d against Gymnasium's walker2d_v5.xml", () => {
+  let mj: Mujoco;
+  let ours: MjModel;
+  let reference: MjModel;
+  beforeAll(async () => {
+    mj = await loadMujocoNode();
+    ours = mj.MjModel.from_xml_string(getTask('walker2d').scene.xml);
+    reference = compileReference(mj, REFERENCE);
+  });
+  afterAll(() => {
+    ours?.delete();
+    reference?.delete();
+  });
+
+  it('compiles to the same model: sizes, masses, inertias, joints, geoms, gears, timestep and integrator', () => {
+    expect([ours.nq, ours.nv, ours.nu]).toEqual([9, 9, 6]);
+    expectModelsAgree(ours, reference);
+  });
+
+  it('follows the same trajectory and reward as Walker2d-v5 under a seeded action sequence, observed alike', () => {
+    const dt = 0.002 * 4;
+    const rules = {
+      observe: (data: MjData) => [...(data.qpos as Float64Array).slice(1), ...Array.from(data.qvel as Float64Array, (value) => Math.min(10, Math.max(-10, value)))],
+      before: (data: MjData) => [(data.qpos as Float64Array)[0]],
+      after(data: MjData, action: Float64Array, [xBefore]: number[]) {
+        const qpos = data.qpos as Float64Array;
+        const healthy = qpos[1] > 0.8 && qpos[1] < 2 && qpos[2] > -1 && qpos[2] < 1;
+        const forward = 1 * ((qpos[0] - xBefore) / dt);
+        const reward = forward + (healthy ? 1 : 0) - referenceControlCost(action, 1e-3);
+        return { reward, terminated: !healthy };
+      },
+    };
+    const steps = expectSameTrajectories(mj, 'walker2d', reference, rules, { seeds: [1, 2, 3, 4, 5], steps: 200 });
+    expect(steps).toBeGreaterThan(50);
+  });
+
+  it('resets from the model\'s default pose with v5\'s noise: U(±5e-3) on qpos and qvel', () => {
+    expectResetNoise(mj, 'walker2d', reference, { qpos: 'uniform', qvel: 'uniform', scale: 5e-3 });
+  });
+});
