@@ -24,6 +24,15 @@ function twoFramePoses(): EpisodePoses {
 }
 
 describe('buildThreeScene', () => {
+  it('moves the target with a tracked geom in x and y, keeping its offset and height; without one the target stays', () => {
+    const poses = twoFramePoses();
+    // The rod moves by (0.5, −0.2, −0.2) from frame 0 to 1: the target by (0.5, −0.2, 0).
+    const tracked = buildThreeScene({ ...visual, trackGeom: 1 }).trackedTarget(poses, 1);
+    expect(tracked.map((value) => Number(value.toFixed(6)))).toEqual([0.85, -0.2, 0.12]);
+    expect(buildThreeScene({ ...visual, trackGeom: 1 }).trackedTarget(poses, 0)).toEqual([0.35, 0, 0.12]);
+    expect(buildThreeScene(visual).trackedTarget(poses, 1)).toEqual([0.35, 0, 0.12]);
+  });
+
   it('builds one mesh per geom with MuJoCo axes, colours and lights', () => {
     const handle = buildThreeScene(visual);
     const meshes = handle.scene.children.filter((child): child is THREE.Mesh => child instanceof THREE.Mesh);

@@ -12,6 +12,8 @@ export interface ThreeSceneHandle {
   camera: THREE.PerspectiveCamera;
   /** Poses every geom mesh as in `frame` (clamped to [0, frames − 1]). */
   setFrame(poses: EpisodePoses, frame: number): void;
+  /** Where the camera should look at `frame`: the scene's target moved in x and y with the tracked geom (visual.trackGeom). */
+  trackedTarget(poses: EpisodePoses, frame: number): [number, number, number];
   setAspect(aspect: number): void;
   dispose(): void;
 }
@@ -90,6 +92,16 @@ export function buildThreeScene(visual: SceneVisual): ThreeSceneHandle {
   return {
     scene,
     camera,
+    trackedTarget(poses, frame) {
+      const target: [number, number, number] = [...visual.camera.target];
+      const slot = visual.trackGeom;
+      if (slot === undefined) return target;
+      const clamped = Math.min(Math.max(0, Math.round(frame)), poses.frames - 1);
+      const at = (index: number) => (index * poses.geomCount + slot) * POSE_STRIDE;
+      // The offset of the camera's target from the tracked geom at the first frame is kept.
+      for (let axis = 0; axis < 2; axis++) target[axis] += poses.poses[at(clamped) + axis] - poses.poses[at(0) + axis];
+      return target;
+    },
     setFrame(poses, frame) {
       if (poses.geomCount !== meshes.length) {
         throw new RangeError(`poses.geomCount (${poses.geomCount}) must equal the scene's geoms (${meshes.length}): build the scene from the same task`);

@@ -53,6 +53,14 @@ export function createFrameCompositor(visual: SceneVisual, poses: EpisodePoses, 
     frames: poses.frames,
     draw(frameIndex) {
       handle.setFrame(poses, frameIndex);
+      if (visual.trackGeom !== undefined) {
+        // The camera moves with the tracked body, keeping its offset from the target.
+        const target = handle.trackedTarget(poses, frameIndex);
+        handle.camera.position.set(...visual.camera.position);
+        handle.camera.position.x += target[0] - visual.camera.target[0];
+        handle.camera.position.y += target[1] - visual.camera.target[1];
+        handle.camera.lookAt(...target);
+      }
       renderer.render(handle.scene, handle.camera);
       context.drawImage(glCanvas, 0, 0);
       context.fillStyle = 'rgba(12, 16, 24, 0.72)';

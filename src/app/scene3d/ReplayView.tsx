@@ -20,7 +20,7 @@ const testIds = import.meta.env.MODE === 'e2e';
 export function ReplayView() {
   const selectedId = useEpisodeStore((state) => state.selectedId);
   const showEpisodeStep = useChainSource((state) => state.showEpisodeStep);
-  const { canvasRef, problem: webglProblem, show, current, draw } = useThreeCanvas();
+  const { canvasRef, problem: webglProblem, show, current, draw, follow } = useThreeCanvas();
   const [replay, setReplay] = useState<EpisodeReplay>();
   const hasSuccess = useRunStore((state) => tasksHaveSuccess(state.tasks, replay ? [replay.summary.task] : []) || !replay);
   const [frame, setFrame] = useState(0);
@@ -68,8 +68,9 @@ export function ReplayView() {
     const handle = current();
     if (!replay || !handle) return;
     handle.setFrame(replay.poses, frame);
-    draw();
-  }, [replay, frame, current, draw]);
+    if (replay.visual.trackGeom !== undefined) follow(handle.trackedTarget(replay.poses, frame));
+    else draw();
+  }, [replay, frame, current, draw, follow]);
 
   // Playback at fps × speed from the frame where play was pressed.
   useEffect(() => {

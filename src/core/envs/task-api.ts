@@ -91,6 +91,8 @@ export interface TaskExpert {
 export interface TaskRender {
   /** World-frame camera (z up). */
   camera?: { position: [number, number, number]; target: [number, number, number] };
+  /** A body the camera follows across the floor (a walker's torso), keeping its offset and height. */
+  trackBody?: string;
   /** A site whose path the views draw (an end-effector); TCP paths need it. */
   endEffectorSite?: string;
   /**

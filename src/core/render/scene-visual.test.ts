@@ -108,6 +108,16 @@ describe('sceneVisual', () => {
     expect(lift.task).toBe('lift');
   });
 
+  it('names a geom on render.trackBody for the camera to follow, and refuses a body the scene lacks', () => {
+    const hopper = sceneVisual(scenes.scene('hopper'), getTask('hopper'));
+    const scene = scenes.scene('hopper');
+    const geomBody = scene.model.geom_bodyid as Int32Array;
+    expect(geomBody[visibleGeomIds(scene)[hopper.trackGeom!]]).toBe(scene.id('body', 'torso'));
+    expect(sceneVisual(scenes.scene('reach'), getTask('reach')).trackGeom).toBeUndefined();
+    const lost = { ...getTask('hopper'), render: { ...getTask('hopper').render, trackBody: 'no_such_body' } };
+    expect(() => sceneVisual(scene, lost)).toThrow("render.trackBody 'no_such_body' is not a body of the scene with a visible geom");
+  });
+
   it('skips geoms in hidden groups', () => {
     const xml = getTask('reach').scene.xml.replace('group="2"', 'group="3"');
     const scene = scenes.scene('reach');

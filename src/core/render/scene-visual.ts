@@ -4,7 +4,7 @@
  * recorded episode, every visible geom's world pose at every frame, computed
  * from the episode's qpos trajectory by forward kinematics.
  */
-import { ShapeError } from '../errors';
+import { ShapeError, TaskError } from '../errors';
 import type { EpisodeRecord } from '../envs/task-env';
 import type { TaskDefinition } from '../envs/task-definition';
 import type { TaskName } from '../envs/task-types';
@@ -33,8 +33,10 @@ export interface SceneVisual {
   geoms: GeomVisual[];
   /** Frames per second of a recorded episode: the control rate. */
   fps: number;
-  /** A camera (world frame, z up) that frames the table and the arm. */
+  /** A camera (world frame, z up) that frames the task's scene at its start. */
   camera: { position: [number, number, number]; target: [number, number, number] };
+  /** Slot in `geoms` of a geom on the task's render.trackBody: views move the camera with it in x and y. */
+  trackGeom?: number;
 }
 
 export interface EpisodePoses {
@@ -106,6 +108,17 @@ function framingCamera(scene: SceneModel): SceneVisual['camera'] {
   }
 }
 
+/** The slot of the first visible geom on the task's trackBody; a name the scene lacks is a TaskError. */
+function trackedGeomSlot(scene: SceneModel, task: TaskDefinition, visible: readonly number[]): number | undefined {
+  const name = task.render.trackBody;
+  if (name === undefined) return undefined;
+  const body = scene.id('body', name);
+  const geomBody = scene.model.geom_bodyid as Int32Array;
+  const slot = body < 0 ? -1 : visible.findIndex((geomId) => geomBody[geomId] === body);
+  if (slot < 0) throw new TaskError(`${task.origin}: render.trackBody '${name}' is not a body of the scene with a visible geom`);
+  return slot;
+}
+
 /** The task's visible geoms, their colours and a camera; fps is the control rate. */
 export function sceneVisual(scene: SceneModel, task: TaskDefinition): SceneVisual {
   const { mj, model } = scene;
@@ -125,11 +138,13 @@ export function sceneVisual(scene: SceneModel, task: TaskDefinition): SceneVisua
   });
   const timestep = (model.opt as { timestep: number }).timestep;
   const camera = task.render.camera ?? framingCamera(scene);
+  const trackGeom = trackedGeomSlot(scene, task, visibleGeomIds(scene));
   return {
     task: task.name,
     geoms,
     fps: Math.round(1 / (timestep * task.frameSkip)),
     camera: { position: [...camera.position], target: [...camera.target] },
+    ...(trackGeom !== undefined ? { trackGeom } : {}),
   };
 }
 

@@ -102,5 +102,5 @@ export default defineTask({
       info: { reward_forward: forward, reward_ctrl: -ctrl, reward_contact: -contact, reward_survive: survive, x_velocity: xVelocity, y_velocity: yVelocity },
     };
   },
-  render: { camera: { position: [0, -5, 3], target: [0, 0, 0.5] } },
+  render: { camera: { position: [0, -5, 3], target: [0, 0, 0.5] }, trackBody: 'torso' },
 });

@@ -49,5 +49,5 @@ export default defineTask({
     const ctrl = controlCost(view, HALFCHEETAH_V5.ctrlCostWeight);
     return { reward: forward - ctrl, terminated: false, info: { reward_forward: forward, reward_ctrl: -ctrl, x_velocity: velocity } };
   },
-  render: { camera: { position: [0, -4, 0.8], target: [0, 0, 0.5] } },
+  render: { camera: { position: [0, -4, 0.8], target: [0, 0, 0.5] }, trackBody: 'torso' },
 });

@@ -67,5 +67,5 @@ export default defineTask({
     const ctrl = controlCost(view, HOPPER_V5.ctrlCostWeight);
     return { reward: forward + survive - ctrl, terminated: !healthy, info: { reward_forward: forward, reward_ctrl: -ctrl, reward_survive: survive, x_velocity: velocity } };
   },
-  render: { camera: { position: [0, -4, 1.2], target: [0, 0, 1] } },
+  render: { camera: { position: [0, -4, 1.2], target: [0, 0, 1] }, trackBody: 'torso' },
 });
