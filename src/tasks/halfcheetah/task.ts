@@ -9,7 +9,7 @@
  * - 5 physics steps of 10 ms per action; episodes are truncated at 1000 steps.
  */
 import { defineTask } from '../../core/envs/task-api';
-import { addNormalNoise, addUniformNoise, controlCost, positionsSlice, torqueControl, velocitiesSlice } from '../kit/locomotion';
+import { addNormalNoise, addUniformNoise, controlCost, positionsSlice, torqueControl, velocitiesSlice, forwardVelocity } from '../kit/locomotion';
 import { HALFCHEETAH_TIMESTEP, halfCheetahMjcf } from './scene';
 
 export const HALFCHEETAH_V5 = {
@@ -42,9 +42,7 @@ export default defineTask({
     view.state[0] = view.arrays.qpos[0];
   },
   step(view) {
-    const x = view.arrays.qpos[0];
-    const velocity = (x - view.state[0]) / DT;
-    view.state[0] = x;
+    const velocity = forwardVelocity(view, DT);
     const forward = HALFCHEETAH_V5.forwardRewardWeight * velocity;
     const ctrl = controlCost(view, HALFCHEETAH_V5.ctrlCostWeight);
     return { reward: forward - ctrl, terminated: false, info: { reward_forward: forward, reward_ctrl: -ctrl, x_velocity: velocity } };

@@ -87,6 +87,17 @@ export function addNormalNoise(values: Float64Array, scale: number, rng: Rng): v
 }
 
 /**
+ * The root's forward (x) velocity over the last step, from its x before it kept in state[0]
+ * (Gymnasium's (x_after − x_before) / dt), and state[0] moved on to the current x.
+ */
+export function forwardVelocity(view: TaskView, dt: number): number {
+  const x = view.arrays.qpos[0];
+  const velocity = (x - view.state[0]) / dt;
+  view.state[0] = x;
+  return velocity;
+}
+
+/**
  * weight × Σ ctrl²: ctrl holds the action itself (torqueControl), which is what Gymnasium's
  * control cost squares.
  */

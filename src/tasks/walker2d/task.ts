@@ -9,7 +9,7 @@
  * - 4 physics steps of 2 ms per action; episodes are truncated at 1000 steps.
  */
 import { defineTask, type TaskView } from '../../core/envs/task-api';
-import { addUniformNoise, controlCost, torqueControl, positionsSlice, velocitiesSlice } from '../kit/locomotion';
+import { addUniformNoise, controlCost, torqueControl, positionsSlice, velocitiesSlice, forwardVelocity } from '../kit/locomotion';
 import { WALKER_TIMESTEP, walker2dMjcf } from './scene';
 
 export const WALKER2D_V5 = {
@@ -52,9 +52,7 @@ export default defineTask({
     view.state[0] = view.arrays.qpos[0];
   },
   step(view) {
-    const x = view.arrays.qpos[0];
-    const velocity = (x - view.state[0]) / DT;
-    view.state[0] = x;
+    const velocity = forwardVelocity(view, DT);
     const healthy = walkerHealthy(view);
     const forward = WALKER2D_V5.forwardRewardWeight * velocity;
     const survive = healthy ? WALKER2D_V5.healthyReward : 0;
