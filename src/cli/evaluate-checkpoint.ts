@@ -8,7 +8,9 @@ import type { RunConfig } from '../core/config';
 import { bundleActor, type EvalActor } from '../core/rl/evaluate';
 import { evaluateInBatches, type BatchedEvalOptions, type BatchedEvaluation } from '../core/rl/evaluate-batches';
 import type { PolicyBundle } from '../core/policy/policy-bundle';
-import { loadRunCheckpoint, openEvalEnv } from './run-setup';
+import { gaussianActor } from '../core/run/gaussian-run';
+import { gaussianBundle } from '../core/run/open-gaussian-run';
+import { isGaussianCheckpointFile, loadRunCheckpoint, openEvalEnv, openGaussianCheckpointFile } from './run-setup';
 
 export { EVAL_DEFAULTS } from '../core/rl/evaluate';
 
@@ -41,6 +43,15 @@ export async function evaluateCheckpoint(path: string, parsed: RunConfig, overri
       return await evaluateActorInBatches(actor, config, options);
     } finally {
       await actor.dispose();
+    }
+  }
+  if (isGaussianCheckpointFile(path)) {
+    const { checkpoint, config } = openGaussianCheckpointFile(path, parsed);
+    const bundle = gaussianBundle(config, checkpoint.options.obsDim, checkpoint.options.actionDim, checkpoint);
+    try {
+      return await evaluateActorInBatches(gaussianActor(bundle), config, options);
+    } finally {
+      bundle.policy.dispose();
     }
   }
   const { loaded, config } = await loadRunCheckpoint(path, parsed, overrides);

@@ -15,7 +15,10 @@ import { CheckpointError, ConfigError } from '../core/errors';
 import { expectedParameterShapes } from '../core/policy/param-shapes';
 import { openCheckpoint, type OpenedCheckpoint } from '../core/run/open-checkpoint';
 import { writeFileDurable } from './durable-write';
-import { readCheckpointFile } from './run-setup';
+import { isGaussianCheckpointFile, openGaussianCheckpointFile, readCheckpointFile } from './run-setup';
+import { exportGaussianOnnx } from '../core/gaussian/gaussian-onnx';
+import { peekFlowtuneMetadata } from '../core/gaussian/gaussian-checkpoint';
+import { gaussianBundle } from '../core/run/open-gaussian-run';
 
 /**
  * `open` with the checkpoint's own settings; an export takes no overrides, so a config problem
@@ -45,6 +48,7 @@ function openForExport(ckptPath: string): OpenedCheckpoint & { header: Checkpoin
 
 /** Writes the ONNX policy of `ckptPath` to `outPath`; returns a one-line summary. */
 export async function exportCheckpointOnnx(ckptPath: string, outPath: string): Promise<string> {
+  if (isGaussianCheckpointFile(ckptPath)) return exportGaussianCheckpointOnnx(ckptPath, outPath);
   const { checkpoint, config } = openForExport(ckptPath);
   const loaded = bundleFromCheckpoint(checkpoint, config.policy.detach_critic_input);
   try {
@@ -71,4 +75,22 @@ export function exportCheckpointTfjs(ckptPath: string, outPath: string): string 
   writeFileDurable(join(dirname(outPath), weightsFileName), weightsBin);
   const optimizer = decoded.optimizer ? 'with its optimizer state' : 'the checkpoint holds no optimizer state';
   return `wrote ${outPath} and ${weightsFileName}: weights for Flowtune, ${optimizer} (a weights manifest Flowtune reads back, not a runnable tfjs graph)`;
+}
+
+/** The ONNX export of a Gaussian policy's checkpoint: its mean action. */
+async function exportGaussianCheckpointOnnx(ckptPath: string, outPath: string): Promise<string> {
+  const task = peekFlowtuneMetadata({ kind: 'flowtune', name: ckptPath, bytes: readCheckpointFile(ckptPath) }).task;
+  if (!hasTask(task)) {
+    throw new CheckpointError(`checkpoint is for task '${task}', which is not loaded (known tasks: ${taskNames().join(', ')}); for a task of your own add task=./path/to/it/`);
+  }
+  const { checkpoint, config } = fromCheckpointSettings(() => openGaussianCheckpointFile(ckptPath, applyOverrides(defaultConfig(), [`task=${task}`])));
+  const bundle = gaussianBundle(config, checkpoint.options.obsDim, checkpoint.options.actionDim, checkpoint);
+  try {
+    const bytes = await exportGaussianOnnx(bundle, checkpoint.metadata);
+    writeFileDurable(outPath, bytes);
+    const { obsDim, actionDim } = checkpoint.options;
+    return `wrote ${outPath} (${bytes.byteLength} bytes, opset ${ONNX_OPSET}): obs [batch, 1, ${obsDim}] → actions [batch, 1, ${actionDim}] for ${task}, the Gaussian policy's mean action`;
+  } finally {
+    bundle.policy.dispose();
+  }
 }

@@ -11,7 +11,7 @@
  * run started from and ended at, on the same fresh seeds, and the env steps to 90% smoothed
  * rollout success (`npm run reproduce -- recipe`).
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { applyOverrides, defaultConfig, readDecimal } from '../core/config';
 import { envStepsToReach, type MetricRecord } from '../core/metrics';
@@ -21,6 +21,10 @@ import { evaluateCheckpoint } from './evaluate-checkpoint';
 import { metricsFromText } from './metrics-file';
 import { formatRecipeTable, type RecipeResult, type RecipeSeedResult } from './recipe-table';
 import { formatResultsTable, type TaskResult } from './results-table';
+import { formatLocomotionTable, type LocomotionRow, type LocomotionSeed, type PublishedFigures } from './locomotion-table';
+
+/** The published figures the locomotion table sits beside, with their sources. */
+const PUBLISHED_LOCOMOTION = path.join(path.dirname(new URL(import.meta.url).pathname), '..', '..', 'public', 'results', 'published-locomotion.json');
 import { prepareRuntime } from './run-setup';
 import { hasTask, taskNames } from '../core/envs/task-registry';
 import { isTaskPath, resolveTask } from './task-loading';
@@ -33,7 +37,7 @@ const SPEC = {
   episodes: { kind: 'int', min: 1, max: 100_000, default: 100, doc: 'evaluation episodes per checkpoint' },
   seed: { kind: 'int', min: 0, max: 2 ** 31 - 1, default: 2_000_000, doc: 'first eval reset seed, apart from training and in-run eval seeds' },
   out: { kind: 'string', default: '', doc: 'markdown file to write (the table is printed either way)' },
-  compare: { kind: 'enum', values: ['none', 'recipe'], default: 'none', doc: 'recipe: BC → PPO against BC → stage 2 → PPO per task and seed' },
+  compare: { kind: 'enum', values: ['none', 'recipe', 'locomotion'], default: 'none', doc: 'recipe: BC → PPO against BC → stage 2 → PPO per task and seed; locomotion: Gaussian PPO from scratch (<task>-gaussian-s<seed>) and BC → flow PPO beside the published figures' },
 } as const;
 
 /** Sample efficiency: env steps until the rollout success, smoothed as the learning-curve plots are, first reaches this. */
@@ -75,6 +79,10 @@ async function main(): Promise<void> {
   for (const row of args.tasks.split(',')) tasks.push(isTaskPath(row) ? await resolveTask(row) : row);
   if (args.compare === 'recipe') {
     await compareRecipes(args, tasks, seeds);
+    return;
+  }
+  if (args.compare === 'locomotion') {
+    await compareLocomotion(args, tasks, seeds);
     return;
   }
   const results: TaskResult[] = [];
@@ -150,6 +158,34 @@ async function compareRecipes(args: ResultsArgs, tasks: readonly string[], seeds
     results.push({ task, recipe: 'BC → PPO', seeds: direct }, { task, recipe: 'BC → offline → PPO', seeds: staged });
   }
   writeTable(formatRecipeTable(results, RECIPE_THRESHOLD), args.out);
+}
+
+/** A run folder's final checkpoint evaluated, with its env steps and wall-clock; undefined when the folder holds no run. */
+async function locomotionSeed(args: ResultsArgs, task: string, runName: string, seed: number): Promise<LocomotionSeed | undefined> {
+  const runDir = path.join(args.runs, runName);
+  if (!existsSync(path.join(runDir, 'metrics.jsonl'))) return undefined;
+  const measured = await evaluator(args, task)(path.join(runDir, 'checkpoints', 'final.flowtune'));
+  return { seed, meanReturn: measured.meanReturn, ...lastRecord(runDir) };
+}
+
+async function compareLocomotion(args: ResultsArgs, tasks: readonly string[], seeds: number[]): Promise<void> {
+  const published = JSON.parse(readFileSync(PUBLISHED_LOCOMOTION, 'utf8')) as PublishedFigures;
+  const rows: LocomotionRow[] = [];
+  for (const task of tasks) {
+    const gaussian: LocomotionSeed[] = [];
+    const flowSeeds: LocomotionSeed[] = [];
+    for (const seed of seeds) {
+      const fromScratch = await locomotionSeed(args, task, `${task}-gaussian-s${seed}`, seed);
+      if (fromScratch) gaussian.push(fromScratch);
+      const flow = await locomotionSeed(args, task, `${task}-ppo-s${seed}`, seed);
+      if (flow) flowSeeds.push(flow);
+    }
+    const bcFile = path.join(args.ckpts, `${task}-bc.flowtune`);
+    const flow = flowSeeds.length > 0 && existsSync(bcFile) ? { bcReturn: (await evaluator(args, task)(bcFile)).meanReturn, seeds: flowSeeds } : undefined;
+    if (gaussian.length === 0 && !flow) throw new UsageError('runs', `${args.runs} holds no ${task}-gaussian-s<seed> or ${task}-ppo-s<seed> run for seeds ${seeds.join(', ')}`);
+    rows.push({ task, gaussian, ...(flow ? { flow } : {}), episodes: args.episodes });
+  }
+  writeTable(formatLocomotionTable(rows, published), args.out);
 }
 
 void runCli(main);

@@ -9,16 +9,17 @@
  */
 import { resolveTaskArgument } from './task-loading';
 import path from 'node:path';
-import { CLI_TRAIN_HOST, configFromJson, validateConfig } from '../core/config';
+import { CLI_TRAIN_HOST, configFromJson, validateConfig, type RunConfig } from '../core/config';
 import { formatProgressLine } from '../core/metrics';
 import { finalEvalFields } from '../core/rl/evaluate';
-import { openRun } from '../core/run/open-run';
+import { openRun, type OpenedRun } from '../core/run/open-run';
+import { openGaussianRun, type OpenedGaussianRun } from '../core/run/open-gaussian-run';
 import { trainLoop } from '../core/run/run-loop';
 import { PRESET_ARG, printConfigWarnings, runCli, parseRunArgs, UsageError } from './cli-args';
 import { nodeRunPorts } from './node-run-ports';
 import { clearRunFolder, planRunFolder, readRunFolderConfig } from './run-folder';
 import { RunFolderStore } from './run-folder-store';
-import { openCheckpointFile, prepareRuntime } from './run-setup';
+import { isGaussianCheckpointFile, openCheckpointFile, openGaussianCheckpointFile, prepareRuntime } from './run-setup';
 import { stopWithSweepParent } from './sweep/parent-link';
 
 const SPEC = {
@@ -47,10 +48,22 @@ async function main(): Promise<void> {
   }
   await prepareRuntime();
   // Checked before the run folder is touched, so a contradicting override leaves nothing behind.
-  const { checkpoint, config } = ckpt ? openCheckpointFile(ckpt, parsed.config, parsed) : { checkpoint: undefined, config: validateConfig(parsed.config) };
-  if (!checkpoint) console.error(`starting from a fresh ${config.policy.velocity_net} policy (no ckpt=)`);
-  printConfigWarnings(config, parsed.userOverrides, CLI_TRAIN_HOST);
-  const opened = await openRun(config, checkpoint, nodeRunPorts(config));
+  const gaussian = ckpt ? isGaussianCheckpointFile(ckpt) : parsed.config.policy.kind === 'gaussian';
+  let opened: OpenedRun | OpenedGaussianRun;
+  let config: RunConfig;
+  if (gaussian) {
+    const loaded = ckpt ? openGaussianCheckpointFile(ckpt, parsed.config) : { checkpoint: undefined, config: validateConfig(parsed.config) };
+    config = loaded.config;
+    if (!loaded.checkpoint) console.error(`starting from a fresh Gaussian policy (no ckpt=), hidden ${config.policy.gaussian_hidden.join('×')}`);
+    printConfigWarnings(config, parsed.userOverrides, CLI_TRAIN_HOST);
+    opened = await openGaussianRun(config, loaded.checkpoint, nodeRunPorts(config));
+  } else {
+    const loaded = ckpt ? openCheckpointFile(ckpt, parsed.config, parsed) : { checkpoint: undefined, config: validateConfig(parsed.config) };
+    config = loaded.config;
+    if (!loaded.checkpoint) console.error(`starting from a fresh ${config.policy.velocity_net} policy (no ckpt=)`);
+    printConfigWarnings(config, parsed.userOverrides, CLI_TRAIN_HOST);
+    opened = await openRun(config, loaded.checkpoint, nodeRunPorts(config));
+  }
   try {
     const { run } = opened;
     for (const note of opened.notes) console.error(`warning: ${note}`);

@@ -32,6 +32,9 @@ export interface CheckpointHeader {
 
 /** The architecture a checkpoint declares, validated like a hand-built one. */
 export function architectureOf(metadata: FlowtuneMetadata): FlowPolicyOptions {
+  if ((metadata.architecture as { kind?: unknown }).kind === 'gaussian') {
+    throw new CheckpointError('this checkpoint holds a Gaussian policy (policy.kind=gaussian), which only npm run train, npm run eval and npm run export format=onnx open; the studio and the flow-policy tools do not');
+  }
   const { denoise_steps: _k, n_action_steps: _n, ...rest } = metadata.architecture as Record<string, unknown>;
   try {
     return resolveFlowPolicyOptions(rest as unknown as FlowPolicyOptions);
@@ -54,7 +57,7 @@ function normalizerOf(metadata: FlowtuneMetadata, key: 'obs' | 'action', dim: nu
 }
 
 /** Adam moments under `prefix`, each checked against the parameter shapes of the architecture. */
-function adamFromTensors(prefix: string, decoded: DecodedFlowtune, paramShapes: ReadonlyMap<string, readonly number[]>): AdamMoments {
+export function adamFromTensors(prefix: string, decoded: DecodedFlowtune, paramShapes: ReadonlyMap<string, readonly number[]>): AdamMoments {
   const entry = decoded.optimizer?.state[prefix] as { step?: number } | undefined;
   const slots = new Map<string, { m: Float32Array; v: Float32Array }>();
   for (const [name, tensor] of decoded.optimizer?.tensors ?? []) {

@@ -24,7 +24,8 @@ export interface BundleSnapshot {
   reference?: Map<string, TensorData>;
 }
 
-function adamToTensors(prefix: string, state: AdamMoments, shapes: ReadonlyMap<string, number[]>, out: Map<string, TensorData>): void {
+/** Adam moments as checkpoint tensors `${prefix}.${param}.m|v`, shaped like their parameters. */
+export function adamToTensors(prefix: string, state: AdamMoments, shapes: ReadonlyMap<string, number[]>, out: Map<string, TensorData>): void {
   for (const [name, slot] of state.slots) {
     const shape = shapes.get(name) ?? [slot.m.length];
     out.set(`${prefix}.${name}.m`, { shape, data: slot.m });

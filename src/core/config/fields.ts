@@ -94,6 +94,9 @@ export const CONFIG_FIELDS: { readonly [K in ConfigKey]: SpecFor<ConfigValue<K>>
   ),
   checkpoint_every: int('Save a checkpoint every this many iterations; 0 = only at the end.', 10, 0, 1_000_000),
 
+  'policy.kind': choice('Policy family: flow (flow matching, DESIGN.md §3) or gaussian (a tanh MLP with a state-independent std, the Gaussian PPO baseline of CleanRL\'s ppo_continuous_action; needs policy.horizon=1 and policy.n_action_steps=1, see preset=gaussian-ppo).', ['flow', 'gaussian'], 'flow'),
+  'policy.gaussian_hidden': intList('Hidden widths of the Gaussian policy\'s actor and critic, tanh ([64, 64] in CleanRL).', [64, 64], 1, 8192),
+  'policy.init_log_std': num('Initial log std of the Gaussian policy (0 in CleanRL).', 0, -5, 2),
   'policy.denoise_steps': int('K, denoising steps per chunk (4 in RLinf 004; 8 in ReinFlow 003); at least 2 with noise.method=cps.', 4, 1, 128),
   'policy.horizon': int('H, actions predicted per chunk.', 8, 1, 128),
   'policy.n_action_steps': int('Actions executed per chunk (≤ horizon); one chunk is one PPO decision.', 4, 1, 128),
@@ -116,6 +119,7 @@ export const CONFIG_FIELDS: { readonly [K in ConfigKey]: SpecFor<ConfigValue<K>>
     'Keep the observation encoder fixed during PPO (ReinFlow\'s freeze_visual_encoder); its features are then computed once per decision at rollout time and stored, so minibatches never re-encode point clouds. auto: on for point clouds, off for state.',
     ['auto', 'true', 'false'], 'auto'),
   'policy.value_hidden': intList('Hidden widths of the value head.', [256, 256], 1, 8192),
+  'policy.running_obs_norm': bool('Gaussian policy: normalize observations by their running mean and std and clip to ±ppo.norm_clip (CleanRL\'s NormalizeObservation); statistics freeze at evaluation.', true),
   'policy.noise_head_hidden': intList('Hidden widths of the learnable noise head ([128, 64] in reference 004).', [128, 64], 1, 8192),
 
   'noise.method': choice('Exploration: ode (none), sde (Flow-SDE), cps, or noise (learnable noise head), DESIGN.md §3.', ['ode', 'sde', 'cps', 'noise'], 'sde'),
@@ -156,6 +160,8 @@ export const CONFIG_FIELDS: { readonly [K in ConfigKey]: SpecFor<ConfigValue<K>>
   'ppo.adam_eps': num('Adam epsilon.', 1e-5, 0, 1, { min: true }),
   'ppo.max_nonfinite_skips': int('Non-finite updates skipped in a row before training pauses with an error.', 3, 0, 1000),
   'ppo.bc_coef': num('Weight of the BC regularizer: mean squared distance between the deterministic ODE actions of the policy and of the frozen policy the run started from, from the same x_0 (ReinFlow, DPPO); 0 = off.', 0, 0, 1e6),
+  'ppo.reward_norm': bool('Gaussian policy: divide each reward by the running std of the discounted return and clip to ±ppo.norm_clip (CleanRL\'s NormalizeReward); logged returns stay raw.', true),
+  'ppo.norm_clip': num('Gaussian policy: clip of the normalized observations and rewards (10 in CleanRL).', 10, 0, 1e6, { min: true }),
 
   'advantages.type': choice('Estimator: gae, mc (Monte Carlo), nstep, or grpo (group-normalized episode return), DESIGN.md §4.', ['gae', 'mc', 'nstep', 'grpo'], 'gae'),
   'advantages.gamma': num('Discount per env step (0.99 in all references).', 0.99, 0, 1),

@@ -47,6 +47,18 @@ export const PRESETS = {
       'eval.record_episodes=1', 'checkpoint_every=0',
     ],
   },
+  'gaussian-ppo': {
+    doc: 'Gaussian PPO baseline: CleanRL ppo_continuous_action (tanh MLP 64×64, 1 env × 2048 steps, 10 epochs × 32 minibatches, lr 3e-4 annealed, 1M steps).',
+    category: 'general',
+    overrides: [
+      'policy.kind=gaussian', 'policy.horizon=1', 'policy.n_action_steps=1', 'policy.n_obs_steps=1', 'num_envs=1',
+      'env.steps_per_iteration=2048', 'ppo.epochs=10', 'ppo.minibatch_size=64', 'actor_lr=3e-4', 'critic_lr=3e-4',
+      'ppo.lr_schedule=linear', 'ppo.clip_low=0.2', 'ppo.clip_high=0.2', 'ppo.value_clip=0.2', 'ppo.value_loss=mse',
+      'ppo.value_coef=0.5', 'ppo.entropy_coef=0', 'ppo.max_grad_norm=0.5', 'ppo.adam_eps=1e-5', 'ppo.critic_warmup_steps=0',
+      'ppo.target_kl=0', 'advantages.type=gae', 'advantages.gamma=0.99', 'advantages.lambda=0.95', 'advantages.normalize=true',
+      'total_env_steps=1000000', 'eval_episodes=10', 'eval.every=50', 'checkpoint_every=50',
+    ],
+  },
   'reinflow-baseline': { doc: 'ReinFlow baseline of reference 003.', category: 'baseline', overrides: REINFLOW_BASELINE },
   'reinflow-warmup-0': ablation('warmup', 'Critic warm-up off (0 steps).', 'ppo.critic_warmup_steps=0'),
   'reinflow-warmup-2k': ablation('warmup', 'Shorter critic warm-up (2000 steps).', 'ppo.critic_warmup_steps=2000'),

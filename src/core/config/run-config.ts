@@ -12,6 +12,12 @@ export type TaskName = string;
 export type NoiseMethod = 'ode' | 'sde' | 'cps' | 'noise';
 
 export interface PolicyConfig {
+  /** flow: the flow-matching policy of DESIGN.md §3; gaussian: the Gaussian MLP baseline (CleanRL's ppo_continuous_action). */
+  kind: 'flow' | 'gaussian';
+  /** Hidden widths of the Gaussian policy's actor and critic (tanh). */
+  gaussian_hidden: number[];
+  /** Initial log std of the Gaussian policy's state-independent std. */
+  init_log_std: number;
   /** K, denoising steps per action chunk (DESIGN.md §3). */
   denoise_steps: number;
   /** H, predicted actions per chunk. */
@@ -46,6 +52,8 @@ export interface PolicyConfig {
   value_hidden: number[];
   /** Hidden widths of the learnable noise head (noise.method=noise). */
   noise_head_hidden: number[];
+  /** Gaussian policy: normalize observations by their running mean and std, clipped to ±ppo.norm_clip. */
+  running_obs_norm: boolean;
 }
 
 export interface NoiseConfig {
@@ -118,6 +126,10 @@ export interface PpoConfig {
   max_nonfinite_skips: number;
   /** Weight of the BC regularizer toward the frozen starting policy's ODE actions; 0 = off. */
   bc_coef: number;
+  /** Gaussian policy: scale rewards by the running std of the discounted return, clipped to ±norm_clip (CleanRL's NormalizeReward). */
+  reward_norm: boolean;
+  /** Clip of the Gaussian policy's normalized observations and rewards. */
+  norm_clip: number;
 }
 
 export interface AdvantagesConfig {

@@ -4,6 +4,7 @@ import { defaultConfig } from './access';
 import { applyOverrides } from './overrides';
 import type { RunConfig } from './run-config';
 import { listConfigProblems, validateConfig } from './validate';
+import { presetConfig } from './presets';
 
 const withOverrides = (...overrides: string[]): RunConfig => applyOverrides(defaultConfig(), overrides);
 
@@ -142,5 +143,21 @@ describe('validateConfig', () => {
   it('lists several cross-field problems at once', () => {
     const problems = listConfigProblems(withOverrides('policy.n_action_steps=10', 'env.steps_per_iteration=30'));
     expect(problems.map((problem) => problem.field)).toEqual(['policy.n_action_steps', 'ppo.minibatch_size']);
+  });
+});
+
+describe('policy.kind=gaussian', () => {
+  it('validates the gaussian-ppo preset and refuses chunked actions, stacked frames and point clouds with the fix', () => {
+    const gaussian = presetConfig('gaussian-ppo');
+    expect(validateConfig(gaussian)).toBe(gaussian);
+    const problem = (overrides: string[]) => listConfigProblems(applyOverrides(gaussian, overrides))[0];
+    expect(problem(['policy.horizon=4', 'policy.n_action_steps=2'])).toEqual({
+      field: 'policy.horizon',
+      message: 'policy.horizon (4) must be 1 with policy.kind=gaussian (or use preset=gaussian-ppo): a Gaussian policy predicts one action per decision',
+    });
+    expect(problem(['policy.n_obs_steps=2']).field).toBe('policy.n_obs_steps');
+    expect(problem(['env.obs_type=pointcloud']).field).toBe('env.obs_type');
+    // The flow defaults (H 8, 4 executed steps) are refused as soon as the kind alone changes.
+    expect(listConfigProblems(applyOverrides(defaultConfig(), ['policy.kind=gaussian'])).map((entry) => entry.field)).toEqual(['policy.horizon', 'policy.n_action_steps', 'policy.n_obs_steps']);
   });
 });

@@ -27,6 +27,14 @@ function otherCrossFieldProblems(config: RunConfig): ConfigProblem[] {
   const add = (field: ConfigKey, message: string) => problems.push({ field, message });
   const { policy, ppo, advantages, env } = config;
 
+  if (policy.kind === 'gaussian') {
+    // A Gaussian policy acts one control step per decision on the current state (CleanRL's setting).
+    const fix = 'with policy.kind=gaussian (or use preset=gaussian-ppo)';
+    if (policy.horizon !== 1) add('policy.horizon', `policy.horizon (${policy.horizon}) must be 1 ${fix}: a Gaussian policy predicts one action per decision`);
+    if (policy.n_action_steps !== 1) add('policy.n_action_steps', `policy.n_action_steps (${policy.n_action_steps}) must be 1 ${fix}: a Gaussian policy predicts one action per decision`);
+    if (policy.n_obs_steps !== 1) add('policy.n_obs_steps', `policy.n_obs_steps (${policy.n_obs_steps}) must be 1 ${fix}: the Gaussian policy reads the current observation only`);
+    if (env.obs_type !== 'state') add('env.obs_type', `env.obs_type must be state ${fix}: the Gaussian policy has no point-cloud encoder`);
+  }
   if (policy.velocity_net === 'ditx' && policy.ditx_dim % policy.ditx_heads !== 0) {
     add('policy.ditx_heads', `policy.ditx_heads (${policy.ditx_heads}) must divide policy.ditx_dim (${policy.ditx_dim})`);
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from './access';
 import { applyOverrides } from './overrides';
+import { presetConfig } from './presets';
 import { CLI_NO_PPO_HOST, CLI_OFFLINE_HOST, CLI_PRETRAIN_HOST, CLI_TRAIN_HOST, STUDIO_HOST, configWarnings } from './warnings';
 import type { ConfigKey } from './run-config';
 
@@ -112,5 +113,16 @@ describe('configWarnings', () => {
     const warnings = configWarnings(config, ['env.num_points', 'video.every', 'env.num_points'], CLI_TRAIN_HOST);
     expect(warnings).toHaveLength(3);
     expect(warnings.map((warning) => warning.split(' ')[0])).toEqual(['ppo.entropy_coef=0.1', 'video.every=10', 'env.num_points=32']);
+  });
+
+  it('warns that flow-only keys do nothing for a Gaussian policy, and Gaussian-only keys nothing for a flow policy', () => {
+    const gaussian = applyOverrides(presetConfig('gaussian-ppo'), ['noise.level=0.3', 'policy.denoise_steps=8']);
+    expect(configWarnings(gaussian, ['noise.level', 'policy.denoise_steps'], CLI_TRAIN_HOST)).toEqual([
+      'noise.level=0.3, policy.denoise_steps=8 do nothing with policy.kind=gaussian; they apply to flow policies only',
+    ]);
+    expect(configWarnings(withOverrides('ppo.reward_norm=false'), ['ppo.reward_norm'], CLI_TRAIN_HOST)).toEqual([
+      'ppo.reward_norm=false does nothing with policy.kind=flow; it applies to the Gaussian policy only (policy.kind=gaussian)',
+    ]);
+    expect(configWarnings(presetConfig('gaussian-ppo'), [], CLI_TRAIN_HOST)).toEqual([]);
   });
 });

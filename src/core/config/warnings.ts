@@ -83,5 +83,23 @@ export function configWarnings(config: RunConfig, givenKeys: Iterable<ConfigKey>
     const listed = ditxKeys.map((key) => shown(config, key)).join(', ');
     warnings.push(`${listed} ${ditxKeys.length === 1 ? 'does' : 'do'} nothing with policy.velocity_net=mlp; ${ditxKeys.length === 1 ? 'it sizes' : 'they size'} the DiT-X velocity net only`);
   }
+  warnings.push(...policyKindWarnings(config, given));
   return warnings;
+}
+
+/** Keys that size or drive only the flow policy (DESIGN.md §3) or only the Gaussian baseline. */
+const FLOW_ONLY_PREFIXES = ['noise.', 'policy.denoise', 'policy.history_spacing', 'policy.velocity_net', 'policy.hidden', 'policy.encoder_hidden', 'policy.ditx_', 'policy.value_on', 'policy.detach_critic_input', 'policy.freeze_encoder', 'policy.value_hidden', 'policy.noise_head_hidden', 'ppo.bc_coef', 'ppo.logprob_'];
+const GAUSSIAN_ONLY_KEYS: readonly ConfigKey[] = ['policy.gaussian_hidden', 'policy.init_log_std', 'policy.running_obs_norm', 'ppo.reward_norm', 'ppo.norm_clip'];
+
+function policyKindWarnings(config: RunConfig, given: ReadonlySet<ConfigKey>): string[] {
+  const kind = config.policy.kind;
+  const idle = kind === 'gaussian'
+    ? [...given].filter((key) => FLOW_ONLY_PREFIXES.some((prefix) => key.startsWith(prefix)))
+    : GAUSSIAN_ONLY_KEYS.filter((key) => given.has(key));
+  if (idle.length === 0) return [];
+  const listed = idle.map((key) => shown(config, key)).join(', ');
+  const verb = idle.length === 1 ? 'does' : 'do';
+  return [kind === 'gaussian'
+    ? `${listed} ${verb} nothing with policy.kind=gaussian; ${idle.length === 1 ? 'it applies' : 'they apply'} to flow policies only`
+    : `${listed} ${verb} nothing with policy.kind=flow; ${idle.length === 1 ? 'it applies' : 'they apply'} to the Gaussian policy only (policy.kind=gaussian)`];
 }

@@ -4,16 +4,13 @@ import { createRng, type Rng } from '../random';
 import { encodeObs, obsBatchSize, type PolicyObs } from './obs-encoder';
 import { resolveFlowPolicyOptions, type FlowPolicyOptions } from './options';
 import { expectedParameterShapes, isCriticParameter, type ParamShapes } from './param-shapes';
+import { checkWeights, type WeightEntry } from './weight-check';
 import { noiseHeadStd, type NoiseHeadBounds } from './noise-head';
 import { valueHead } from './value-head';
 import { velocityDitx } from './velocity-ditx';
 import { velocityMlp, type VelocityOutput } from './velocity-mlp';
 
-/** One tensor of a weight map: shape and row-major float32 data. */
-export interface WeightEntry {
-  shape: number[];
-  data: Float32Array;
-}
+export type { WeightEntry } from './weight-check';
 
 /** Keeps tf variable names unique when several policies live in one process. */
 let variableSerial = 0;
@@ -35,21 +32,6 @@ function initialValue(name: string, shape: number[], rng: Rng): Float32Array {
   const limit = gain * Math.sqrt(6 / (shape[0] + shape[1]));
   for (let offset = 0; offset < size; offset++) values[offset] = (2 * rng.uniform() - 1) * limit;
   return values;
-}
-
-/** Every parameter of `shapes` present in `weights` with its shape, and nothing else; throws ShapeError naming the tensor. */
-function checkWeights(shapes: ParamShapes, weights: ReadonlyMap<string, WeightEntry>): void {
-  for (const [name, shape] of shapes) {
-    const entry = weights.get(name);
-    if (!entry) throw new ShapeError(name, `weights are missing tensor '${name}' (expected shape [${shape.join(', ')}])`);
-    const size = shape.reduce((product, dim) => product * dim, 1);
-    if (entry.shape.length !== shape.length || entry.shape.some((dim, axis) => dim !== shape[axis]) || entry.data.length !== size) {
-      throw new ShapeError(name, `tensor '${name}' has shape [${entry.shape.join(', ')}] (${entry.data.length} values) but the policy expects [${shape.join(', ')}]`);
-    }
-  }
-  for (const name of weights.keys()) {
-    if (!shapes.has(name)) throw new ShapeError(name, `weights contain tensor '${name}' that this policy architecture does not have`);
-  }
 }
 
 /**

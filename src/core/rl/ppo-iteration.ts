@@ -35,12 +35,14 @@ export function iterationRng(config: RunConfig, iteration: number, purpose: numb
   return createRng((config.seed * 1_000_003 + iteration * 97 + purpose) >>> 0);
 }
 
-function lrSchedule(config: RunConfig, baseLr: number, totalEnvSteps: number): LrSchedule {
+/** The learning-rate schedule of a run over its env-step budget (ppo.lr_schedule, ppo.warmup_steps). */
+export function lrSchedule(config: RunConfig, baseLr: number, totalEnvSteps: number): LrSchedule {
   const totalSteps = Math.max(1, totalEnvSteps, config.ppo.warmup_steps);
   return { kind: config.ppo.lr_schedule, baseLr, finalLr: 0, warmupSteps: config.ppo.warmup_steps, totalSteps };
 }
 
-function episodeMetrics(episodes: readonly EpisodeRecord[], hasSuccess: boolean): MetricRecord {
+/** The charts/* means of the episodes that finished in an iteration; none when none did. */
+export function episodeMetrics(episodes: readonly EpisodeRecord[], hasSuccess: boolean): MetricRecord {
   if (episodes.length === 0) return {};
   const mean = (pick: (episode: EpisodeRecord) => number) => episodes.reduce((sum, episode) => sum + pick(episode), 0) / episodes.length;
   return {

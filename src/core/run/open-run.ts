@@ -25,19 +25,31 @@ export interface OpenedRun {
   close(): Promise<void>;
 }
 
-export async function openRun(config: RunConfig, checkpoint: PolicyCheckpoint | undefined, ports: RunPorts): Promise<OpenedRun> {
-  // The resume state is checked before any env worker or tf variable exists.
-  const resume = checkpoint?.metadata.resume ? decodeResumeState(checkpoint.metadata.resume) : undefined;
+/**
+ * A run's training envs (behind the host's pause gate) and, when the config evaluates, its eval envs.
+ * Should opening the eval envs fail, the training envs are disposed first.
+ */
+export async function openRunEnvs(config: RunConfig, ports: RunPorts): Promise<{ env: BatchEnv; evalEnv?: BatchEnv }> {
   const opened = await ports.openEnv(runEnvConfig(config, 'train', ports.recordEpisodes ?? false), 'train');
   const gate = ports.pauseGate;
   const env = gate ? gatedEnv(opened, () => gate('decision')) : opened;
-  let evalEnv: BatchEnv | undefined;
+  if (!(config.eval_episodes > 0 && config.eval.every > 0)) return { env };
+  try {
+    return { env, evalEnv: await ports.openEnv(runEnvConfig(config, 'eval', ports.recordEpisodes ?? false), 'eval') };
+  } catch (error) {
+    await env.dispose();
+    throw error;
+  }
+}
+
+export async function openRun(config: RunConfig, checkpoint: PolicyCheckpoint | undefined, ports: RunPorts): Promise<OpenedRun> {
+  // The resume state is checked before any env worker or tf variable exists.
+  const resume = checkpoint?.metadata.resume ? decodeResumeState(checkpoint.metadata.resume) : undefined;
+  const { env, evalEnv } = await openRunEnvs(config, ports);
+  const gate = ports.pauseGate;
   let bundle: PolicyBundle | undefined;
   let run: Run | undefined;
   try {
-    if (config.eval_episodes > 0 && config.eval.every > 0) {
-      evalEnv = await ports.openEnv(runEnvConfig(config, 'eval', ports.recordEpisodes ?? false), 'eval');
-    }
     if (checkpoint) {
       bundle = bundleFromCheckpoint(checkpoint, config.policy.detach_critic_input).bundle;
     } else {

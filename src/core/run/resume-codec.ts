@@ -10,6 +10,7 @@ import { CheckpointError } from '../errors';
 import { formatMetricsJsonlLine, parseMetricsJsonl } from '../metrics/serialize';
 import type { RngState } from '../random';
 import type { EvalSummaryNumbers } from '../rl/evaluate';
+import { RunningMeanStd } from '../gaussian/running-mean-std';
 import type { RunResumeState } from './run-state';
 import { base64ToFloat32, base64ToFloat64, float32ToBase64, float64ToBase64 } from './typed-base64';
 
@@ -124,6 +125,9 @@ export function encodeResumeState(state: RunResumeState): JsonObject {
   if (state.rollout) {
     encoded.rollout = { env_key: state.rollout.envKey, env: encodeBatch(state.rollout.env), obs_history: float32ToBase64(state.rollout.obsHistory) };
   }
+  if (state.rewardScale) {
+    encoded.reward_scale = { returns: float64ToBase64(state.rewardScale.returns), stats: state.rewardScale.stats as unknown as JsonObject };
+  }
   return encoded;
 }
 
@@ -144,6 +148,11 @@ export function decodeResumeState(value: JsonObject): RunResumeState {
     const rollout = object(value.rollout, 'rollout');
     if (typeof rollout.env_key !== 'string') fail('rollout.env_key', 'must be a string');
     state.rollout = { envKey: rollout.env_key, env: decodeBatch(rollout.env, 'rollout.env'), obsHistory: base64ToFloat32(rollout.obs_history, 'rollout.obs_history') };
+  }
+  if (value.reward_scale !== undefined) {
+    const scale = object(value.reward_scale, 'reward_scale');
+    const stats = RunningMeanStd.fromJSON(scale.stats, 1, 'reward_scale.stats').toJSON();
+    state.rewardScale = { returns: base64ToFloat64(scale.returns, 'reward_scale.returns'), stats };
   }
   return state;
 }

@@ -10,9 +10,23 @@
 import { encodeFlowtune } from '../checkpoint/flowtune-file';
 import { TrainingError } from '../errors';
 import type { MetricRecord } from '../metrics/metric-keys';
-import { reopenCheckpoint } from './open-checkpoint';
+import type { CheckpointFiles } from '../checkpoint/checkpoint-open';
+import type { FlowtuneContents } from '../checkpoint/checkpoint-writer';
+import type { RunConfig } from '../config/run-config';
 import type { RunStore } from './run-ports';
-import type { Run } from './run';
+
+/** What the loop drives: a flow policy's Run or the Gaussian baseline's GaussianRun. */
+export interface TrainingRun {
+  readonly config: RunConfig;
+  readonly done: boolean;
+  readonly iteration: number;
+  readonly history: MetricRecord[];
+  readonly rollbacks: number;
+  step(): Promise<MetricRecord>;
+  contents(): Promise<FlowtuneContents>;
+  /** Back to a checkpoint this run saved, with half the actor lr; returns a sentence when the resume is not exact. */
+  rollBackTo(files: CheckpointFiles): Promise<string | undefined>;
+}
 
 /** Rollbacks one run may take before the non-finite updates stop it after all. */
 export const MAX_ROLLBACKS = 4;
@@ -47,7 +61,7 @@ export function isNonfiniteStop(error: unknown): error is TrainingError {
 }
 
 /** Saves the run as it is now through the store: `final.flowtune` once done, else its iteration's checkpoint. */
-export async function saveRun(run: Run, store: RunStore): Promise<void> {
+export async function saveRun(run: TrainingRun, store: RunStore): Promise<void> {
   const name = run.done ? 'final.flowtune' : iterationCheckpointName(run.iteration);
   await store.saveCheckpoint(name, encodeFlowtune(await run.contents()), run.history);
 }
@@ -56,17 +70,17 @@ export async function saveRun(run: Run, store: RunStore): Promise<void> {
  * Back to the store's newest checkpoint of this run with half the actor lr (Run.rollBack); the
  * store's metrics are replaced by the checkpoint's history. Returns the sentence that says so.
  */
-export async function rollBackRun(run: Run, store: RunStore): Promise<string> {
+export async function rollBackRun(run: TrainingRun, store: RunStore): Promise<string> {
   if (run.rollbacks >= MAX_ROLLBACKS) throw new TrainingError(`the run already rolled back ${MAX_ROLLBACKS} times`, 'nonfinite-updates');
   const newest = await store.newestCheckpoint();
   if (!newest) throw new TrainingError('no checkpoint was saved yet to roll back to (set checkpoint_every)', 'nonfinite-updates');
-  const note = await run.rollBack(reopenCheckpoint(newest.files, run.config));
+  const note = await run.rollBackTo(newest.files);
   await store.replaceMetrics(run.history);
   return `non-finite updates: rolled back to iteration ${newest.iteration} with actor_lr ${run.config.actor_lr} (rollback ${run.rollbacks} of at most ${MAX_ROLLBACKS})${note ? `; ${note}` : ''}`;
 }
 
 /** saveRun, except that a failure the host recovers from (its env workers were rebuilt, so there was no env state to save) skips this save. */
-async function saveRecovering(run: Run, store: RunStore, hooks: TrainLoopHooks): Promise<void> {
+async function saveRecovering(run: TrainingRun, store: RunStore, hooks: TrainLoopHooks): Promise<void> {
   try {
     await saveRun(run, store);
   } catch (error) {
@@ -74,7 +88,7 @@ async function saveRecovering(run: Run, store: RunStore, hooks: TrainLoopHooks):
   }
 }
 
-async function stepOnce(run: Run, hooks: TrainLoopHooks): Promise<MetricRecord> {
+async function stepOnce(run: TrainingRun, hooks: TrainLoopHooks): Promise<MetricRecord> {
   for (let attempt = 0; ; attempt++) {
     try {
       hooks.beforeStep?.();
@@ -85,7 +99,7 @@ async function stepOnce(run: Run, hooks: TrainLoopHooks): Promise<MetricRecord> 
   }
 }
 
-export async function trainLoop(run: Run, store: RunStore, hooks: TrainLoopHooks = {}): Promise<LoopEnd> {
+export async function trainLoop(run: TrainingRun, store: RunStore, hooks: TrainLoopHooks = {}): Promise<LoopEnd> {
   const every = run.config.checkpoint_every;
   while (!run.done && !hooks.shouldStop?.()) {
     let record: MetricRecord;

@@ -1,3 +1,4 @@
+import type { RunningStatsJson } from '../gaussian/running-mean-std';
 import type { VectorEnvSnapshot } from '../envs/vector-env';
 import type { MetricRecord } from '../metrics/metric-keys';
 import type { EvalSummaryNumbers } from '../rl/evaluate';
@@ -23,4 +24,6 @@ export interface RunResumeState {
   history: MetricRecord[];
   lastEval?: EvalSummaryNumbers;
   rollout?: RolloutResumeState;
+  /** Gaussian policy runs: each env's discounted return and the running stats of the reward scaling. */
+  rewardScale?: { returns: Float64Array; stats: RunningStatsJson };
 }

@@ -8,7 +8,8 @@ import type { FlowtuneContents } from '../checkpoint/checkpoint-writer';
 import type { RunProgress } from '../checkpoint/checkpoint-types';
 import type { CheckpointStage } from '../checkpoint/metadata';
 import { bundleContents } from '../checkpoint/policy-checkpoint';
-import { type PolicyCheckpoint } from '../checkpoint/checkpoint-open';
+import { type CheckpointFiles, type PolicyCheckpoint } from '../checkpoint/checkpoint-open';
+import { reopenCheckpoint } from './open-checkpoint';
 import { cloneConfig } from '../config/access';
 import { deriveSizes, type DerivedSizes } from '../config/derive';
 import type { NoiseConfig, RunConfig } from '../config/run-config';
@@ -89,6 +90,9 @@ export class Run {
 
   constructor(private readonly parts: RunParts) {
     const config = parts.config;
+    if (config.policy.kind !== 'flow') {
+      throw new ConfigError('policy.kind', `policy.kind=${config.policy.kind} trains from the command line (npm run train -- preset=gaussian-ppo task=...); this host trains flow policies`);
+    }
     if (config.noise.method === 'ode') {
       throw new ConfigError('noise.method', "noise.method 'ode' has no exploration noise, so PPO has no log-probs to train; use sde, cps or noise");
     }
@@ -306,6 +310,11 @@ export class Run {
     this.rollbacks++;
     this.configInForce = frozen(validateConfig({ ...cloneConfig(this.configInForce), actor_lr: this.configInForce.actor_lr * actorLrScale }));
     return note;
+  }
+
+  /** rollBack to a checkpoint file this run saved, decoded for its config. */
+  async rollBackTo(files: CheckpointFiles, actorLrScale = 0.5): Promise<string | undefined> {
+    return this.rollBack(reopenCheckpoint(files, this.config), actorLrScale);
   }
 
   /** Puts the run back on fresh episodes (after its env workers were rebuilt). */

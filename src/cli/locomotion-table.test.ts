@@ -1,0 +1,22 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { formatLocomotionTable, type PublishedFigures } from './locomotion-table';
+
+const published = JSON.parse(readFileSync(new URL('../../public/results/published-locomotion.json', import.meta.url), 'utf8')) as PublishedFigures;
+
+describe('formatLocomotionTable', () => {
+  it('puts each task\'s seeds as mean ± std beside the published figures, and says what was not run', () => {
+    const table = formatLocomotionTable([
+      {
+        task: 'hopper', episodes: 100,
+        gaussian: [
+          { seed: 0, meanReturn: 2000, envSteps: 1_001_472, wallSeconds: 1800 },
+          { seed: 1, meanReturn: 2400, envSteps: 1_001_472, wallSeconds: 2400 },
+        ],
+      },
+    ], published);
+    // Mean 2200, sample std sqrt((200² + 200²)/1) = 282.8; wall-clock 30 and 40 min → 35.
+    expect(table).toContain('| hopper | 2200 ± 283 (s0 2000, s1 2400); 1,001,472 steps, 35 min | 2382.86 ± 271.74, 25.7 min | not run | 1432 → 3205 |');
+    expect(table).toContain('100 fresh evaluation episodes per run');
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * `npm run results -- compare=locomotion`'s table (DESIGN.md §14): per task, Gaussian PPO from
+ * scratch and, where it was run, BC → flow PPO, each as mean ± std over its seeds of the return
+ * on the same fresh evaluation episodes, with env steps and wall-clock per run, beside the
+ * published figures (public/results/published-locomotion.json, which names each source).
+ */
+import { spread } from '../core/metrics/spread';
+
+export interface LocomotionSeed {
+  seed: number;
+  meanReturn: number;
+  envSteps: number;
+  wallSeconds: number;
+}
+
+export interface LocomotionRow {
+  task: string;
+  /** Gaussian PPO from scratch; empty when not run. */
+  gaussian: LocomotionSeed[];
+  /** The BC checkpoint's return and the flow PPO runs from it; absent when not run. */
+  flow?: { bcReturn: number; seeds: LocomotionSeed[] };
+  episodes: number;
+}
+
+export interface PublishedFigures {
+  gaussian_ppo: { source: string; tasks: Record<string, { return: string; minutes?: number }> };
+  reinflow: { source: string; tasks: Record<string, { return: string }> };
+}
+
+function summary(seeds: readonly LocomotionSeed[]): string {
+  if (seeds.length === 0) return 'not run';
+  const figure = spread(seeds.map((seed) => seed.meanReturn));
+  const steps = Math.round(spread(seeds.map((seed) => seed.envSteps)).mean).toLocaleString('en-US');
+  const minutes = spread(seeds.map((seed) => seed.wallSeconds / 60));
+  return `${figure.mean.toFixed(0)} ± ${figure.std.toFixed(0)} (${seeds.map((seed) => `s${seed.seed} ${seed.meanReturn.toFixed(0)}`).join(', ')}); ${steps} steps, ${minutes.mean.toFixed(0)} min`;
+}
+
+export function formatLocomotionTable(rows: readonly LocomotionRow[], published: PublishedFigures): string {
+  const lines = [
+    '| task | Gaussian PPO from scratch (ours) | CleanRL Gaussian PPO (published) | BC → flow PPO (ours) | ReinFlow (published) |',
+    '|---|---|---|---|---|',
+  ];
+  for (const row of rows) {
+    const cleanrl = published.gaussian_ppo.tasks[row.task];
+    const reinflow = published.reinflow.tasks[row.task];
+    const flow = row.flow ? `${row.flow.bcReturn.toFixed(0)} → ${summary(row.flow.seeds)}` : 'not run';
+    lines.push(`| ${row.task} | ${summary(row.gaussian)} | ${cleanrl ? `${cleanrl.return}${cleanrl.minutes ? `, ${cleanrl.minutes} min` : ''}` : '—'} | ${flow} | ${reinflow?.return ?? '—'} |`);
+  }
+  const episodes = rows[0]?.episodes ?? 0;
+  lines.push('', `Ours: mean ± std over seeds of the mean return of ${episodes} fresh evaluation episodes per run (deterministic: the Gaussian policy's mean action, the flow policy's ODE chain), env steps and wall-clock per run on 2 CPU cores. Published: ${published.gaussian_ppo.source}; ${published.reinflow.source}.`);
+  return `${lines.join('\n')}\n`;
+}
