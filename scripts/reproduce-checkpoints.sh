@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Rebuilds the shipped checkpoints and the results table from scratch:
 # scripted demos → BC pretraining → PPO fine-tuning (3 training seeds) → evaluation table and curves.
-# Usage: npm run reproduce [-- STAGE [TASK...]]   STAGE: all (default) | bc | ppo | results | recipe
+# Usage: npm run reproduce [-- STAGE [TASK...]]   STAGE: all (default) | bc | ppo | results | recipe | locomotion
 # TASK...: only these tasks' BC and PPO runs (e.g. stack-cube pick-cube-pointcloud); run `-- results` after them.
 # recipe (not part of all): BC → stage 2 offline → PPO on lift and pick-cube, against the ppo stage's BC → PPO runs.
+# locomotion (not part of all): ReinFlow's Gym recipe in kind on hopper and walker2d (DESIGN.md §14):
+# Gaussian PPO from scratch (3 seeds) → seed 0's checkpoint at about a third of its return → a 1M-transition
+# "medium" dataset sampled from it → flow BC → flow PPO with the reinflow-baseline preset (3 seeds) → the table.
 # The BC checkpoints are deliberately imperfect (few or noisy demos) so online RL has room.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -90,4 +93,30 @@ if [[ "$stage" == recipe ]]; then
   done
   tasks=$(IFS=,; echo "${recipe_tasks[*]}")
   npm run --silent results -- compare=recipe tasks="$tasks" seeds=0,1,2 runs="$work" ckpts="$ckpt" episodes=100 seed=2000000 out=public/results/recipe.md
+fi
+
+if [[ "$stage" == locomotion ]]; then
+  loco_tasks=(hopper walker2d)
+  # ReinFlow's Gym policies act in chunks of 4 on the current state; BC runs long on the 1M transitions.
+  loco_arch="policy.horizon=4 policy.n_action_steps=4 policy.n_obs_steps=1 policy.denoise_steps=4"
+  for task in "${loco_tasks[@]}"; do
+    selected "$task" || continue
+    for seed in "${ppo_seeds[@]}"; do
+      # Seed 0 is the expert the medium data comes from: it evaluates and saves every 10 iterations.
+      extra=""
+      [[ "$seed" == 0 ]] && extra="eval.every=10 checkpoint_every=10 eval_episodes=5"
+      npm run --silent train -- task="$task" preset=gaussian-ppo seed="$seed" out="$work/$task-gaussian-s$seed" overwrite=true $extra
+    done
+    medium=$(npx tsx src/cli/pick-checkpoint.ts run="$work/$task-gaussian-s0" fraction=0.333)
+    npm run --silent demos -- task="$task" policy="$medium" steps=1000000 seed=0 out="$work/$task-medium.demos"
+    npm run --silent pretrain -- task="$task" demos="$work/$task-medium.demos" steps=20000 batch_size=256 \
+      out="$ckpt/$task-bc.flowtune" eval_episodes=100 $loco_arch
+    for seed in "${ppo_seeds[@]}"; do
+      npm run --silent train -- task="$task" ckpt="$ckpt/$task-bc.flowtune" preset=reinflow-baseline seed="$seed" \
+        out="$work/$task-ppo-s$seed" overwrite=true
+    done
+    cp "$work/$task-ppo-s0/checkpoints/final.flowtune" "$ckpt/$task-ppo.flowtune"
+  done
+  tasks=$(IFS=,; echo "${loco_tasks[*]}")
+  npm run --silent results -- compare=locomotion tasks="$tasks" seeds=0,1,2 runs="$work" ckpts="$ckpt" episodes=100 seed=2000000 out=public/results/locomotion.md
 fi

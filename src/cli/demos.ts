@@ -1,12 +1,22 @@
 /**
  * `npm run demos -- task=T episodes=N seed=S noise=x out=FILE`: runs the task's
  * scripted expert and writes a demonstration file (src/core/envs/demo-format.ts).
+ * `npm run demos -- task=T policy=FILE.flowtune steps=N out=FILE`: the same from a Gaussian
+ * policy's checkpoint, sampling its actions (DESIGN.md §14's "medium" dataset), N transitions
+ * in whole episodes.
  * Prints progress on stderr and one JSON summary line on stdout, with the count of episodes the
  * physics ended by going unstable (the env's instability check, src/core/envs/task-env.ts).
  */
 import { resolveTaskArgument } from './task-loading';
 import { writeFileSync } from 'node:fs';
-import { parseCliArgs, runCli } from './cli-args';
+import { parseCliArgs, runCli, UsageError } from './cli-args';
+import { applyOverrides, defaultConfig } from '../core/config';
+import { collectPolicyDemos } from '../core/envs/policy-demos';
+import { createRng } from '../core/random';
+import { gaussianSamplingActor } from '../core/run/gaussian-run';
+import { gaussianBundle } from '../core/run/open-gaussian-run';
+import { useNodeBackend } from './node-backend';
+import { openGaussianCheckpointFile } from './run-setup';
 import { loadMujocoNode } from './mujoco-node';
 import { collectExpertDemos } from '../core/envs/expert-rollout';
 import { demoMetadataFor, writeDemoFile } from '../core/envs/demo-format';
@@ -22,10 +32,65 @@ const SPEC = {
   obs: { kind: 'enum', values: OBS_MODES, default: 'state', doc: 'observation mode' },
   num_points: { kind: 'int', min: 1, max: 8192, default: 256, doc: 'points per point-cloud observation' },
   out: { kind: 'string', required: true, doc: 'output file (.demos)' },
+  policy: { kind: 'string', default: '', doc: 'a Gaussian policy checkpoint (.flowtune) to sample the demos from instead of the scripted expert' },
+  steps: { kind: 'int', min: 1, max: 100_000_000, default: 1, doc: 'with policy=: transitions to collect, in whole episodes' },
+  envs: { kind: 'int', min: 1, max: 1024, default: 16, doc: 'with policy=: envs stepped side by side' },
 } as const;
 
+const EXPERT_ONLY = ['episodes', 'noise', 'obs', 'num_points'] as const;
+const POLICY_ONLY = ['steps', 'envs'] as const;
+
+/** The keys given on the command line, so a key that would do nothing is refused. */
+function givenKeys(argv: readonly string[]): Set<string> {
+  return new Set(argv.map((arg) => arg.replace(/^--/, '').split('=')[0]));
+}
+
+async function policyDemos(args: { task: string; policy: string; steps: number; envs: number; seed: number; out: string }): Promise<void> {
+  await useNodeBackend('wasm');
+  const mj = await loadMujocoNode();
+  const { checkpoint, config } = openGaussianCheckpointFile(args.policy, applyOverrides(defaultConfig(), [`task=${args.task}`]));
+  const bundle = gaussianBundle(config, checkpoint.options.obsDim, checkpoint.options.actionDim, checkpoint);
+  try {
+    const sampler = gaussianSamplingActor(bundle, createRng(args.seed));
+    const progressEvery = Math.max(1, Math.floor(args.steps / 10));
+    let nextReport = progressEvery;
+    let returns = 0;
+    let episodes = 0;
+    const demos = await collectPolicyDemos(mj, {
+      task: args.task, steps: args.steps, seed: args.seed, numEnvs: args.envs, act: sampler,
+      onEpisode: (stored, episodeReturn) => {
+        returns += episodeReturn;
+        episodes++;
+        if (stored >= nextReport) {
+          console.error(`${stored}/${args.steps} transitions, ${episodes} episodes, mean return ${(returns / episodes).toFixed(1)}`);
+          nextReport += progressEvery;
+        }
+      },
+    });
+    const task = getTask(args.task);
+    const metadata = demoMetadataFor(demos, { seed: args.seed, noise: 0, obsSlices: observationSpec(task, 'state', 0).slices, maxEpisodeSteps: task.maxEpisodeSteps, controlMode: config.env.control_mode });
+    const bytes = writeDemoFile(demos, metadata);
+    writeFileSync(args.out, bytes);
+    console.log(JSON.stringify({ task: args.task, policy: args.policy, episodes: metadata.episodes, steps: metadata.steps, mean_return: returns / episodes, seed: args.seed, out: args.out, bytes: bytes.length }));
+  } finally {
+    bundle.policy.dispose();
+  }
+}
+
 async function main(): Promise<void> {
-  const args = parseCliArgs((await resolveTaskArgument(process.argv.slice(2))), SPEC, { program: 'npm run demos --' });
+  const argv = await resolveTaskArgument(process.argv.slice(2));
+  const args = parseCliArgs(argv, SPEC, { program: 'npm run demos --' });
+  const given = givenKeys(argv);
+  const idle = (args.policy ? EXPERT_ONLY : POLICY_ONLY).filter((key) => given.has(key));
+  if (idle.length > 0) {
+    throw new UsageError(idle[0], args.policy
+      ? `${idle.join(', ')} ${idle.length === 1 ? 'sets' : 'set'} the scripted expert's demos; with policy= the checkpoint's Gaussian policy samples them and steps= sets their size`
+      : `${idle.join(', ')} ${idle.length === 1 ? 'applies' : 'apply'} with policy=FILE.flowtune only; the scripted expert's demos are sized by episodes=`);
+  }
+  if (args.policy) {
+    await policyDemos(args);
+    return;
+  }
   const mj = await loadMujocoNode();
   let successes = 0;
   let unstableEpisodes = 0;

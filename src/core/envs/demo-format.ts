@@ -145,15 +145,15 @@ export function readDemoFile(bytes: Uint8Array): { demos: Demonstrations; metada
   return { demos, metadata };
 }
 
-/** Metadata for demos collected by collectExpertDemos, in the control the task's expert acts in. */
+/** Metadata for collected demos, in the control the task's expert acts in unless `controlMode` names the one a policy acted in. */
 export function demoMetadataFor(
-  demos: Demonstrations, options: { seed: number; noise: number; obsSlices: readonly ObsSlice[]; maxEpisodeSteps: number },
+  demos: Demonstrations, options: { seed: number; noise: number; obsSlices: readonly ObsSlice[]; maxEpisodeSteps: number; controlMode?: string },
 ): DemoMetadata {
   const episodes = demos.success.length;
   const successes = demos.success.reduce((sum, flag) => sum + flag, 0);
   return {
     format: DEMO_FORMAT, format_version: DEMO_FORMAT_VERSION, task: demos.task, obs_mode: demos.obsMode,
-    obs_dim: demos.obsDim, obs_slices: options.obsSlices, control_mode: getTask(demos.task).expert?.control ?? '', action_dim: demos.actionDim,
+    obs_dim: demos.obsDim, obs_slices: options.obsSlices, control_mode: options.controlMode ?? getTask(demos.task).expert?.control ?? '', action_dim: demos.actionDim,
     episodes, steps: demos.actions.length / demos.actionDim, seed: options.seed, noise: options.noise,
     success_rate: episodes > 0 ? successes / episodes : 0, max_episode_steps: options.maxEpisodeSteps,
   };

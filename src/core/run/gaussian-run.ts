@@ -14,7 +14,7 @@ import type { EpisodeRecord } from '../envs/task-env';
 import type { VectorEnvMetrics } from '../envs/vector-env';
 import { ConfigError, TrainingError } from '../errors';
 import type { MetricRecord } from '../metrics/metric-keys';
-import { createRng } from '../random';
+import { createRng, type Rng } from '../random';
 import { NamedAdam } from '../rl/adam';
 import { computeGae, computeMonteCarlo, computeNStep } from '../rl/advantages';
 import { evalSeeds, evalSummaryNumbers, evaluateActor, taskHasSuccess, type EvalActor, type EvalSummary, type EvalSummaryNumbers } from '../rl/evaluate';
@@ -36,6 +36,15 @@ import type { RolloutResumeState, RunResumeState } from './run-state';
 /** The deterministic Gaussian policy: the mean action of the normalized observation (stats frozen). */
 export function gaussianActor(bundle: GaussianBundle): EvalActor {
   return { act: async (stackedObs) => (await gaussianForward(bundle.policy, bundle.obsScaler.normalize(stackedObs))).mean };
+}
+
+/** The stochastic Gaussian policy as demos sample it: μ + σ·ε from `rng`, observation stats frozen. */
+export function gaussianSamplingActor(bundle: GaussianBundle, rng: Rng): (obs: Float32Array) => Promise<Float32Array> {
+  return async (obs) => {
+    const { mean, logStd } = await gaussianForward(bundle.policy, bundle.obsScaler.normalize(obs));
+    const noise = rng.fillNormal(new Float32Array(mean.length));
+    return mean.map((value, index) => value + Math.exp(logStd[index % logStd.length]) * noise[index]);
+  };
 }
 
 function advantagesFor(buffer: GaussianRolloutBuffer, config: RunConfig): { advantages: Float32Array; returns: Float32Array } {

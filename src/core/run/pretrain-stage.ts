@@ -15,6 +15,7 @@ import { assertDemosFit } from '../offline/demos-fit';
 import { FlowPolicy } from '../policy/flow-policy';
 import type { PolicyBundle } from '../policy/policy-bundle';
 import { buildBcDataset } from '../rl/bc-dataset';
+import { taskHasSuccess } from '../rl/evaluate';
 import { policyOptionsFromConfig } from '../rl/policy-setup';
 import { pretrainPolicy } from '../rl/pretrain';
 import { evaluateStage, isStageEvalStep, stageLogEvery, type StageEval, type StagePorts } from './stage-ports';
@@ -43,14 +44,17 @@ export interface PretrainStageResult {
   finalEval?: StageEval;
 }
 
-/** Trains a new policy on the demos; throws DemosError when they do not fit the config's env or hold no successful episode. */
+/** Trains a new policy on the demos; throws DemosError when they do not fit the config's env, or hold no successful episode of a task with a success rule. */
 export async function runPretrainStage({ config, demos: given, ports }: PretrainStageInput): Promise<PretrainStageResult> {
   assertDemosFit(given.metadata, config, given.source);
   const settings = config.pretrain;
   const demos = settings.episodes > 0 ? firstDemoEpisodes(given.demos, settings.episodes) : given.demos;
-  if (!demos.success.includes(1)) throw new DemosError(`${given.source} cannot be used: the demos hold no successful episode to learn from`);
+  // A task with a success rule clones its successful episodes; one measured by return (DESIGN.md §13)
+  // has none, so every episode is the behaviour to clone, as BC on D4RL's datasets does.
+  const includeFailures = !taskHasSuccess(config.task);
+  if (!includeFailures && !demos.success.includes(1)) throw new DemosError(`${given.source} cannot be used: the demos hold no successful episode to learn from`);
   const numPoints = config.env.obs_type === 'pointcloud' ? config.env.num_points : undefined;
-  const dataset = buildBcDataset(demos, config.policy.n_obs_steps, config.policy.horizon, { numPoints });
+  const dataset = buildBcDataset(demos, config.policy.n_obs_steps, config.policy.horizon, { numPoints, includeFailures });
   ports.onPhase?.(`BC on ${dataset.size} samples from ${demos.success.length} episodes`);
   const policy = new FlowPolicy(policyOptionsFromConfig(config, demos.obsDim, demos.actionDim), config.seed);
   const bundle: PolicyBundle = { policy, obsNormalizer: dataset.obsNormalizer, actionNormalizer: dataset.actionNormalizer };
