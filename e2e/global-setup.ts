@@ -13,8 +13,18 @@ function writeSweepFixture(): void {
   ], { stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
+/** A real Gaussian PPO run folder (`npm run train -- preset=gaussian-ppo`, tiny), for importing its charts. */
+function writeGaussianRunFixture(): void {
+  execFileSync(npx, [
+    'tsx', 'src/cli/train.ts', 'task=reach', 'preset=gaussian-ppo', 'num_envs=2', 'env.steps_per_iteration=16', 'ppo.minibatch_size=16',
+    'ppo.epochs=1', 'total_env_steps=64', 'eval_episodes=2', 'eval.every=2', 'checkpoint_every=0', 'overwrite=true',
+    `out=${path.join(FIXTURE_DIR, 'gaussian-reach-tiny')}`,
+  ], { stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
 /** Writes the fixtures once per e2e run: tiny checkpoints built in Node, and a tiny sweep folder. */
 export default function globalSetup(): void {
   execFileSync(npx, ['tsx', 'e2e/fixtures/make-fixtures.ts', FIXTURE_DIR], { stdio: 'inherit' });
   writeSweepFixture();
+  writeGaussianRunFixture();
 }

@@ -14,6 +14,7 @@ test.describe('journey 2: own checkpoint', () => {
       ['corrupt.flowtune', /header|checkpoint/i],
       ['lift-tiny.flowtune', /task.*lift|lift.*pick-cube|pick-cube.*lift/i],
       ['truncated.flowtune', /truncat|end of|bytes|length|range/i],
+      ['gaussian-pick-cube.flowtune', /holds a Gaussian policy \(policy\.kind=gaussian\)/],
     ];
     for (const [file, message] of cases) {
       const before = await iteration(page);

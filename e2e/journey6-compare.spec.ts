@@ -102,5 +102,11 @@ test.describe('journey 6: compare', () => {
     await expect(page.getByTestId('runs-notice')).toContainText('imported 1 run; warning: torn-run/metrics.jsonl: line 2 is cut short');
     await expect(page.getByTestId('run-row').filter({ hasText: 'torn-run' })).toHaveCount(1);
     await expect(page.getByTestId('run-row')).toHaveCount(rowsBefore + 3);
+
+    // A Gaussian PPO run folder (the baseline, trained on the command line) imports like any run.
+    await page.getByTestId('runs-import-input').setInputFiles(fixture('gaussian-reach-tiny'));
+    await expect(page.getByTestId('runs-notice')).toContainText('imported 1 run');
+    await expect(page.getByTestId('run-row').filter({ hasText: 'gaussian-reach-tiny' })).toHaveCount(1);
+    await expect(page.getByTestId('run-row')).toHaveCount(rowsBefore + 4);
   });
 });
