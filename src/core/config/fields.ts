@@ -152,6 +152,7 @@ export const CONFIG_FIELDS: { readonly [K in ConfigKey]: SpecFor<ConfigValue<K>>
   'ppo.minibatch_size': int('Decisions per minibatch; must divide num_envs × env.steps_per_iteration (64 in ReinFlow 003).', 64, 1, 1_000_000),
   'ppo.max_grad_norm': num('Global gradient-norm clip (0.5 in ManiFlow 000); 0 = off.', 0.5, 0, 1e6),
   'ppo.target_kl': num('Stop the epoch loop once approx_kl exceeds this (0.01 in ManiFlow 000); 0 = off.', 0, 0, 10),
+  'ppo.kl_adapt': num('Adapt the actor lr to this KL: after each update whose mean approx_kl is above 2× it the lr is divided by 1.5, below ½ of it multiplied by 1.5, kept within [actor_lr/100, actor_lr×10] (rsl_rl\'s adaptive schedule); the factor multiplies the ppo.lr_schedule; 0 = off.', 0, 0, 10),
   'ppo.critic_warmup_steps': int('Env steps at the start during which only the critic trains (5000 in ReinFlow 003).', 5000, 0, 1_000_000_000_000),
   'ppo.lr_schedule': choice('Learning-rate schedule over the run, after warm-up.', ['constant', 'linear', 'cosine'], 'constant'),
   'ppo.warmup_steps': int('Env steps of linear learning-rate warm-up from 0.', 0, 0, 1_000_000_000_000),

@@ -110,6 +110,8 @@ export interface PpoConfig {
   max_grad_norm: number;
   /** Approximate-KL threshold that stops the epoch loop; 0 = off. */
   target_kl: number;
+  /** Adapt the actor lr to this KL per update (÷1.5 above 2×, ×1.5 below ½, as rsl_rl does); 0 = off. */
+  kl_adapt: number;
   /** Env steps during which only the critic trains. */
   critic_warmup_steps: number;
   /** Learning-rate schedule over the run. */

@@ -71,6 +71,8 @@ export interface PpoIterationInputs {
   beforeMinibatch?: () => Promise<void>;
   /** The BC regularizer's frozen reference policy; needed when ppo.bc_coef > 0. */
   reference?: FlowPolicy;
+  /** Multiplies the scheduled actor lr (ppo.kl_adapt's scale; 1 when absent). */
+  actorLrScale?: number;
 }
 
 export interface PpoIterationResult {
@@ -88,7 +90,7 @@ export async function ppoIteration(inputs: PpoIterationInputs): Promise<PpoItera
   const phases = new PhaseTimes(clock);
   const { buffer, stats } = await collectRollout(bundle, env, cursor, config, sampler, slice, iterationRng(config, inputs.iteration, 1), phases);
   const { advantages, returns, mask, metrics: advantageMetrics } = computeAdvantages(buffer, config.advantages);
-  const actorLr = learningRateAt(lrSchedule(config, config.actor_lr, inputs.sizes.totalEnvSteps), envStepsBefore);
+  const actorLr = learningRateAt(lrSchedule(config, config.actor_lr, inputs.sizes.totalEnvSteps), envStepsBefore) * (inputs.actorLrScale ?? 1);
   const criticLr = learningRateAt(lrSchedule(config, config.critic_lr, inputs.sizes.totalEnvSteps), envStepsBefore);
   const criticOnly = envStepsBefore < config.ppo.critic_warmup_steps;
   const updateStarted = clock();

@@ -20,6 +20,7 @@ import { computeGae, computeMonteCarlo, computeNStep } from '../rl/advantages';
 import { evalSeeds, evalSummaryNumbers, evaluateActor, taskHasSuccess, type EvalActor, type EvalSummary, type EvalSummaryNumbers } from '../rl/evaluate';
 import { explainedVariance } from '../rl/explained-variance';
 import { learningRateAt } from '../rl/lr-schedule';
+import { adaptKlScale } from '../rl/kl-adaptive-lr';
 import { ObsHistory } from '../rl/obs-history';
 import { PhaseTimes } from '../rl/phase-times';
 import { episodeMetrics, iterationRng, lrSchedule, trainSeeds } from '../rl/ppo-iteration';
@@ -84,6 +85,8 @@ export class GaussianRun {
   private startedAt?: number;
   private elapsedBefore = 0;
   private configInForce: RunConfig;
+  /** ppo.kl_adapt's actor-lr scale. */
+  private klScale = 1;
 
   constructor(private readonly parts: GaussianRunParts) {
     const { config } = parts;
@@ -138,7 +141,7 @@ export class GaussianRun {
     const { buffer, stats } = await collectGaussianRollout(this.parts.bundle, this.parts.env, history, this.rewardScaler, config, iterationRng(config, this.iteration, 1), phases);
     const { advantages, returns } = advantagesFor(buffer, config);
     const criticOnly = this.envSteps < config.ppo.critic_warmup_steps;
-    const actorLr = criticOnly ? 0 : this.lrAt(config.actor_lr);
+    const actorLr = criticOnly ? 0 : this.lrAt(config.actor_lr) * this.klScale;
     const criticLr = this.lrAt(config.critic_lr);
     const updateStarted = this.clock();
     const update = await gaussianUpdate({
@@ -151,6 +154,7 @@ export class GaussianRun {
     const newEnvSteps = Math.max(1, after.envSteps - before.envSteps);
     this.iteration++;
     this.envSteps += stats.envSteps;
+    if (!criticOnly) this.klScale = adaptKlScale(this.klScale, update['losses/approx_kl'] as number | undefined, config.ppo.kl_adapt);
     this.lastEpisodes = stats.episodes;
     this.envMetrics = after;
     const record: MetricRecord = {
@@ -203,7 +207,7 @@ export class GaussianRun {
 
   private async resumeState(): Promise<RunResumeState> {
     const state: RunResumeState = {
-      elapsedSeconds: this.elapsedSeconds(), skipStreak: this.skipStreak.current, history: [...this.history],
+      elapsedSeconds: this.elapsedSeconds(), skipStreak: this.skipStreak.current, history: [...this.history], klScale: this.klScale,
       rewardScale: { returns: this.rewardScaler.returns.slice(), stats: this.rewardScaler.stats.toJSON() },
     };
     const lastEval = this.evalSummary();
@@ -236,6 +240,7 @@ export class GaussianRun {
     this.history.splice(0, this.history.length, ...(state?.history ?? []));
     this.elapsedBefore = state?.elapsedSeconds ?? Number(this.history.at(-1)?.['progress/wall_s'] ?? 0);
     this.skipStreak.current = state?.skipStreak ?? 0;
+    this.klScale = state?.klScale ?? 1;
     this.restoredEval = state?.lastEval;
     if (state?.rewardScale && state.rewardScale.returns.length === this.rewardScaler.returns.length) {
       this.rewardScaler.returns.set(state.rewardScale.returns);

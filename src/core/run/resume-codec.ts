@@ -125,6 +125,7 @@ export function encodeResumeState(state: RunResumeState): JsonObject {
   if (state.rollout) {
     encoded.rollout = { env_key: state.rollout.envKey, env: encodeBatch(state.rollout.env), obs_history: float32ToBase64(state.rollout.obsHistory) };
   }
+  if (state.klScale !== undefined && state.klScale !== 1) encoded.kl_scale = state.klScale;
   if (state.rewardScale) {
     encoded.reward_scale = { returns: float64ToBase64(state.rewardScale.returns), stats: state.rewardScale.stats as unknown as JsonObject };
   }
@@ -148,6 +149,11 @@ export function decodeResumeState(value: JsonObject): RunResumeState {
     const rollout = object(value.rollout, 'rollout');
     if (typeof rollout.env_key !== 'string') fail('rollout.env_key', 'must be a string');
     state.rollout = { envKey: rollout.env_key, env: decodeBatch(rollout.env, 'rollout.env'), obsHistory: base64ToFloat32(rollout.obs_history, 'rollout.obs_history') };
+  }
+  if (value.kl_scale !== undefined) {
+    const scale = finite(value.kl_scale, 'kl_scale');
+    if (!(scale > 0)) fail('kl_scale', `must be positive, got ${scale}`);
+    state.klScale = scale;
   }
   if (value.reward_scale !== undefined) {
     const scale = object(value.reward_scale, 'reward_scale');

@@ -24,6 +24,8 @@ export interface RunResumeState {
   history: MetricRecord[];
   lastEval?: EvalSummaryNumbers;
   rollout?: RolloutResumeState;
+  /** ppo.kl_adapt's actor-lr scale; absent means 1. */
+  klScale?: number;
   /** Gaussian policy runs: each env's discounted return and the running stats of the reward scaling. */
   rewardScale?: { returns: Float64Array; stats: RunningStatsJson };
 }

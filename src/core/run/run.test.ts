@@ -108,6 +108,14 @@ describe('Run: exact resume', () => {
     expect(Number.isFinite(resumed.records[0]['losses/bc'])).toBe(true);
   }, 60_000);
 
+  it('gae × sde with ppo.kl_adapt: the adapted actor lr is part of the resume state, so it resumes bit for bit', async () => {
+    // A target far below the measured KL divides the lr by 1.5 after every update; a resume that forgot the scale would not.
+    const { straight } = await expectExactResume(['advantages.type=gae', 'noise.method=sde', 'ppo.critic_warmup_steps=0', 'ppo.kl_adapt=0.0000001']);
+    const lrs = straight.records.map((record) => Number(record['train/actor_lr']));
+    expect(lrs[1]).toBeCloseTo(lrs[0] / 1.5, 12);
+    expect(lrs[3]).toBeCloseTo(lrs[0] / 1.5 ** 3, 12);
+  }, 120_000);
+
   it('gae × sde with step-spaced observation histories resumes exactly too', async () => {
     await expectExactResume(['advantages.type=gae', 'noise.method=sde', 'policy.n_obs_steps=2', 'policy.history_spacing=step']);
   }, 120_000);

@@ -27,6 +27,7 @@ import { copyPolicy } from '../rl/bc-reference';
 import type { RolloutCursor } from '../rl/collect-rollout';
 import { evalSeeds, evalSummaryNumbers, evaluatePolicy, type EvalSummary, type EvalSummaryNumbers } from '../rl/evaluate';
 import { ObsHistory } from '../rl/obs-history';
+import { adaptKlScale } from '../rl/kl-adaptive-lr';
 import { ppoIteration, trainSeeds } from '../rl/ppo-iteration';
 import { decodeResumeState, encodeResumeState } from './resume-codec';
 import { rolloutStateKey } from './run-env-config';
@@ -87,6 +88,8 @@ export class Run {
   private readonly reference?: FlowPolicy;
   /** Rollbacks after non-finite updates so far (logged as train/rollbacks once there is one). */
   rollbacks = 0;
+  /** ppo.kl_adapt's actor-lr scale, carried from update to update. */
+  private klScale = 1;
 
   constructor(private readonly parts: RunParts) {
     const config = parts.config;
@@ -166,7 +169,7 @@ export class Run {
         bundle: this.parts.bundle, env: this.parts.env, config, sizes: this.sizes, cursor, iteration: this.iteration,
         envStepsBefore: this.envSteps, envMetricsBefore: this.envMetrics!, actorOptimizer: this.actorOptimizer,
         criticOptimizer: this.criticOptimizer, skipStreak: this.skipStreak, clock: this.clock, beforeMinibatch: this.parts.beforeMinibatch,
-        reference: this.reference,
+        reference: this.reference, actorLrScale: this.klScale,
       });
     } finally {
       this.midIteration = false;
@@ -176,6 +179,9 @@ export class Run {
     this.lastEpisodes = result.episodes;
     this.envMetrics = result.envMetricsAfter;
     this.boundary = undefined;
+    if (Number(result.metrics['train/actor_lr']) > 0) {
+      this.klScale = adaptKlScale(this.klScale, result.metrics['losses/approx_kl'] as number | undefined, config.ppo.kl_adapt);
+    }
     const record: MetricRecord = {
       'progress/iteration': this.iteration,
       'progress/env_steps': this.envSteps,
@@ -234,7 +240,7 @@ export class Run {
       throw new TrainingError('this run was opened without savesMidIteration, so it can be saved only between iterations');
     }
     const rollout = this.boundary ?? (await this.captureBoundary());
-    const state: RunResumeState = { elapsedSeconds: this.elapsedSeconds(), skipStreak: this.skipStreak.current, history: [...this.history] };
+    const state: RunResumeState = { elapsedSeconds: this.elapsedSeconds(), skipStreak: this.skipStreak.current, history: [...this.history], klScale: this.klScale };
     const lastEval = this.evalSummary();
     if (lastEval) state.lastEval = lastEval;
     if (rollout) state.rollout = rollout;
@@ -280,6 +286,7 @@ export class Run {
     this.history.splice(0, this.history.length, ...(state?.history ?? []));
     this.elapsedBefore = state?.elapsedSeconds ?? Number(this.history.at(-1)?.['progress/wall_s'] ?? 0);
     this.skipStreak.current = state?.skipStreak ?? 0;
+    this.klScale = state?.klScale ?? 1;
     this.restoredEval = state?.lastEval;
     if (this.config.advantages.type === 'grpo' || progress.iteration === 0) return undefined;
     const rollout = state?.rollout;
