@@ -58,6 +58,19 @@ describe('npm run sweep', () => {
     expect(status.stdout).toContain('every run finished');
   }, 120_000);
 
+  it('sweeps the Gaussian PPO baseline from scratch (no shipped checkpoint), evaluating its mean action', () => {
+    const out = path.join(dir, 'gaussian');
+    const result = sweep([...TINY, `out=${out}`, 'preset=gaussian-baseline', 'seeds=0', 'ppo.minibatch_size=8']);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stderr).not.toContain('warning');
+    const summary = JSON.parse(readFileSync(path.join(out, 'summary.json'), 'utf8'));
+    expect(summary.finishedRuns).toBe(1);
+    expect([0, 0.25, 0.5, 0.75, 1]).toContain(summary.runs[0].successRate);
+    const config = JSON.parse(readFileSync(path.join(out, 'runs', 'gaussian-s0', 'config.json'), 'utf8'));
+    expect(config.policy.kind).toBe('gaussian');
+    expect(JSON.parse(readFileSync(path.join(out, 'sweep.json'), 'utf8')).ckpt).toBe('');
+  }, 120_000);
+
   it('trains a run again when its final checkpoint is cut short, instead of counting it as trained', () => {
     const out = path.join(dir, 'two');
     const final = path.join(out, 'runs', 'baseline-s0', 'checkpoints', 'final.flowtune');

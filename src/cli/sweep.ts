@@ -9,9 +9,9 @@ import { getTask } from '../core/envs/task-registry';
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { applyOverrides, defaultConfig, isConfigKey, readDecimal, suggestKeys, validateConfig } from '../core/config';
+import { applyOverrides, defaultConfig, isConfigKey, presetConfig, readDecimal, suggestKeys, validateConfig } from '../core/config';
 import { dryRunLines, planSweep } from '../core/sweep/sweep-plan';
-import { SWEEP_PRESET_NAMES, type SweepPresetName } from '../core/sweep/sweep-presets';
+import { SWEEP_PRESET_NAMES, SWEEP_PRESETS, type SweepPresetName } from '../core/sweep/sweep-presets';
 import { formatSweepSummary, summarizeSweep } from '../core/sweep/sweep-summary';
 import { parseCliArgs, parseCliArgsWithOverrides, runCli, UsageError } from './cli-args';
 import { prepareRuntime } from './run-setup';
@@ -76,9 +76,11 @@ async function main(): Promise<void> {
   }
   else if (args.redis_url || args.tls_ca) throw new UsageError(args.redis_url ? 'redis_url' : 'tls_ca', `${args.redis_url ? 'redis_url' : 'tls_ca'} does nothing with executor=local; add executor=redis to run on sweep workers`);
   const shipped = path.join('public', 'checkpoints', `${args.task}-bc.flowtune`);
-  const ckpt = args.ckpt || (existsSync(shipped) ? shipped : '');
+  // A Gaussian baseline trains from scratch: the shipped checkpoints are flow policies.
+  const fromScratch = presetConfig(SWEEP_PRESETS[args.preset as SweepPresetName].baseline).policy.kind === 'gaussian';
+  const ckpt = args.ckpt || (!fromScratch && existsSync(shipped) ? shipped : '');
   if (ckpt && !existsSync(ckpt)) throw new UsageError('ckpt', `checkpoint ${ckpt} does not exist`);
-  if (!ckpt) console.error(`warning: no ckpt= and no ${shipped}: every run starts from a fresh policy`);
+  if (!ckpt && !fromScratch) console.error(`warning: no ckpt= and no ${shipped}: every run starts from a fresh policy`);
   const sweep: SweepFile = {
     plan, ckpt, ...(taskSource ? { taskSource } : {}), taskHash: getTask(args.task).hash,
     evaluation: { episodes: args.final_eval_episodes, seed: args.final_eval_seed },

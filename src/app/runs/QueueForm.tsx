@@ -4,6 +4,10 @@ import type { QueueStatus } from '../../protocol/trainer-api';
 import { useCompareStore } from '../store/compare-slice';
 import { parseSeeds, variantTooltip } from './queue-request';
 import { cancelQueue, startQueue } from './runs-actions';
+import { presetConfig } from '../../core/config';
+
+/** The studio queues flow-policy sweeps; the Gaussian baseline's sweep runs on the command line. */
+const STUDIO_SWEEP_PRESETS = SWEEP_PRESET_NAMES.filter((name) => presetConfig(SWEEP_PRESETS[name].baseline).policy.kind === 'flow');
 
 function QueueItems({ queue }: { queue: QueueStatus }) {
   return (
@@ -30,7 +34,7 @@ const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ?
  */
 export function QueueForm() {
   const queue = useCompareStore((state) => state.queue);
-  const [preset, setPreset] = useState<SweepPresetName>(SWEEP_PRESET_NAMES[0]);
+  const [preset, setPreset] = useState<SweepPresetName>(STUDIO_SWEEP_PRESETS[0]);
   const [checked, setChecked] = useState<string[]>([]);
   const [seedsText, setSeedsText] = useState('0');
   const [notice, setNotice] = useState<string>();
@@ -60,7 +64,7 @@ export function QueueForm() {
         preset
         <select value={preset} data-testid="queue-preset" disabled={running}
           onChange={(event) => { setPreset(event.target.value as SweepPresetName); setChecked([]); }}>
-          {SWEEP_PRESET_NAMES.map((name) => <option key={name} value={name} title={SWEEP_PRESETS[name].doc}>{name}</option>)}
+          {STUDIO_SWEEP_PRESETS.map((name) => <option key={name} value={name} title={SWEEP_PRESETS[name].doc}>{name}</option>)}
         </select>
       </label>
       <div className="queue-variants-head">

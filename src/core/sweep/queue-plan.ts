@@ -30,7 +30,7 @@ export function sweepPresetNamed(name: string): SweepPresetName {
 export function variantOwnOverrides(preset: SweepPresetName, variant: string): string[] {
   const entry = SWEEP_PRESETS[preset].variants.find((candidate) => candidate.name === variant);
   if (!entry) throw new ConfigError('variants', `'${variant}' is not a variant of ${preset}`);
-  const baseline = PRESETS[SWEEP_PRESETS[preset].baseline].overrides;
+  const baseline: readonly string[] = PRESETS[SWEEP_PRESETS[preset].baseline].overrides;
   return PRESETS[entry.preset].overrides.filter((override) => !baseline.includes(override));
 }
 

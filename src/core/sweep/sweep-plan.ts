@@ -56,7 +56,7 @@ export function planSweep(request: SweepRequest): SweepPlan {
   }
   if (new Set(request.seeds).size !== request.seeds.length) throw new ConfigError('seeds', `seeds repeat: ${request.seeds.join(',')}`);
   const base = [...(request.base ?? [])];
-  const baseline = PRESETS[preset.baseline].overrides;
+  const baseline: readonly string[] = PRESETS[preset.baseline].overrides;
   const keyOf = (override: string) => override.slice(0, override.indexOf('='));
   const runs: SweepRun[] = [];
   const notes: string[] = [];

@@ -51,6 +51,11 @@ export const SWEEP_PRESETS = {
     baseline: 'reinflow-baseline',
     variants: REINFLOW_ABLATION,
   },
+  'gaussian-baseline': {
+    doc: 'The Gaussian PPO baseline (CleanRL ppo_continuous_action) from scratch, one variant over the seeds.',
+    baseline: 'gaussian-ppo',
+    variants: [{ name: 'gaussian', preset: 'gaussian-ppo' }],
+  },
 } as const satisfies Record<string, SweepPreset>;
 
 export type SweepPresetName = keyof typeof SWEEP_PRESETS;
