@@ -22,7 +22,7 @@ import { taskEntries, taskEntry } from './trainer/task-catalog';
 import { UserTasks } from './trainer/user-tasks';
 import { defaultTaskName } from '../src/core/envs/task-registry';
 import { registerBuiltInTasks } from '../src/tasks';
-import { exportRunModel } from './trainer/run-export';
+import { exportModelFiles } from './trainer/run-export';
 
 registerBuiltInTasks();
 
@@ -138,7 +138,7 @@ const api: TrainerWorkerApi = {
     await session.resume(id);
   },
   async exportModel() {
-    const files = await exportRunModel(session.run);
+    const files = await exportModelFiles(session.run, session.models.selected);
     return Comlink.transfer(files, [files.flowtune.buffer as ArrayBuffer, files.weightsBin.buffer as ArrayBuffer]);
   },
   async exportOnnx() {
