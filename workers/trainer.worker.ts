@@ -23,6 +23,7 @@ import { UserTasks } from './trainer/user-tasks';
 import { defaultTaskName } from '../src/core/envs/task-registry';
 import { registerBuiltInTasks } from '../src/tasks';
 import { exportModelFiles } from './trainer/run-export';
+import { checkpointForOtherTask } from './trainer/checkpoint-task';
 
 registerBuiltInTasks();
 
@@ -107,8 +108,10 @@ const api: TrainerWorkerApi = {
   async loadCheckpoint(files) {
     requireBackend();
     await tasksReady();
+    const otherTask = checkpointForOtherTask(files, session.config.task);
+    if (otherTask) return otherTask;
     const info = session.models.loadCheckpoint(files);
-    return { info, afterReset: session.hasRun };
+    return { kind: 'accepted', info, afterReset: session.hasRun };
   },
   async train() {
     requireBackend();
