@@ -1,6 +1,7 @@
 import { useState, type DragEvent } from 'react';
 import type { CheckpointFiles, CheckpointForOtherTask, CheckpointInfo, ModelSource } from '../../protocol/trainer-api';
 import { unzipStored } from '../export/zip-store';
+import { formatCount } from '../plot/format';
 import { useRunStore } from '../store/run-slice';
 import { selectTask } from '../tasks/task-actions';
 import { errorText, trainerClient } from '../workers/trainer-client';
@@ -39,7 +40,7 @@ function Metadata({ info }: { info: CheckpointInfo }) {
       <dt>task</dt><dd data-testid="meta-task">{info.task}</dd>
       <dt>architecture</dt><dd className="mono" data-testid="meta-architecture">{info.architecture}</dd>
       <dt>stage</dt><dd data-testid="meta-stage">{info.stage}</dd>
-      <dt>step</dt><dd className="mono" data-testid="meta-step">{info.step} (iteration {info.iteration}, {info.envSteps} env steps)</dd>
+      <dt>step</dt><dd className="mono" data-testid="meta-step">{formatCount(info.step)} (iteration {info.iteration}, {formatCount(info.envSteps)} env steps)</dd>
       <dt>eval</dt><dd data-testid="meta-eval">{evalText}</dd>
       <dt>optimizer state</dt><dd>{info.hasOptimizerState ? 'yes (resumes exactly)' : 'no'}</dd>
     </dl>

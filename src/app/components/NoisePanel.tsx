@@ -4,7 +4,7 @@ import { useChartFrame } from '../plot/use-chart-frame';
 import { schedulePoints } from '../noise/schedule-points';
 import { sliderBounds } from '../noise/slider-bounds';
 import { noiseSliderIdleReason, type NoiseSliderField } from '../noise/slider-applies';
-import { formatValue } from '../plot/format';
+import { formatCount, formatValue } from '../plot/format';
 import { LinePlot, type PlotSeries } from '../plot/LinePlot';
 import { niceTicks, niceTicksAbove } from '../plot/nice-ticks';
 import { useRunStore } from '../store/run-slice';
@@ -109,7 +109,7 @@ export function NoisePanel() {
           <div style={{ height: SCHEDULE_HEIGHT }} />
         )}
       </div>
-      <p className="muted small">{usesHead ? 'σ bounds of the learnable noise head' : 'noise level a'} over the run's {total.toLocaleString()} env steps; the red line is now.</p>
+      <p className="muted small">{usesHead ? 'σ bounds of the learnable noise head' : 'noise level a'} over the run's {formatCount(total)} env steps; the red line is now.</p>
     </section>
   );
 }
