@@ -6,6 +6,7 @@ import { niceTicks } from '../plot/nice-ticks';
 import { paddedDomain } from '../plot/scale';
 import { useChartFrame } from '../plot/use-chart-frame';
 import { chartRows, overlaySeries, overlayXDomain, type ChartRow, type OverlayRun, type XAxisKind } from './chart-data';
+import { chartHeaderOwner } from './header-owner';
 import { chartRedrawQueue } from './redraw-queue';
 
 export interface MetricChartProps {
@@ -14,7 +15,7 @@ export interface MetricChartProps {
   /** The current run's records: drawn when there is no overlay, and the header's newest value. */
   records: readonly MetricRecord[];
   /** Runs chosen in the Runs tab; when set, the chart draws them instead of the current run alone. */
-  overlay?: readonly OverlayRun[];
+  overlay?: readonly (OverlayRun & { current?: boolean })[];
   xAxis: XAxisKind;
   smoothing: number;
   color: string;
@@ -87,10 +88,16 @@ export const MetricChart = memo(function MetricChart({ metric, title, records, o
   const slug = metric.replace('/', '-');
   const describeX = xAxis === 'env_steps' ? (x: number) => `env steps ${formatValue(x)}` : (x: number) => `${formatValue(x)} s`;
   const empty = rows ? 'no data yet' : 'no selected run logged this';
+  const headerOwner = chartHeaderOwner(shown.overlay);
   return (
     <figure ref={frameRef} className="chart" data-testid={`chart-${slug}`} data-points={points} data-series={runs} title={METRICS[metric].doc}>
       <figcaption>
         <span className="chart-title">{title}</span>
+        {headerOwner && (
+          <span className="chart-value-owner" data-testid={`latest-owner-${slug}`} title={headerOwner.title}>
+            {headerOwner.colour && <span className="plot-swatch" style={{ background: headerOwner.colour }} />}{headerOwner.label}
+          </span>
+        )}
         <span className="chart-value mono" data-testid={`latest-${slug}`}>{latest !== undefined ? formatValue(latest) : '–'}</span>
       </figcaption>
       {points === 0 || frame.width === 0 ? (
