@@ -92,6 +92,8 @@ export interface EpisodeSummary {
   /** Control steps. */
   length: number;
   success: boolean;
+  /** What the policy observed; absent means state. */
+  obsType?: 'state' | 'pointcloud';
 }
 
 /** What a renderer needs to replay one episode; poses are transferred. */
