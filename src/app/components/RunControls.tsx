@@ -20,8 +20,7 @@ export function RunControls() {
   const client = trainerClient();
   const running = phase === 'running' || phase === 'starting';
   const hasRun = phase !== 'idle';
-  const iteration = useRunStore((state) => state.status?.iteration ?? 0);
-  const hint = haltedHint(phase, iteration);
+  const hint = haltedHint(phase);
   return (
     <div className="controls">
       <TaskPicker />

@@ -10,9 +10,12 @@ export const PAUSE_TITLE = 'Pause: the run halts at its next decision (mid-rollo
 export const STOP_TITLE = 'Stop: ends training for now; the run is saved with its weights, optimizer state and metrics and stays the current run. '
   + 'Resume continues it exactly; Reset… ends it and clears the charts';
 
-/** One line beside the phase while the run is halted, saying what is kept and what comes next; undefined otherwise. */
-export function haltedHint(phase: string, iteration: number): string | undefined {
-  if (phase === 'paused') return `paused in iteration ${iteration + 1}, saved: Resume or Step continues exactly`;
-  if (phase === 'stopped') return `stopped in iteration ${iteration + 1}, saved with weights and metrics: Resume continues, Reset… ends it`;
+/**
+ * One line beside the phase while the run is halted, saying what is kept and what comes next;
+ * undefined otherwise. Where it halted is the status bar's line, from the trainer.
+ */
+export function haltedHint(phase: string): string | undefined {
+  if (phase === 'paused') return 'paused and saved: Resume or Step continues exactly where it halted';
+  if (phase === 'stopped') return 'stopped and saved with its weights and metrics: Resume continues it, Reset… ends it';
   return undefined;
 }
