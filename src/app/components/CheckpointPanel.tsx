@@ -7,7 +7,7 @@ import { selectTask } from '../tasks/task-actions';
 import { errorText, trainerClient } from '../workers/trainer-client';
 import { otherTaskText } from './other-task-text';
 
-/** A .flowtune file, or a model.json with its .bin; undefined (with a reason) otherwise. */
+/** A .flowtune file, a model.json with its .bin, or Export's .zip of the two; a sentence otherwise. */
 async function filesToCheckpoint(files: File[]): Promise<CheckpointFiles | string> {
   const flowtune = files.find((file) => file.name.endsWith('.flowtune'));
   if (flowtune) return { kind: 'flowtune', name: flowtune.name, bytes: new Uint8Array(await flowtune.arrayBuffer()) };
@@ -19,7 +19,7 @@ async function filesToCheckpoint(files: File[]): Promise<CheckpointFiles | strin
     return { kind: 'tfjs', name: modelJson.name, modelJson: await modelJson.text(), weights: new Uint8Array(await weights.arrayBuffer()) };
   }
   if (modelJson) return `${modelJson.name} needs its weights file: drop the model.json together with its .bin`;
-  return `${files.map((file) => file.name).join(', ')} is not a checkpoint: drop a .flowtune file, or a tfjs model.json with its .bin`;
+  return `${files.map((file) => file.name).join(', ')} is not a checkpoint: drop a .flowtune file, or a tfjs model.json with its .bin (or their .zip)`;
 }
 
 /** Export's tfjs archive: a stored .zip holding a model.json and its .bin. */
@@ -148,8 +148,8 @@ export function CheckpointPanel() {
       <h2>Model{hasRun && <span className="muted" data-testid="model-of-run" title="The checkpoint the current run started from: Train continues that run"> · current run's</span>}</h2>
       <label className={`dropzone${dragging ? ' dragging' : ''}`} data-testid="dropzone"
         onDragOver={(event) => { event.preventDefault(); setDragging(true); }} onDragLeave={() => setDragging(false)} onDrop={onDrop}>
-        Drop a <b>.flowtune</b>, or a tfjs <b>model.json</b> with its <b>.bin</b>, or click to choose
-        <input type="file" multiple accept=".flowtune,.json,.bin" data-testid="checkpoint-input" onChange={(event) => { void load(event.target.files); event.target.value = ''; }} />
+        Drop a <b>.flowtune</b>, or a tfjs <b>model.json</b> with its <b>.bin</b> (or their <b>.zip</b>), or click to choose
+        <input type="file" multiple accept=".flowtune,.json,.bin,.zip" data-testid="checkpoint-input" onChange={(event) => { void load(event.target.files); event.target.value = ''; }} />
       </label>
       {notice && (
         <p className={`notice notice-${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'} data-testid="checkpoint-notice">
