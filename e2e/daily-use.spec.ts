@@ -104,11 +104,11 @@ test.describe('daily use', () => {
     await page.getByTestId('tab-inspect').click();
     const rows = page.getByTestId('gallery-row');
     await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(12);
-    const picked = rows.nth(2);
-    const pickedId = (await picked.getAttribute('data-episode-id'))!;
-    await picked.click();
-    await expect(picked).toHaveClass(/selected/);
+    // By its id: rows keep arriving, so "the third row" names another one a moment later.
+    const pickedId = (await rows.nth(2).getAttribute('data-episode-id'))!;
     const selected = page.locator(`[data-episode-id="${pickedId}"]`);
+    await selected.click();
+    await expect(selected).toHaveClass(/selected/);
     const before = (await selected.boundingBox())!.y;
     // Newer rows arrive above it (the list keeps 200, dropping the oldest at the bottom): its place in the list grows.
     const place = () => rows.evaluateAll((elements, id) => elements.findIndex((element) => element.getAttribute('data-episode-id') === id), pickedId);
@@ -151,5 +151,23 @@ test.describe('daily use', () => {
     await expect(page.getByTestId('chain-paths-note')).toHaveCount(0);
     await view.scrollIntoViewIfNeeded();
     await shot(page, 'tcp-paths', 'chain-paths');
+  });
+});
+
+test.describe('daily use, point cloud', () => {
+  test('the TCP paths view of a point-cloud policy leaves the unposed cube out and frames the paths', async ({ page }) => {
+    test.setTimeout(300_000);
+    await openStudio(page, { overrides: ['iterations=400', 'eval.every=0'] });
+    await page.getByTestId('checkpoint-input').setInputFiles(path.resolve('public/checkpoints/pick-cube-pointcloud-bc.flowtune'));
+    await expect(page.getByTestId('task')).toHaveValue('pick-cube:pointcloud');
+    await page.getByTestId('step').click();
+    await expect(page.getByTestId('phase')).toHaveText('paused', { timeout: 240_000 });
+    await page.getByTestId('tab-inspect').click();
+    const view = page.getByTestId('chain-paths');
+    await expect(view).toHaveAttribute('data-pending', '0', { timeout: 120_000 });
+    await expect(page.getByTestId('point-cloud-overlay')).toBeVisible();
+    await expect(page.getByTestId('chain-paths-note')).toHaveText('The point-cloud observation gives no object pose: the objects are left out, and the points show where they are.');
+    await view.scrollIntoViewIfNeeded();
+    await shot(page, 'tcp-paths-pointcloud', 'chain-paths');
   });
 });
