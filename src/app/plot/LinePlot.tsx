@@ -59,6 +59,8 @@ export interface LinePlotProps {
   markers?: readonly PlotMarker[];
   /** Marks drawn over the series, in pixels from the scales. */
   overlay?: (scales: PlotScales) => ReactNode;
+  /** Marks drawn under the series (bands), in pixels from the scales. */
+  underlay?: (scales: PlotScales) => ReactNode;
   /** The readout's heading for an x value, e.g. "env steps 1200". */
   describeX?: (x: number) => string;
 }
@@ -76,7 +78,7 @@ function plotArea(width: number, height: number, yAxisWidth: number) {
 }
 
 export function LinePlot(props: LinePlotProps) {
-  const { width, height, xs = NO_XS, series, xDomain, yDomain, xTicks, yTicks, yAxisWidth = 40, verticalGrid = false, dashedGrid = false, markers = [], overlay, describeX = formatValue } = props;
+  const { width, height, xs = NO_XS, series, xDomain, yDomain, xTicks, yTicks, yAxisWidth = 40, verticalGrid = false, dashedGrid = false, markers = [], overlay, underlay, describeX = formatValue } = props;
   const area = plotArea(width, height, yAxisWidth);
   const scales = useMemo(
     (): PlotScales => ({ x: linearScale(xDomain, [area.left, area.right]), y: linearScale(yDomain, [area.bottom, area.top]) }),
@@ -110,6 +112,7 @@ export function LinePlot(props: LinePlotProps) {
           </g>
         ))}
         <line x1={area.left} x2={area.right} y1={area.bottom} y2={area.bottom} stroke="#9ca3af" />
+        {underlay?.(scales)}
         <SeriesLayer xs={xs} series={series} scales={scales} />
         {overlay?.(scales)}
         {markers.filter((marker) => marker.x >= Math.min(...xDomain) && marker.x <= Math.max(...xDomain)).map((marker) => {
