@@ -134,7 +134,7 @@ export const MetricChart = memo(function MetricChart({ metric, title, records, o
     <figure ref={frameRef} className="chart" data-testid={`chart-${slug}`} data-points={points} data-series={runs} data-bands={bands?.length} title={METRICS[metric].doc}>
       <figcaption>
         <span className="chart-title">{title}</span>
-        {headerOwner && (
+        {headerOwner && latest !== undefined && (
           <span className="chart-value-owner" data-testid={`latest-owner-${slug}`} title={headerOwner.title}>
             {headerOwner.colour && <span className="plot-swatch" style={{ background: headerOwner.colour }} />}{headerOwner.label}
           </span>
