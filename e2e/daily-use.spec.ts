@@ -20,7 +20,10 @@ async function workspaceTop(page: Page): Promise<number> {
 
 test.describe('daily use', () => {
   test('noise sliders the method does not use are disabled with a reason; a refused value moves nothing', async ({ page }) => {
-    await openStudio(page, { overrides: ['noise.method=sde', 'noise.decay=constant'] });
+    // A million env steps: the schedule's last x tick sits at the plot's right edge.
+    await openStudio(page, { overrides: ['noise.method=sde', 'noise.decay=constant', 'iterations=0', 'total_env_steps=1000000'] });
+    const lastTick = page.getByTestId('noise-schedule').locator('svg text').filter({ hasText: /^1M$/ });
+    await expect(lastTick).toHaveAttribute('text-anchor', 'end');
     const level = page.getByTestId('noise-level');
     const stdMin = page.getByTestId('noise-std_min');
     const stdMax = page.getByTestId('noise-std_max');
