@@ -3,9 +3,10 @@ import type { CheckpointFiles, CheckpointForOtherTask, CheckpointInfo, ModelSour
 import { unzipStored } from '../export/zip-store';
 import { formatCount } from '../plot/format';
 import { useRunStore } from '../store/run-slice';
-import { selectTask } from '../tasks/task-actions';
+import { selectTask, taskSwitchBlocker } from '../tasks/task-actions';
 import { errorText, trainerClient } from '../workers/trainer-client';
-import { otherTaskText } from './other-task-text';
+import { useRecipeStore } from '../store/recipe-slice';
+import { otherTaskText, type TaskHold } from './other-task-text';
 
 /** A .flowtune file, a model.json with its .bin, or Export's .zip of the two; a sentence otherwise. */
 async function filesToCheckpoint(files: File[]): Promise<CheckpointFiles | string> {
@@ -92,6 +93,13 @@ function loadedText(source: string, afterReset: boolean): string {
     : `${source} loaded: the next run starts from it`;
 }
 
+/** What keeps the task from switching now, by the task picker's own rule. */
+function taskHold(): TaskHold {
+  const phase = useRunStore.getState().status?.phase ?? 'idle';
+  if (phase !== 'idle') return 'run';
+  return taskSwitchBlocker(phase, useRecipeStore.getState().status?.phase) ? 'demos' : undefined;
+}
+
 /** A file for another task, with no run: one click switches the task, then opens the file. */
 interface SwitchOffer {
   files: CheckpointFiles;
@@ -111,9 +119,9 @@ export function CheckpointPanel() {
     try {
       const loaded = await trainerClient().loadCheckpoint(checkpoint);
       if (loaded.kind === 'other-task') {
-        const runExists = (useRunStore.getState().status?.phase ?? 'idle') !== 'idle';
-        const offer = loaded.known && !runExists;
-        setCheckpointNotice({ kind: offer ? 'ok' : 'error', text: otherTaskText(loaded, runExists) });
+        const hold = taskHold();
+        const offer = loaded.known && hold === undefined;
+        setCheckpointNotice({ kind: offer ? 'ok' : 'error', text: otherTaskText(loaded, hold) });
         setSwitchOffer(offer ? { files: checkpoint, otherTask: loaded } : undefined);
         return;
       }
