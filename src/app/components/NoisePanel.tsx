@@ -46,7 +46,7 @@ function Slider({ field, label, config, step: gridStep, upTo, onProblem }: Slide
       <span>{label}</span>
       <input type="range" min={min} max={max} step={step} value={value} data-testid={`noise-${field}`} disabled={idle !== undefined}
         onChange={(event) => void sendNoise({ [field]: Number(event.target.value) }, onProblem)} />
-      <span className="mono" data-testid={`noise-${field}-value`}>{value}</span>
+      <span className="mono" data-testid={`noise-${field}-value`}>{field === 'decay_steps' ? formatCount(value) : value}</span>
       {idle && <span className="slider-reason small" data-testid={`noise-${field}-idle`}>{idle}</span>}
     </label>
   );
