@@ -17,6 +17,7 @@ function writeSeedRuns(root: string): void {
       const lines = [1, 2, 3, 4, 5].map((iteration) => JSON.stringify({
         'progress/iteration': iteration, 'progress/env_steps': 64 * iteration, 'progress/wall_s': iteration,
         'charts/success_rate': scale * (0.1 * iteration + 0.05 * seed),
+        ...(iteration === 5 ? { 'eval/success_rate': scale * (0.5 + 0.05 * seed) } : {}),
       }));
       writeFileSync(path.join(folder, 'metrics.jsonl'), `${lines.join('\n')}\n`);
     }
@@ -24,13 +25,25 @@ function writeSeedRuns(root: string): void {
 }
 
 test.describe('comparing runs by group', () => {
-  test('runs grouped by a config key draw one mean curve with a min–max band per value of it, three seeds each', async ({ page }) => {
+  test('the runs table filters and sorts; runs grouped by a config key draw one mean curve with a min–max band per value of it, three seeds each', async ({ page }) => {
     await openStudio(page);
     const root = fixture('seed-runs');
     writeSeedRuns(root);
     await page.getByTestId('tab-runs').click();
     await page.getByTestId('runs-import-input').setInputFiles(root);
     await expect(page.getByTestId('runs-notice')).toContainText('imported 6 runs');
+
+    // The table filters by words and sorts by a column: by final eval success, best first.
+    await page.getByTestId('run-filter').fill('lr-b');
+    await expect(page.getByTestId('run-row')).toHaveCount(3);
+    await page.getByTestId('run-filter').fill('');
+    await expect(page.getByTestId('run-row')).toHaveCount(6);
+    await page.getByTestId('run-sort-eval').click();
+    await page.getByTestId('run-sort-eval').click();
+    await expect(page.getByTestId('run-success')).toHaveText(['60.0%', '55.0%', '50.0%', '30.0%', '27.5%', '25.0%']);
+    await expect(page.getByTestId('run-row').first()).toContainText('lr-a-s2');
+    mkdirSync(path.resolve('test-results/daily-use-shots'), { recursive: true });
+    await page.getByTestId('run-table').screenshot({ path: path.resolve('test-results/daily-use-shots/runs-table-sorted.png') });
     for (const name of ['lr-a-s0', 'lr-a-s1', 'lr-a-s2', 'lr-b-s0', 'lr-b-s1', 'lr-b-s2']) {
       await page.getByTestId('run-row').filter({ hasText: name }).getByTestId('run-select').check();
     }
@@ -47,7 +60,6 @@ test.describe('comparing runs by group', () => {
     await expect(success).toHaveAttribute('data-bands', '2');
     await expect(success.locator('path.group-band')).toHaveCount(2);
     await success.scrollIntoViewIfNeeded();
-    mkdirSync(path.resolve('test-results/daily-use-shots'), { recursive: true });
     await page.screenshot({ path: path.resolve('test-results/daily-use-shots/grouped-runs.png') });
 
     await page.getByTestId('group-by').selectOption('');
