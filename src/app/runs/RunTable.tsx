@@ -112,7 +112,7 @@ export function RunTable() {
       <h2>Runs</h2>
       <div className="runs-toolbar">
         <span className="muted" data-testid="run-count">{runs.length} runs · {selected.length} on the charts</span>
-        <input type="search" className="run-filter" placeholder="filter: name, task, variant, sweep" value={query} data-testid="run-filter"
+        <input type="search" className="run-filter" placeholder="filter runs…" title="Shows the runs whose name, task, variant or sweep holds every word" value={query} data-testid="run-filter"
           onChange={(event) => setQuery(event.target.value)} />
         {query && <span className="muted" data-testid="run-filter-count">{rows.length} shown</span>}
         {groups.map((group) => (
