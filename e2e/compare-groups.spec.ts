@@ -47,6 +47,13 @@ test.describe('comparing runs by group', () => {
     for (const name of ['lr-a-s0', 'lr-a-s1', 'lr-a-s2', 'lr-b-s0', 'lr-b-s1', 'lr-b-s2']) {
       await page.getByTestId('run-row').filter({ hasText: name }).getByTestId('run-select').check();
     }
+    // The sweep scatter: a dot per run at its setting and final eval success.
+    const scatter = page.getByTestId('sweep-scatter');
+    await expect(scatter).toHaveAttribute('data-points', '6');
+    await expect(page.getByTestId('scatter-key').locator('option')).toHaveText(['seed', 'actor_lr']);
+    await page.getByTestId('scatter-key').selectOption('actor_lr');
+    await expect(scatter.locator('circle')).toHaveCount(6);
+    await scatter.screenshot({ path: path.resolve('test-results/daily-use-shots/sweep-scatter.png') });
 
     await page.getByTestId('tab-charts').click();
     const success = page.getByTestId('chart-charts-success_rate');
