@@ -97,8 +97,9 @@ test.describe('daily use', () => {
 
   test('tabs open at their top; the gallery holds the selected row still while training; counts have separators; Pause and Stop differ', async ({ page }) => {
     test.setTimeout(300_000);
-    // Episodes of 8 steps: every env finishes one per iteration, so the gallery grows by 4 rows an iteration.
-    await openStudio(page, { overrides: ['iterations=400', 'eval.every=0', 'env.max_episode_steps=8', 'video.episodes=0'] });
+    // Episodes of 40 steps: the 4 envs finish one each every 5 iterations of 8 steps. The gallery keeps
+    // the newest 200, so a row stays listed for about 250 iterations, long enough to watch it held.
+    await openStudio(page, { overrides: ['iterations=4000', 'eval.every=0', 'env.max_episode_steps=40', 'video.episodes=0'] });
     const tabBody = page.getByTestId('tab-body');
     await tabBody.evaluate((element) => { element.scrollTop = 600; });
     expect(await tabBody.evaluate((element) => element.scrollTop)).toBeGreaterThan(0);
@@ -107,7 +108,7 @@ test.describe('daily use', () => {
     await page.getByTestId('tab-charts').click();
 
     await page.getByTestId('train').click();
-    await waitForIteration(page, 4);
+    await waitForIteration(page, 15);
     await page.getByTestId('tab-inspect').click();
     const rows = page.getByTestId('gallery-row');
     await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(12);
@@ -123,6 +124,8 @@ test.describe('daily use', () => {
     expect(Math.abs((await selected.boundingBox())!.y - before)).toBeLessThanOrEqual(1);
     await expect(selected).toBeInViewport();
     await expect(page.getByTestId('gallery-scroll')).not.toHaveJSProperty('scrollTop', 0);
+    // The newer rows above are a click away.
+    await expect(page.getByTestId('gallery-newest')).toBeVisible();
 
     // Env steps read with thousands separators once past 999.
     await expect.poll(() => envSteps(page), { timeout: 120_000 }).toBeGreaterThan(999);

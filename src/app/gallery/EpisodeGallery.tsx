@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useEpisodeStore } from '../store/episode-slice';
 import { tasksHaveSuccess } from '../charts/episode-charts';
 import { useRunStore } from '../store/run-slice';
@@ -25,6 +25,8 @@ export function EpisodeGallery() {
   const hasSuccess = tasksHaveSuccess(tasks, [task]);
   const scrollRef = useRef<HTMLDivElement>(null);
   useRowHeldInPlace(scrollRef, selectedId, rows);
+  // Held rows mean newer ones can be out of view above: a link goes back to them.
+  const [scrolledDown, setScrolledDown] = useState(false);
 
   // Catch up with episodes announced before this view mounted.
   useEffect(() => {
@@ -52,13 +54,16 @@ export function EpisodeGallery() {
           </select>
         </label>
         <span className="mono" data-testid="gallery-count">{episodes.length} episodes{hasSuccess ? ` · ${successes} successful` : ''}</span>
+        {/* Always laid out, shown only when scrolled: appearing must not move the rows it sits above. */}
+        <button className="link" data-testid="gallery-newest" title="Newer episodes arrived above the ones in view" disabled={!scrolledDown}
+          style={{ visibility: scrolledDown && rows.length > 0 ? 'visible' : 'hidden' }} onClick={() => scrollRef.current?.scrollTo({ top: 0 })}>↑ newest</button>
       </div>
       {rows.length === 0 ? (
         <p className="muted gallery-empty">
           {episodes.length === 0 ? 'Finished training and eval episodes appear here while a run trains.' : `No ${filter === 'success' ? 'successful' : 'failed'} episodes yet.`}
         </p>
       ) : (
-        <div className="gallery-scroll" ref={scrollRef} data-testid="gallery-scroll">
+        <div className="gallery-scroll" ref={scrollRef} data-testid="gallery-scroll" onScroll={(event) => setScrolledDown(event.currentTarget.scrollTop > 0)}>
           <table className="gallery-table">
             <thead>
               <tr><th>source</th><th>task</th><th className="num">iter</th><th className="num">return</th><th className="num">length</th><th>result</th></tr>
