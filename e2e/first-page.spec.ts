@@ -13,13 +13,14 @@ test.describe('first page', () => {
     await expect(page.getByTestId('backend')).toHaveText('webgpu');
     await expect(page.getByTestId('adapter')).toContainText(/swiftshader/i);
     await expect(page.getByTestId('software-adapter')).toBeVisible();
-    await expect(page.getByTestId('probe-shape')).toHaveText('[2, 4, 4]');
-    await expect(page.getByTestId('probe-finite')).toHaveText('true');
+    await expect(page.getByTestId('probe')).toHaveAttribute('data-shape', '2,4,4');
+    await expect(page.getByTestId('probe')).toHaveAttribute('data-finite', 'true');
+    await expect(page.getByTestId('probe-summary')).toHaveText('✓ webgpu works: a small test policy sampled 2 action chunks of 4 steps × 4 values, all finite.');
   });
 
   test('without a forced backend, a software adapter runs on wasm', async ({ page }) => {
     await page.goto('/');
     await expect(page.getByTestId('backend')).toHaveText('wasm');
-    await expect(page.getByTestId('probe-finite')).toHaveText('true');
+    await expect(page.getByTestId('probe')).toHaveAttribute('data-finite', 'true');
   });
 });

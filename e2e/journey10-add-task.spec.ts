@@ -1,7 +1,7 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { openStudio } from './studio';
+import { openStudio, parseCount } from './studio';
 
 /** DESIGN.md §13: a task folder (task.js, scene XML) added in the studio, as the examples ship them. */
 const EXAMPLES = path.resolve('examples/tasks');
@@ -67,7 +67,7 @@ test.describe('journey 10: a task of your own', () => {
     await page.getByTestId('train').click();
     await expect(page.getByTestId('phase')).toHaveText('done', { timeout: 300_000 });
     await expect(page.getByTestId('status-iteration')).toHaveText('1');
-    expect(Number(await page.getByTestId('status-env-steps').textContent())).toBeGreaterThan(0);
+    expect(parseCount(await page.getByTestId('status-env-steps').textContent())).toBeGreaterThan(0);
     await expect(page.getByTestId('record-count')).toHaveText('1 iterations logged');
     await expect(page.getByTestId('chart-charts-success_rate')).toBeVisible();
 

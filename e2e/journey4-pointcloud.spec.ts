@@ -12,6 +12,7 @@ interface ExposedPaths {
   count: number;
   obsSource: string;
   episode?: { id: string; step: number };
+  unposedGeoms: number[];
   pointCloud?: { points: number[]; shares: number[] };
 }
 
@@ -53,7 +54,10 @@ async function expectOverlay(page: Page): Promise<ExposedPaths> {
   expect(Math.max(...paths.pointCloud!.shares)).toBeGreaterThan(1 / NUM_POINTS);
   // Points in the world frame (m), near the robot's workspace.
   expect(paths.pointCloud!.points.every((value) => Number.isFinite(value) && Math.abs(value) < 2)).toBe(true);
-  await expect(page.getByTestId('chain-paths-note')).toContainText('the points show where the cube is');
+  // The cube has no pose in a point cloud: it is left out (one geom), and the note says so.
+  expect(paths.unposedGeoms).toHaveLength(1);
+  await expect(page.getByTestId('chain-paths-note')).toContainText('the objects are left out, and the points show where they are');
+  await expect(page.getByTestId('camera-hint')).toHaveText('drag to orbit · wheel to zoom · right-drag to pan');
   return paths;
 }
 

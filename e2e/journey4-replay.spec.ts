@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { openStudio } from './studio';
+import { openStudio, parseCount } from './studio';
 
 type MetricRecord = Record<string, number>;
 
@@ -144,9 +144,9 @@ test.describe('journey 4: episode gallery and 3D replay', () => {
     await expect.poll(async () => Number(await live.getAttribute('data-frames')), { timeout: 120_000 }).toBeGreaterThanOrEqual(1);
     await expect(page.getByTestId('phase')).toHaveText('done', { timeout: 120_000 });
     // After the run, one last poll shows the state it stopped in: the final iteration.
-    await expect(page.getByTestId('live-meta')).toHaveText(/^iteration 3 · \d+ env steps$/);
+    await expect(page.getByTestId('live-meta')).toHaveText(/^iteration 3 · [\d,]+ env steps$/);
     const meta = (await page.getByTestId('live-meta').textContent())!;
-    expect(Number(meta.split(' · ')[1].split(' ')[0])).toBe(Number(await page.getByTestId('status-env-steps').textContent()));
+    expect(parseCount(meta.split(' · ')[1].split(' ')[0])).toBe(parseCount(await page.getByTestId('status-env-steps').textContent()));
   });
 });
 

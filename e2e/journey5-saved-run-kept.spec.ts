@@ -17,7 +17,7 @@ async function pauseAfter(page: Page, count: number): Promise<number> {
 
 /** Start-up has finished (the probe runs after the resume offer is read). */
 async function startedUp(page: Page): Promise<void> {
-  await expect(page.getByTestId('probe-shape')).toBeVisible();
+  await expect(page.getByTestId('probe-summary')).toBeVisible();
 }
 
 test.describe('journey 5: a saved run is never lost', () => {

@@ -47,6 +47,9 @@ test.describe('journey 6: compare', () => {
     await expect(valueLoss).toHaveAttribute('data-series', '2');
     // Three iterations each, every one with a value loss: both curves are drawn in full.
     await expect(valueLoss).toHaveAttribute('data-points', '6');
+    // The header's number is the current run's (the queue's last), and says so.
+    await expect(page.getByTestId('latest-owner-losses-value')).toHaveText('this run');
+    await expect(page.getByTestId('latest-owner-losses-value')).toHaveAttribute('title', /current run/);
     await page.getByTestId('legend-entry').first().click();
     await expect(valueLoss).toHaveAttribute('data-series', '1');
     await page.getByTestId('legend-entry').first().click();

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { openStudio } from './studio';
+import { openStudio, parseCount } from './studio';
 
 /** The harder tasks of DESIGN.md §5; each ships a BC checkpoint the picker preselects. */
 const TASKS = ['stack-cube', 'peg-insertion'] as const;
@@ -23,7 +23,7 @@ test.describe('journey 9: the harder tasks', () => {
       await page.getByTestId('train').click();
       await expect(page.getByTestId('phase')).toHaveText('done', { timeout: 240_000 });
       await expect(page.getByTestId('status-iteration')).toHaveText('1');
-      expect(Number(await page.getByTestId('status-env-steps').textContent())).toBeGreaterThan(0);
+      expect(parseCount(await page.getByTestId('status-env-steps').textContent())).toBeGreaterThan(0);
 
       // The evaluation's episode replays from its qpos and goal on the task's own scene.
       const evalRow = page.locator('[data-testid="gallery-row"][data-source="eval"]').first();

@@ -45,8 +45,13 @@ export async function iteration(page: Page): Promise<number> {
   return Number(await page.getByTestId('status-iteration').textContent());
 }
 
+/** A count as the page writes it, with thousands separators ("252,690"). */
+export function parseCount(text: string | null): number {
+  return Number((text ?? '').replaceAll(',', ''));
+}
+
 export async function envSteps(page: Page): Promise<number> {
-  return Number(await page.getByTestId('status-env-steps').textContent());
+  return parseCount(await page.getByTestId('status-env-steps').textContent());
 }
 
 /** Waits until the status bar shows at least `count` iterations. */

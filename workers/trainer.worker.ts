@@ -22,7 +22,8 @@ import { taskEntries, taskEntry } from './trainer/task-catalog';
 import { UserTasks } from './trainer/user-tasks';
 import { defaultTaskName } from '../src/core/envs/task-registry';
 import { registerBuiltInTasks } from '../src/tasks';
-import { exportRunModel } from './trainer/run-export';
+import { exportModelFiles } from './trainer/run-export';
+import { checkpointForOtherTask } from './trainer/checkpoint-task';
 
 registerBuiltInTasks();
 
@@ -107,8 +108,10 @@ const api: TrainerWorkerApi = {
   async loadCheckpoint(files) {
     requireBackend();
     await tasksReady();
+    const otherTask = checkpointForOtherTask(files, session.config.task);
+    if (otherTask) return otherTask;
     const info = session.models.loadCheckpoint(files);
-    return { info, afterReset: session.hasRun };
+    return { kind: 'accepted', info, afterReset: session.hasRun };
   },
   async train() {
     requireBackend();
@@ -138,7 +141,7 @@ const api: TrainerWorkerApi = {
     await session.resume(id);
   },
   async exportModel() {
-    const files = await exportRunModel(session.run);
+    const files = await exportModelFiles(session.run, session.models.selected);
     return Comlink.transfer(files, [files.flowtune.buffer as ArrayBuffer, files.weightsBin.buffer as ArrayBuffer]);
   },
   async exportOnnx() {

@@ -210,7 +210,8 @@ export function App() {
               </button>
             ))}
           </nav>
-          <div className="tab-body">
+          {/* Keyed by tab: each tab opens at its top instead of at the previous tab's scroll position. */}
+          <div className="tab-body" key={tab} data-testid="tab-body">
             {tab === 'charts' && <ChartsPanel />}
             {tab === 'config' && <ConfigPanel />}
             {tab === 'runs' && <RunsPanel />}

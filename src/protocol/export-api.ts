@@ -5,6 +5,8 @@ export interface ModelExport {
   flowtune: Uint8Array;
   modelJson: string;
   weightsBin: Uint8Array;
+  /** The weights file's name as model.json's manifest names it. */
+  weightsFileName: string;
   baseName: string;
 }
 
@@ -33,6 +35,7 @@ export interface OnnxExport {
 
 /** The run's (or the selected) model as files. */
 export interface ExportApi {
+  /** The run's model, or the selected checkpoint's with no run. */
   exportModel(): Promise<ModelExport>;
   /** The run's policy (or the selected checkpoint's, with no run) as ONNX, with the inputs the page checks it on. */
   exportOnnx(): Promise<OnnxExport>;

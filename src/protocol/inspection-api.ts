@@ -92,6 +92,8 @@ export interface EpisodeSummary {
   /** Control steps. */
   length: number;
   success: boolean;
+  /** What the policy observed; absent means state. */
+  obsType?: 'state' | 'pointcloud';
 }
 
 /** What a renderer needs to replay one episode; poses are transferred. */
@@ -119,8 +121,10 @@ export interface ChainPaths {
   visual: SceneVisual;
   /** One frame: the scene rebuilt from the observation. */
   poses: EpisodePoses;
-  /** False when the scene has a cube the observation gives no pose for (point clouds): it is drawn at its home pose. */
+  /** False when the scene has a cube the observation gives no pose for (point clouds). */
   objectFromObservation: boolean;
+  /** Slots in visual.geoms of the loose objects the observation gives no pose for: views leave them out. */
+  unposedGeoms: number[];
   /** Point-cloud policies only: the newest frame's points and what the PointNet makes of them. */
   pointCloud?: PolicyPointCloud;
   /** Where the observation came from: the live rollout or a stored episode step. */

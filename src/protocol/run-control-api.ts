@@ -126,10 +126,27 @@ export interface SavedRunSummary {
 }
 
 /** A checkpoint the trainer accepted: what it holds, and whether it waits for Reset because a run exists. */
-export interface LoadedCheckpoint {
+export interface AcceptedCheckpoint {
+  kind: 'accepted';
   info: CheckpointInfo;
   afterReset: boolean;
 }
+
+/** A readable checkpoint for another task than the studio's: nothing changed, and the page can offer to switch the task. */
+export interface CheckpointForOtherTask {
+  kind: 'other-task';
+  /** The file's name. */
+  source: string;
+  /** The task and observation kind the file was trained on. */
+  task: TaskName;
+  obsType: ObsType;
+  /** The task the studio (and its run, if any) is set to. */
+  studioTask: TaskName;
+  /** Whether the studio knows the file's task (a task the user added and removed is not known). */
+  known: boolean;
+}
+
+export type LoadedCheckpoint = AcceptedCheckpoint | CheckpointForOtherTask;
 
 export type FaultKind = 'trainer-throw' | 'env-crash' | 'nonfinite-updates';
 

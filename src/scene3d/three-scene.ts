@@ -15,6 +15,8 @@ export interface ThreeSceneHandle {
   /** Where the camera should look at `frame`: the scene's target moved in x and y with the tracked geom (visual.trackGeom). */
   trackedTarget(poses: EpisodePoses, frame: number): [number, number, number];
   setAspect(aspect: number): void;
+  /** Leaves the geoms at these slots out of the drawing (and draws every other). */
+  setHidden(slots: readonly number[]): void;
   dispose(): void;
 }
 
@@ -123,6 +125,12 @@ export function buildThreeScene(visual: SceneVisual): ThreeSceneHandle {
     setAspect(aspect) {
       camera.aspect = aspect;
       camera.updateProjectionMatrix();
+    },
+    setHidden(slots) {
+      const hidden = new Set(slots);
+      meshes.forEach((mesh, slot) => {
+        mesh.visible = !hidden.has(slot);
+      });
     },
     dispose() {
       for (const mesh of meshes) {

@@ -10,7 +10,8 @@ import { getTask } from '../../src/core/envs/task-registry';
 import { observationSpec } from '../../src/core/envs/observation';
 import { configControl } from '../../src/core/envs/task-controls';
 import { observationState, stateRecord } from '../../src/core/render/observation-state';
-import { episodePoses, sceneVisual } from '../../src/core/render/scene-visual';
+import { freeBodyGeomSlots } from '../../src/core/render/free-body-geoms';
+import { episodePoses, sceneVisual, visibleGeomIds } from '../../src/core/render/scene-visual';
 import { finalChunks, tcpPaths } from '../../src/core/render/tcp-paths';
 import type { ChainPaths, ChainSampleRequest } from '../../src/protocol/trainer-api';
 import { episodeStepInput, resolveChainRequest, sampleChainSet } from './chain-sampler';
@@ -54,6 +55,7 @@ export function chainPaths(session: TrainingSession, request: ChainSampleRequest
       visual: sceneVisual(scene, task),
       poses,
       objectFromObservation: state.objectFromObservation,
+      unposedGeoms: state.objectFromObservation ? [] : freeBodyGeomSlots(scene, visibleGeomIds(scene)),
       ...(pointCloud ? { pointCloud } : {}),
       obsSource: request.episode ? 'episode' : 'rollout',
       ...(request.episode ? { episode: { id: request.episode.id, step: request.episode.step } } : {}),

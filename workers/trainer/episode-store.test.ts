@@ -18,6 +18,13 @@ describe('EpisodeStore', () => {
     expect(store.get(added[1].id)?.record.envIndex).toBe(0);
     expect(store.get('train-3-999')).toBeUndefined();
     expect(store.list().map((s) => s.id)).toEqual(added.map((s) => s.id));
+    expect(added[0].obsType).toBeUndefined();
+  });
+
+  it('marks the episodes of a point-cloud policy', () => {
+    const store = new EpisodeStore();
+    const { added } = store.add({ task: 'pick-cube', iteration: 1, train: [record(0, true)], eval: [record(1, false)], obsType: 'pointcloud' });
+    expect(added.map((s) => s.obsType)).toEqual(['pointcloud', 'pointcloud']);
   });
 
   it('keeps the newest training episodes and whole newest evaluations', () => {

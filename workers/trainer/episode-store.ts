@@ -41,6 +41,8 @@ export interface IterationEpisodes {
   train: readonly EpisodeRecord[];
   /** The iteration's evaluation episodes in env order, when it evaluated. */
   eval?: readonly EpisodeRecord[];
+  /** What the policy observed (default state). */
+  obsType?: EpisodeSummary['obsType'];
 }
 
 /** What one add() changed: the new episodes still stored, and the ids of earlier ones it evicted. */
@@ -54,10 +56,11 @@ export function recordedBytes(record: EpisodeRecord): number {
   return record.qpos.byteLength + (record.obs?.byteLength ?? 0);
 }
 
-function summarize(record: EpisodeRecord, source: EpisodeSummary['source'], task: TaskName, iteration: number, id: string): EpisodeSummary {
+function summarize(record: EpisodeRecord, source: EpisodeSummary['source'], batch: IterationEpisodes, id: string): EpisodeSummary {
   return {
-    id, source, task, iteration, envIndex: record.envIndex, seed: record.seed,
+    id, source, task: batch.task, iteration: batch.iteration, envIndex: record.envIndex, seed: record.seed,
     episodeReturn: record.episodeReturn, length: record.length, success: record.success,
+    ...(batch.obsType === 'pointcloud' ? { obsType: batch.obsType } : {}),
   };
 }
 
@@ -81,13 +84,15 @@ export class EpisodeStore {
   addIteration(run: Run, record: MetricRecord): StoreChange {
     // eval/episode_return, since a task without a success rule logs no eval/success_rate.
     const evaluated = record['eval/episode_return'] !== undefined;
-    return this.add({ task: run.config.task, iteration: run.iteration, train: run.lastEpisodes, eval: evaluated ? run.lastEval?.records : undefined });
+    return this.add({
+      task: run.config.task, iteration: run.iteration, train: run.lastEpisodes, eval: evaluated ? run.lastEval?.records : undefined, obsType: run.config.env.obs_type,
+    });
   }
 
   add(batch: IterationEpisodes): StoreChange {
     const stored = (record: EpisodeRecord, source: EpisodeSummary['source']): StoredEpisode => {
       const id = `${source}-${batch.iteration}-${this.sequence++}`;
-      const entry = { summary: summarize(record, source, batch.task, batch.iteration, id), record };
+      const entry = { summary: summarize(record, source, batch, id), record };
       this.byId.set(id, entry);
       this.bytes += recordedBytes(record);
       return entry;

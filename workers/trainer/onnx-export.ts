@@ -31,7 +31,7 @@ export function exportOnnx(session: TrainingSession): Promise<OnnxExport> {
     const { nObsSteps, horizon, actionDim } = bundle.policy.options;
     const x0 = createRng(CHECK_SEED).fillNormal(new Float32Array(horizon * actionDim));
     const actions = await bundleActor(bundle, config).act(obs, 1, createRng(CHECK_SEED));
-    const name = run ? `${config.task}-ppo-it${run.iteration}.onnx` : selected!.info.source.replace(/^.*\//, '').replace(/\.(flowtune|json)$/, '') + '.onnx';
+    const name = run ? `${config.task}-ppo-it${run.iteration}.onnx` : selected!.info.source.replace(/^.*\//, '').replace(/\.(flowtune|json|tfjs\.zip)$/, '') + '.onnx';
     return {
       name, bytes, model: run ? 'run' : 'selected',
       check: {

@@ -1,10 +1,15 @@
 import { useMemo } from 'react';
+import { diffConfigs, type ConfigKey, type RunConfig } from '../../core/config';
 import type { MetricKey } from '../../core/metrics';
+import type { SelectedRun } from '../runs/selected-runs';
+import { useCompareStore } from '../store/compare-slice';
 import { useSelectedRuns } from '../runs/use-selected-runs';
 import { useRunStore } from '../store/run-slice';
 import { ChartLegend } from './ChartLegend';
 import { episodeCharts, tasksHaveSuccess } from './episode-charts';
-import { MetricChart } from './MetricChart';
+import { GroupBySelect } from './GroupBySelect';
+import { MetricChart, type ChartGroup } from './MetricChart';
+import { groupRunsBy } from './run-groups';
 
 interface ChartSpec {
   metric: MetricKey;
@@ -58,6 +63,19 @@ const SECTIONS: ChartSection[] = [
   },
 ];
 
+/** The keys on which the overlaid runs' configs differ: what they can be grouped by. */
+function groupableKeys(runs: readonly SelectedRun[]): ConfigKey[] {
+  const configs = runs.map((run) => run.config).filter((config): config is RunConfig => config !== undefined);
+  return diffConfigs(configs).map((row) => row.key);
+}
+
+/** The overlaid runs grouped by `key`, each group in its first run's colour; runs hidden in the legend stay out. */
+function chartGroups(runs: readonly SelectedRun[], key: ConfigKey): ChartGroup[] {
+  return groupRunsBy(runs.filter((run) => !run.hidden), key).map(({ value, runs: members }) => ({
+    key: `${key}=${value}`, label: `${key} = ${value}`, colour: members[0].colour, runs: members,
+  }));
+}
+
 /**
  * The live charts with the smoothing slider and x-axis choice (TensorBoard-style debiased EMA).
  * With runs selected in the Runs tab, every chart overlays them, and a legend toggles each one.
@@ -66,6 +84,11 @@ export function ChartsPanel() {
   const records = useRunStore((state) => state.records);
   const selectedRuns = useSelectedRuns(true);
   const overlay = selectedRuns.length > 0 ? selectedRuns : undefined;
+  const groupKeys = useMemo(() => groupableKeys(selectedRuns), [selectedRuns]);
+  const chosenGroupBy = useCompareStore((state) => state.groupBy);
+  // A key the runs no longer differ on (another selection) groups nothing.
+  const groupBy = chosenGroupBy !== undefined && groupKeys.includes(chosenGroupBy) ? chosenGroupBy : undefined;
+  const groups = useMemo(() => (overlay && groupBy ? chartGroups(overlay, groupBy) : undefined), [overlay, groupBy]);
   const smoothing = useRunStore((state) => state.smoothing);
   const xAxis = useRunStore((state) => state.xAxis);
   const { setSmoothing, setXAxis } = useRunStore.getState();
@@ -91,15 +114,26 @@ export function ChartsPanel() {
             <option value="wall_time">wall time (s)</option>
           </select>
         </label>
+        {groupKeys.length > 0 && <GroupBySelect keys={groupKeys} value={groupBy} />}
         <span className="muted" data-testid="record-count">{records.length} iterations logged</span>
       </div>
       {overlay && <ChartLegend runs={overlay} />}
+      {groups && (
+        <div className="chart-legend" data-testid="group-legend">
+          {groups.map((group) => (
+            <span key={group.key} className="legend-entry" data-testid="group-entry" data-runs={group.runs.length}>
+              <span className="plot-swatch" style={{ background: group.colour }} />{group.label} · {group.runs.length} run{group.runs.length === 1 ? '' : 's'}
+            </span>
+          ))}
+          <span className="muted small">mean, with a band from the lowest to the highest run</span>
+        </div>
+      )}
       {sections.map((section) => (
         <div key={section.name} className="chart-section">
           <h3>{section.name}</h3>
           <div className="chart-grid">
             {section.charts.filter((chart) => !chart.optional || logged(chart.metric)).map(({ optional: _optional, ...chart }) => (
-              <MetricChart key={chart.metric} {...chart} records={records} overlay={overlay} xAxis={xAxis} smoothing={smoothing} color={section.color} />
+              <MetricChart key={chart.metric} {...chart} records={records} overlay={overlay} groups={groups} xAxis={xAxis} smoothing={smoothing} color={section.color} />
             ))}
           </div>
         </div>

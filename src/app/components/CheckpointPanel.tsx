@@ -1,19 +1,36 @@
 import { useState, type DragEvent } from 'react';
-import type { CheckpointFiles, CheckpointInfo, ModelSource } from '../../protocol/trainer-api';
+import type { CheckpointFiles, CheckpointForOtherTask, CheckpointInfo, ModelSource } from '../../protocol/trainer-api';
+import { unzipStored } from '../export/zip-store';
+import { formatCount } from '../plot/format';
 import { useRunStore } from '../store/run-slice';
+import { selectTask, taskSwitchBlocker } from '../tasks/task-actions';
 import { errorText, trainerClient } from '../workers/trainer-client';
+import { useRecipeStore } from '../store/recipe-slice';
+import { otherTaskText, type TaskHold } from './other-task-text';
 
-/** A .flowtune file, or a model.json with its .bin; undefined (with a reason) otherwise. */
+/** A .flowtune file, a model.json with its .bin, or Export's .zip of the two; a sentence otherwise. */
 async function filesToCheckpoint(files: File[]): Promise<CheckpointFiles | string> {
   const flowtune = files.find((file) => file.name.endsWith('.flowtune'));
   if (flowtune) return { kind: 'flowtune', name: flowtune.name, bytes: new Uint8Array(await flowtune.arrayBuffer()) };
+  const zip = files.find((file) => file.name.endsWith('.zip'));
+  if (zip) return zipToCheckpoint(zip);
   const modelJson = files.find((file) => file.name.endsWith('.json'));
   const weights = files.find((file) => file.name.endsWith('.bin'));
   if (modelJson && weights) {
     return { kind: 'tfjs', name: modelJson.name, modelJson: await modelJson.text(), weights: new Uint8Array(await weights.arrayBuffer()) };
   }
   if (modelJson) return `${modelJson.name} needs its weights file: drop the model.json together with its .bin`;
-  return `${files.map((file) => file.name).join(', ')} is not a checkpoint: drop a .flowtune file, or a tfjs model.json with its .bin`;
+  return `${files.map((file) => file.name).join(', ')} is not a checkpoint: drop a .flowtune file, or a tfjs model.json with its .bin (or their .zip)`;
+}
+
+/** Export's tfjs archive: a stored .zip holding a model.json and its .bin. */
+async function zipToCheckpoint(zip: File): Promise<CheckpointFiles | string> {
+  const entries = unzipStored(new Uint8Array(await zip.arrayBuffer()));
+  if (typeof entries === 'string') return `${zip.name}: ${entries}`;
+  const json = [...entries.keys()].find((name) => name.endsWith('.json'));
+  const bin = [...entries.keys()].find((name) => name.endsWith('.bin'));
+  if (!json || !bin) return `${zip.name} holds no model.json with its .bin: drop the archive Export → Flowtune weights (tfjs) gives`;
+  return { kind: 'tfjs', name: zip.name, modelJson: new TextDecoder().decode(entries.get(json)), weights: entries.get(bin)! };
 }
 
 function Metadata({ info }: { info: CheckpointInfo }) {
@@ -24,7 +41,7 @@ function Metadata({ info }: { info: CheckpointInfo }) {
       <dt>task</dt><dd data-testid="meta-task">{info.task}</dd>
       <dt>architecture</dt><dd className="mono" data-testid="meta-architecture">{info.architecture}</dd>
       <dt>stage</dt><dd data-testid="meta-stage">{info.stage}</dd>
-      <dt>step</dt><dd className="mono" data-testid="meta-step">{info.step} (iteration {info.iteration}, {info.envSteps} env steps)</dd>
+      <dt>step</dt><dd className="mono" data-testid="meta-step">{formatCount(info.step)} (iteration {info.iteration}, {formatCount(info.envSteps)} env steps)</dd>
       <dt>eval</dt><dd data-testid="meta-eval">{evalText}</dd>
       <dt>optimizer state</dt><dd>{info.hasOptimizerState ? 'yes (resumes exactly)' : 'no'}</dd>
     </dl>
@@ -76,6 +93,19 @@ function loadedText(source: string, afterReset: boolean): string {
     : `${source} loaded: the next run starts from it`;
 }
 
+/** What keeps the task from switching now, by the task picker's own rule. */
+function taskHold(): TaskHold {
+  const phase = useRunStore.getState().status?.phase ?? 'idle';
+  if (phase !== 'idle') return 'run';
+  return taskSwitchBlocker(phase, useRecipeStore.getState().status?.phase) ? 'demos' : undefined;
+}
+
+/** A file for another task, with no run: one click switches the task, then opens the file. */
+interface SwitchOffer {
+  files: CheckpointFiles;
+  otherTask: CheckpointForOtherTask;
+}
+
 /** Drop zone and file picker for checkpoints; shows the metadata of the model Train uses, or the reader's one sentence. */
 export function CheckpointPanel() {
   const model = useRunStore((state) => state.model);
@@ -83,21 +113,38 @@ export function CheckpointPanel() {
   const hasRun = useRunStore((state) => (state.status?.phase ?? 'idle') !== 'idle');
   const notice = useRunStore((state) => state.checkpointNotice);
   const [dragging, setDragging] = useState(false);
-  const load = async (fileList: FileList | null) => {
+  const [switchOffer, setSwitchOffer] = useState<SwitchOffer>();
+  const open = async (checkpoint: CheckpointFiles) => {
     const { setCheckpointNotice } = useRunStore.getState();
-    const files = Array.from(fileList ?? []);
-    if (files.length === 0) return;
-    const checkpoint = await filesToCheckpoint(files);
-    if (typeof checkpoint === 'string') {
-      setCheckpointNotice({ kind: 'error', text: checkpoint });
-      return;
-    }
     try {
-      const { info, afterReset } = await trainerClient().loadCheckpoint(checkpoint);
-      setCheckpointNotice({ kind: 'ok', text: loadedText(info.source, afterReset) });
+      const loaded = await trainerClient().loadCheckpoint(checkpoint);
+      if (loaded.kind === 'other-task') {
+        const hold = taskHold();
+        const offer = loaded.known && hold === undefined;
+        setCheckpointNotice({ kind: offer ? 'ok' : 'error', text: otherTaskText(loaded, hold) });
+        setSwitchOffer(offer ? { files: checkpoint, otherTask: loaded } : undefined);
+        return;
+      }
+      setCheckpointNotice({ kind: 'ok', text: loadedText(loaded.info.source, loaded.afterReset) });
     } catch (error) {
       setCheckpointNotice({ kind: 'error', text: errorText(error) });
     }
+  };
+  const load = async (fileList: FileList | null) => {
+    const files = Array.from(fileList ?? []);
+    if (files.length === 0) return;
+    setSwitchOffer(undefined);
+    const checkpoint = await filesToCheckpoint(files);
+    if (typeof checkpoint === 'string') {
+      useRunStore.getState().setCheckpointNotice({ kind: 'error', text: checkpoint });
+      return;
+    }
+    await open(checkpoint);
+  };
+  const switchTask = async (offer: SwitchOffer) => {
+    setSwitchOffer(undefined);
+    await selectTask(offer.otherTask.task, offer.otherTask.obsType);
+    await open(offer.files);
   };
   const onDrop = (event: DragEvent) => {
     event.preventDefault();
@@ -109,10 +156,19 @@ export function CheckpointPanel() {
       <h2>Model{hasRun && <span className="muted" data-testid="model-of-run" title="The checkpoint the current run started from: Train continues that run"> · current run's</span>}</h2>
       <label className={`dropzone${dragging ? ' dragging' : ''}`} data-testid="dropzone"
         onDragOver={(event) => { event.preventDefault(); setDragging(true); }} onDragLeave={() => setDragging(false)} onDrop={onDrop}>
-        Drop a <b>.flowtune</b>, or a tfjs <b>model.json</b> with its <b>.bin</b>, or click to choose
-        <input type="file" multiple accept=".flowtune,.json,.bin" data-testid="checkpoint-input" onChange={(event) => { void load(event.target.files); event.target.value = ''; }} />
+        Drop a <b>.flowtune</b>, or a tfjs <b>model.json</b> with its <b>.bin</b> (or their <b>.zip</b>), or click to choose
+        <input type="file" multiple accept=".flowtune,.json,.bin,.zip" data-testid="checkpoint-input" onChange={(event) => { void load(event.target.files); event.target.value = ''; }} />
       </label>
-      {notice && <p className={`notice notice-${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'} data-testid="checkpoint-notice">{notice.text}</p>}
+      {notice && (
+        <p className={`notice notice-${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'} data-testid="checkpoint-notice">
+          {notice.text}
+          {switchOffer && !hasRun && (
+            <button className="notice-action" data-testid="checkpoint-switch-task" onClick={() => void switchTask(switchOffer)}>
+              Switch to task '{switchOffer.otherTask.task}'{switchOffer.otherTask.obsType === 'pointcloud' ? ' (point cloud)' : ''}
+            </button>
+          )}
+        </p>
+      )}
       {model?.kind === 'checkpoint' && <Metadata info={model.info} />}
       {model?.kind === 'fresh' && <p className="muted" data-testid="model-fresh">{model.reason}</p>}
       {next && hasRun && <NextModel next={next} />}

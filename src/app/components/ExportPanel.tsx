@@ -1,5 +1,6 @@
 import { formatMetricsCsv, formatMetricsJsonl } from '../../core/metrics';
 import { download } from '../export/download';
+import { zipStore } from '../export/zip-store';
 import { OnnxExportRow } from '../export/OnnxExportRow';
 import { useRunStore } from '../store/run-slice';
 import { errorText, trainerClient } from '../workers/trainer-client';
@@ -8,10 +9,8 @@ async function exportModel(format: 'flowtune' | 'tfjs'): Promise<void> {
   try {
     const files = await trainerClient().exportModel();
     if (format === 'flowtune') download(`${files.baseName}.flowtune`, files.flowtune, 'application/octet-stream');
-    else {
-      download(`${files.baseName}.model.json`, files.modelJson, 'application/json');
-      download('model.weights.bin', files.weightsBin, 'application/octet-stream');
-    }
+    // One archive, so the browser starts one download; model.json names its weights file beside it.
+    else download(`${files.baseName}.tfjs.zip`, zipStore([{ name: 'model.json', data: files.modelJson }, { name: files.weightsFileName, data: files.weightsBin }]), 'application/zip');
   } catch (error) {
     useRunStore.getState().setRunError(errorText(error));
   }
@@ -19,7 +18,8 @@ async function exportModel(format: 'flowtune' | 'tfjs'): Promise<void> {
 
 /** Export of the model (.flowtune, tfjs), the metrics (CSV, JSONL) and the config (JSON). */
 export function ExportPanel() {
-  const hasRun = useRunStore((state) => (state.status?.phase ?? 'idle') !== 'idle');
+  // The run's model, or with no run a loaded checkpoint (as ONNX export offers it too).
+  const hasModel = useRunStore((state) => (state.status?.phase ?? 'idle') !== 'idle' || state.model?.kind === 'checkpoint');
   const records = useRunStore((state) => state.records);
   const config = useRunStore((state) => state.config);
   const stamp = `${config.task}-it${records.at(-1)?.['progress/iteration'] ?? 0}`;
@@ -27,9 +27,9 @@ export function ExportPanel() {
     <section className="panel" data-testid="export-panel">
       <h2>Export</h2>
       <div className="button-grid">
-        <button disabled={!hasRun} data-testid="export-flowtune" onClick={() => void exportModel('flowtune')}>Model .flowtune</button>
-        <button disabled={!hasRun} data-testid="export-tfjs" onClick={() => void exportModel('tfjs')}
-          title="model.json + weights.bin: the weights for Flowtune with their optimizer state, not a graph tf.loadGraphModel runs; use ONNX to run the policy elsewhere">
+        <button disabled={!hasModel} data-testid="export-flowtune" onClick={() => void exportModel('flowtune')}>Model .flowtune</button>
+        <button disabled={!hasModel} data-testid="export-tfjs" onClick={() => void exportModel('tfjs')}
+          title="One .zip holding model.json and model.weights.bin: the weights for Flowtune with their optimizer state, not a graph tf.loadGraphModel runs; use ONNX to run the policy elsewhere">
           Flowtune weights (tfjs)
         </button>
         <button disabled={records.length === 0} data-testid="export-csv" onClick={() => download(`metrics-${stamp}.csv`, formatMetricsCsv(records), 'text/csv')}>Metrics CSV</button>

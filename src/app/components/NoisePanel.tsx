@@ -1,9 +1,10 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { CONFIG_FIELDS, deriveSizes, fieldRange, type NoiseConfig, type RunConfig } from '../../core/config';
 import { useChartFrame } from '../plot/use-chart-frame';
 import { schedulePoints } from '../noise/schedule-points';
 import { sliderBounds } from '../noise/slider-bounds';
-import { formatValue } from '../plot/format';
+import { noiseSliderIdleReason, type NoiseSliderField } from '../noise/slider-applies';
+import { formatCount, formatValue } from '../plot/format';
 import { LinePlot, type PlotSeries } from '../plot/LinePlot';
 import { niceTicks, niceTicksAbove } from '../plot/nice-ticks';
 import { useRunStore } from '../store/run-slice';
@@ -11,36 +12,42 @@ import { errorText, trainerClient } from '../workers/trainer-client';
 
 const SCHEDULE_HEIGHT = 116;
 
-async function sendNoise(noise: Partial<NoiseConfig>): Promise<void> {
-  const { setConfigNotice } = useRunStore.getState();
+/** A refused change is said in the panel's own reserved line, so nothing above the workspace moves. */
+async function sendNoise(noise: Partial<NoiseConfig>, setProblem: (text: string | undefined) => void): Promise<void> {
   try {
     await trainerClient().setNoise(noise);
-    setConfigNotice(undefined);
+    setProblem(undefined);
   } catch (error) {
-    setConfigNotice({ kind: 'error', text: errorText(error) });
+    setProblem(errorText(error));
   }
 }
 
 interface SliderProps {
-  field: 'level' | 'std_min' | 'std_max' | 'decay_steps';
+  field: NoiseSliderField;
   label: string;
   config: RunConfig;
   step: number;
   /** Display limit below the field's own maximum. */
   upTo?: number;
+  onProblem: (text: string | undefined) => void;
 }
 
-/** A noise slider over the values validation accepts for its field, given the rest of the config. */
-function Slider({ field, label, config, step: gridStep, upTo }: SliderProps) {
+/**
+ * A noise slider over the values validation accepts for its field, given the rest of the config
+ * (so σ min never passes σ max); disabled, with the reason, when the method does not use it.
+ */
+function Slider({ field, label, config, step: gridStep, upTo, onProblem }: SliderProps) {
   const key = `noise.${field}` as const;
   const { min, max, step } = sliderBounds(fieldRange(key, config), gridStep, upTo);
   const value = config.noise[field];
+  const idle = noiseSliderIdleReason(field, config.noise);
   return (
-    <label className="slider" title={CONFIG_FIELDS[key].doc}>
+    <label className={`slider${idle ? ' slider-idle' : ''}`} title={idle ? `${label} does nothing now: ${idle}` : CONFIG_FIELDS[key].doc}>
       <span>{label}</span>
-      <input type="range" min={min} max={max} step={step} value={value} data-testid={`noise-${field}`}
-        onChange={(event) => void sendNoise({ [field]: Number(event.target.value) })} />
-      <span className="mono" data-testid={`noise-${field}-value`}>{value}</span>
+      <input type="range" min={min} max={max} step={step} value={value} data-testid={`noise-${field}`} disabled={idle !== undefined}
+        onChange={(event) => void sendNoise({ [field]: Number(event.target.value) }, onProblem)} />
+      <span className="mono" data-testid={`noise-${field}-value`}>{field === 'decay_steps' ? formatCount(value) : value}</span>
+      {idle && <span className="slider-reason small" data-testid={`noise-${field}-idle`}>{idle}</span>}
     </label>
   );
 }
@@ -68,27 +75,30 @@ export function NoisePanel() {
     return { xs: points.map((point) => point.envSteps), series, xDomain, yDomain, xTicks: niceTicks(xDomain[0], xDomain[1], 4), yTicks };
   }, [config, total, usesHead]);
   const markers = useMemo(() => [{ x: envSteps, label: 'now', color: '#dc2626' }], [envSteps]);
+  const [problem, setProblem] = useState<string>();
+  const send = (noise: Partial<NoiseConfig>) => void sendNoise(noise, setProblem);
   return (
     <section className="panel" data-testid="noise-panel">
       <h2>Exploration noise</h2>
       <div className="form-grid">
         <label title={CONFIG_FIELDS['noise.method'].doc}>
           <span>method</span>
-          <select value={noise.method} data-testid="noise-method" onChange={(event) => void sendNoise({ method: event.target.value as NoiseConfig['method'] })}>
+          <select value={noise.method} data-testid="noise-method" onChange={(event) => send({ method: event.target.value as NoiseConfig['method'] })}>
             {CONFIG_FIELDS['noise.method'].values.map((method) => <option key={method} value={method}>{method}</option>)}
           </select>
         </label>
         <label title={CONFIG_FIELDS['noise.decay'].doc}>
           <span>decay</span>
-          <select value={noise.decay} data-testid="noise-decay" onChange={(event) => void sendNoise({ decay: event.target.value as NoiseConfig['decay'] })}>
+          <select value={noise.decay} data-testid="noise-decay" onChange={(event) => send({ decay: event.target.value as NoiseConfig['decay'] })}>
             {CONFIG_FIELDS['noise.decay'].values.map((decay) => <option key={decay} value={decay}>{decay}</option>)}
           </select>
         </label>
       </div>
-      <Slider field="level" label="level a" config={config} step={0.01} />
-      <Slider field="std_min" label="σ min" config={config} step={0.001} />
-      <Slider field="std_max" label="σ max" config={config} step={0.001} />
-      <Slider field="decay_steps" label="decay steps" config={config} step={Math.max(1, Math.round(Math.max(total, 1000) / 200))} upTo={Math.max(total, noise.decay_steps, 1000)} />
+      <Slider field="level" label="level a" config={config} step={0.01} onProblem={setProblem} />
+      <Slider field="std_min" label="σ min" config={config} step={0.001} onProblem={setProblem} />
+      <Slider field="std_max" label="σ max" config={config} step={0.001} onProblem={setProblem} />
+      <Slider field="decay_steps" label="decay steps" config={config} step={Math.max(1, Math.round(Math.max(total, 1000) / 200))} upTo={Math.max(total, noise.decay_steps, 1000)} onProblem={setProblem} />
+      <p className="slider-problem small" role="alert" data-testid="noise-problem" title={problem}>{problem}</p>
       <div className="schedule-plot" data-testid="noise-schedule" ref={frameRef}>
         <div className="plot-legend">
           {plot.series.map((entry) => <span key={entry.key}><span className="plot-swatch" style={{ background: entry.color }} />{entry.label}</span>)}
@@ -99,7 +109,7 @@ export function NoisePanel() {
           <div style={{ height: SCHEDULE_HEIGHT }} />
         )}
       </div>
-      <p className="muted small">{usesHead ? 'σ bounds of the learnable noise head' : 'noise level a'} over the run's {total.toLocaleString()} env steps; the red line is now.</p>
+      <p className="muted small">{usesHead ? 'σ bounds of the learnable noise head' : 'noise level a'} over the run's {formatCount(total)} env steps; the red line is now.</p>
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import { useRunStore } from '../store/run-slice';
-import { errorText, trainerClient } from '../workers/trainer-client';
+import { clearRunView, errorText, trainerClient } from '../workers/trainer-client';
 import { resetQuestion } from './reset-question';
 
 /** Asks once before Reset; the worker then keeps the run in the Runs list and says so. */
@@ -12,9 +12,12 @@ export function ResetConfirm() {
   const { setResetAsked, setRunError } = useRunStore.getState();
   const reset = async () => {
     setResetAsked(false);
+    const settle = clearRunView();
     try {
       await trainerClient().reset();
+      settle(true);
     } catch (error) {
+      settle(false);
       setRunError(errorText(error));
     }
   };

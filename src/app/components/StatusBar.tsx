@@ -1,3 +1,4 @@
+import { formatCount } from '../plot/format';
 import { queueProgressText } from '../runs/queue-progress';
 import { useCompareStore } from '../store/compare-slice';
 import { useRunStore } from '../store/run-slice';
@@ -22,10 +23,10 @@ export function StatusBar() {
     <footer className="statusbar" data-testid="statusbar">
       <span>backend <b data-testid="status-backend">{backend?.backend ?? '…'}</b></span>
       <span>iteration <b className="mono" data-testid="status-iteration">{status?.iteration ?? 0}</b>{status?.totalIterations ? ` / ${status.totalIterations}` : ''}</span>
-      <span>env steps <b className="mono" data-testid="status-env-steps">{status?.envSteps ?? 0}</b></span>
+      <span>env steps <b className="mono" data-testid="status-env-steps">{formatCount(status?.envSteps ?? 0)}</b></span>
       <span>elapsed <b className="mono">{formatDuration(status?.elapsedSeconds)}</b></span>
       <span>ETA <b className="mono" data-testid="status-eta">{formatDuration(status?.etaSeconds)}</b></span>
-      <div className="progress" title={`${(fraction * 100).toFixed(1)}% of ${status?.totalEnvSteps ?? 0} env steps`}>
+      <div className="progress" title={`${(fraction * 100).toFixed(1)}% of ${formatCount(status?.totalEnvSteps ?? 0)} env steps`}>
         <div className="progress-fill" style={{ width: `${fraction * 100}%` }} data-testid="progress-fill" />
       </div>
       {queue && <span className={queue.phase === 'running' ? undefined : 'muted'} data-testid="queue-progress" data-phase={queue.phase}>{queueProgressText(queue)}</span>}

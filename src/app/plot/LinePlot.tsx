@@ -8,6 +8,7 @@ import { memo, useMemo, useState, type PointerEvent, type ReactNode } from 'reac
 import { Curve, Surface } from 'recharts';
 import { formatTick, formatValue } from './format';
 import { hoverPoints } from './hover';
+import { markerLabelPlace, xTickAnchor } from './label-place';
 import { linearScale, type LinearScale } from './scale';
 
 export interface PlotSeries {
@@ -58,6 +59,8 @@ export interface LinePlotProps {
   markers?: readonly PlotMarker[];
   /** Marks drawn over the series, in pixels from the scales. */
   overlay?: (scales: PlotScales) => ReactNode;
+  /** Marks drawn under the series (bands), in pixels from the scales. */
+  underlay?: (scales: PlotScales) => ReactNode;
   /** The readout's heading for an x value, e.g. "env steps 1200". */
   describeX?: (x: number) => string;
 }
@@ -75,7 +78,7 @@ function plotArea(width: number, height: number, yAxisWidth: number) {
 }
 
 export function LinePlot(props: LinePlotProps) {
-  const { width, height, xs = NO_XS, series, xDomain, yDomain, xTicks, yTicks, yAxisWidth = 40, verticalGrid = false, dashedGrid = false, markers = [], overlay, describeX = formatValue } = props;
+  const { width, height, xs = NO_XS, series, xDomain, yDomain, xTicks, yTicks, yAxisWidth = 40, verticalGrid = false, dashedGrid = false, markers = [], overlay, underlay, describeX = formatValue } = props;
   const area = plotArea(width, height, yAxisWidth);
   const scales = useMemo(
     (): PlotScales => ({ x: linearScale(xDomain, [area.left, area.right]), y: linearScale(yDomain, [area.bottom, area.top]) }),
@@ -105,18 +108,22 @@ export function LinePlot(props: LinePlotProps) {
         {xTicks.map((tick) => (
           <g key={`x${tick}`}>
             {verticalGrid && <line x1={scales.x(tick)} x2={scales.x(tick)} y1={area.top} y2={area.bottom} stroke={GRID_COLOR} strokeDasharray={dash} />}
-            <text x={scales.x(tick)} y={area.bottom + 3} dy="0.9em" textAnchor="middle" fontSize={TICK_FONT_SIZE} fill="#666">{formatTick(tick)}</text>
+            <text x={scales.x(tick)} y={area.bottom + 3} dy="0.9em" textAnchor={xTickAnchor(scales.x(tick), formatTick(tick), TICK_FONT_SIZE, width)} fontSize={TICK_FONT_SIZE} fill="#666">{formatTick(tick)}</text>
           </g>
         ))}
         <line x1={area.left} x2={area.right} y1={area.bottom} y2={area.bottom} stroke="#9ca3af" />
+        {underlay?.(scales)}
         <SeriesLayer xs={xs} series={series} scales={scales} />
         {overlay?.(scales)}
-        {markers.filter((marker) => marker.x >= Math.min(...xDomain) && marker.x <= Math.max(...xDomain)).map((marker) => (
-          <g key={marker.label} className="plot-marker">
-            <line x1={scales.x(marker.x)} x2={scales.x(marker.x)} y1={area.top} y2={area.bottom} stroke={marker.color} strokeDasharray="3 3" />
-            <text x={scales.x(marker.x) - 3} y={area.top + 8} textAnchor="end" fontSize={TICK_FONT_SIZE} fill={marker.color}>{marker.label}</text>
-          </g>
-        ))}
+        {markers.filter((marker) => marker.x >= Math.min(...xDomain) && marker.x <= Math.max(...xDomain)).map((marker) => {
+          const place = markerLabelPlace(scales.x(marker.x), marker.label, TICK_FONT_SIZE, area.left);
+          return (
+            <g key={marker.label} className="plot-marker">
+              <line x1={scales.x(marker.x)} x2={scales.x(marker.x)} y1={area.top} y2={area.bottom} stroke={marker.color} strokeDasharray="3 3" />
+              <text x={place.x} y={area.top + 8} textAnchor={place.anchor} fontSize={TICK_FONT_SIZE} fill={marker.color} paintOrder="stroke" stroke="#fff" strokeWidth={3}>{marker.label}</text>
+            </g>
+          );
+        })}
         {hovered && (
           <g className="plot-cursor" pointerEvents="none">
             <line x1={scales.x(hovered.x)} x2={scales.x(hovered.x)} y1={area.top} y2={area.bottom} stroke="#9ca3af" />

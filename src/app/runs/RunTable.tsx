@@ -5,6 +5,7 @@ import { useRecipeStore } from '../store/recipe-slice';
 import { useRunStore } from '../store/run-slice';
 import { tasksHaveSuccess } from '../charts/episode-charts';
 import { formatEvalResult, formatUpdated, groupLabel, originBadge, resumeBlocker, runGroups, sortRunRows } from './run-rows';
+import { filterRuns, nextSort, sortRunsBy, type RunSort, type RunSortColumn } from './run-table-order';
 import { deleteRun, resumeRun } from './runs-actions';
 
 interface RunRowProps {
@@ -63,8 +64,22 @@ function RunRow({ run, group, colour, deleting, onDelete, resumeBlocked, hasSucc
   );
 }
 
+/** A column header that sorts the table: ascending, descending, then the default order. */
+function SortHeader({ column, label, sort, onSort, numeric, title }: {
+  column: RunSortColumn; label: string; sort?: RunSort; onSort(column: RunSortColumn): void; numeric?: boolean; title?: string;
+}) {
+  const active = sort?.column === column;
+  return (
+    <th className={numeric ? 'num' : undefined} title={title} aria-sort={active ? (sort.descending ? 'descending' : 'ascending') : 'none'}>
+      <button className="sort-header" data-testid={`run-sort-${column}`} onClick={() => onSort(column)}>
+        {label}<span className="sort-mark" aria-hidden="true">{active ? (sort.descending ? ' ▼' : ' ▲') : ''}</span>
+      </button>
+    </th>
+  );
+}
+
 /**
- * Every kept run: the current one first, then the newest. A checkbox overlays a run on every chart
+ * Every kept run: the current one first, then the newest, or sorted by a column and filtered by words. A checkbox overlays a run on every chart
  * in its colour; a deleted row goes once the worker's next run list leaves it out.
  */
 export function RunTable() {
@@ -77,8 +92,14 @@ export function RunTable() {
   const recipePhase = useRecipeStore((state) => state.status?.phase);
   const tasks = useRunStore((state) => state.tasks);
   const resumeBlocked = resumeBlocker(phase, recipePhase);
-  const rows = useMemo(() => sortRunRows(runs), [runs]);
-  const groups = useMemo(() => runGroups(rows, sweeps, queue), [rows, sweeps, queue]);
+  const [sort, setSort] = useState<RunSort>();
+  const [query, setQuery] = useState('');
+  const groups = useMemo(() => runGroups(sortRunRows(runs), sweeps, queue), [runs, sweeps, queue]);
+  const rows = useMemo(() => {
+    const shown = filterRuns(runs, query, (run) => groupLabel(run, sweeps, queue));
+    return sortRunsBy(shown, sort, (task) => tasksHaveSuccess(tasks, [task]));
+  }, [runs, query, sort, sweeps, queue, tasks]);
+  const onSort = (column: RunSortColumn) => setSort((current) => nextSort(current, column));
   const [deleting, setDeleting] = useState<string[]>([]);
   const { select, clearSelection } = useCompareStore.getState();
   const remove = async (id: string) => {
@@ -91,6 +112,9 @@ export function RunTable() {
       <h2>Runs</h2>
       <div className="runs-toolbar">
         <span className="muted" data-testid="run-count">{runs.length} runs · {selected.length} on the charts</span>
+        <input type="search" className="run-filter" placeholder="filter runs…" title="Shows the runs whose name, task, variant or sweep holds every word" value={query} data-testid="run-filter"
+          onChange={(event) => setQuery(event.target.value)} />
+        {query && <span className="muted" data-testid="run-filter-count">{rows.length} shown</span>}
         {groups.map((group) => (
           <button key={group.id} className="link" data-testid="run-group-select" data-group-id={group.id} onClick={() => select(group.runIds)}>
             select all in {group.label} ({group.runIds.length})
@@ -98,15 +122,18 @@ export function RunTable() {
         ))}
         {selected.length > 0 && <button className="link" data-testid="run-select-none" onClick={clearSelection}>clear selection</button>}
       </div>
-      {rows.length === 0 ? (
+      {runs.length === 0 ? (
         <p className="muted">No runs yet: train one, run a queue, or import a run or sweep folder.</p>
       ) : (
         <div className="runs-scroll">
           <table className="runs-table">
             <thead>
               <tr>
-                <th aria-label="on the charts" /><th>name</th><th aria-label="actions" /><th>origin</th><th>task</th><th className="num">iterations</th>
-                <th className="num">env steps</th><th className="num" title="The newest eval success rate; for a task without a success rule, the newest eval return">eval success</th><th>updated</th>
+                <th aria-label="on the charts" /><SortHeader column="name" label="name" sort={sort} onSort={onSort} /><th aria-label="actions" /><th>origin</th>
+                <SortHeader column="task" label="task" sort={sort} onSort={onSort} /><SortHeader column="iterations" label="iterations" sort={sort} onSort={onSort} numeric />
+                <SortHeader column="envSteps" label="env steps" sort={sort} onSort={onSort} numeric />
+                <SortHeader column="eval" label="eval success" sort={sort} onSort={onSort} numeric title="The newest eval success rate; for a task without a success rule, the newest eval return" />
+                <SortHeader column="updated" label="updated" sort={sort} onSort={onSort} />
               </tr>
             </thead>
             <tbody>

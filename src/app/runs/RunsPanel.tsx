@@ -3,9 +3,10 @@ import { ConfigDiffTable } from './ConfigDiffTable';
 import { QueueForm } from './QueueForm';
 import { RunImport } from './RunImport';
 import { RunTable } from './RunTable';
+import { SweepScatter } from './SweepScatter';
 import { SweepSummaryTable } from './SweepSummaryTable';
 
-/** The Runs tab (DESIGN.md §11 "In the studio"): the run list, imports, config diff, sweep tables and the queue. */
+/** The Runs tab (DESIGN.md §11 "In the studio"): the run list, imports, config diff, the sweep scatter, sweep tables and the queue. */
 export function RunsPanel() {
   const notice = useCompareStore((state) => state.notice);
   const sweeps = useCompareStore((state) => state.sweeps);
@@ -21,6 +22,7 @@ export function RunsPanel() {
         <div className="runs-column">
           <RunTable />
           <ConfigDiffTable />
+          <SweepScatter />
           {sweeps.map((sweep) => <SweepSummaryTable key={sweep.id} sweep={sweep} />)}
         </div>
         <div className="runs-column">

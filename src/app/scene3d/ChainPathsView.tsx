@@ -7,6 +7,7 @@ import { useRunStore } from '../store/run-slice';
 import { trainerClient } from '../workers/trainer-client';
 import { useLatestRequest } from '../workers/use-latest-request';
 import { buildPathLines, disposePathLines } from './path-lines';
+import { framePoints, type PathFraming, type Vec3 } from './frame-paths';
 import { buildPointCloud, cloudCentroid, disposePointCloud, SHARE_RAMP } from './point-cloud-points';
 import { useThreeCanvas } from './use-three-canvas';
 
@@ -18,28 +19,32 @@ function exposeForTests(paths: ChainPaths): void {
   if (import.meta.env.MODE !== 'e2e') return;
   (window as unknown as { __flowtuneChainPaths?: unknown }).__flowtuneChainPaths = {
     count: paths.count, horizon: paths.horizon, nActionSteps: paths.nActionSteps, envIndex: paths.envIndex,
-    paths: Array.from(paths.paths), odePath: Array.from(paths.odePath), obsSource: paths.obsSource, episode: paths.episode,
+    paths: Array.from(paths.paths), odePath: Array.from(paths.odePath), obsSource: paths.obsSource, episode: paths.episode, unposedGeoms: paths.unposedGeoms,
     pointCloud: paths.pointCloud && { points: Array.from(paths.pointCloud.points), shares: Array.from(paths.pointCloud.shares) },
   };
 }
 
+/** Vertical field of view of the task scene's camera (src/scene3d/three-scene.ts). */
+const CAMERA_FOVY_DEG = 40;
+
 /**
- * Where the camera looks, and how far in from the task camera: at the TCP, close in; with a
- * point cloud, half way to the cloud's centre and further out, so the arm and the cube's points show.
+ * The camera that frames the paths (and, with a point cloud, the cloud's centre, so the object's
+ * points show too), seen from the task camera's direction.
  */
-function viewFocus(paths: ChainPaths): { target: [number, number, number]; closeness: number } {
-  const start: [number, number, number] = [paths.odePath[0], paths.odePath[1], paths.odePath[2]];
-  if (!paths.pointCloud) return { target: start, closeness: 0.3 };
-  const centre = cloudCentroid(paths.pointCloud.points);
-  return { target: [0, 1, 2].map((axis) => (start[axis] + centre[axis]) / 2) as [number, number, number], closeness: 0.55 };
+function pathFraming(paths: ChainPaths, aspect: number): PathFraming {
+  const { position, target } = paths.visual.camera;
+  const from = [0, 1, 2].map((axis) => position[axis] - target[axis]) as Vec3;
+  const framed = [paths.paths, paths.odePath];
+  if (paths.pointCloud) framed.push(Float32Array.from(cloudCentroid(paths.pointCloud.points)));
+  return framePoints(framed, from, CAMERA_FOVY_DEG, aspect);
 }
 
-/** What the scene shows of the cube, so the note under it stays true. */
-function cubeNote(paths: ChainPaths): string | undefined {
-  if (paths.objectFromObservation) return undefined;
+/** What the scene leaves out, so the note under it stays true. */
+function unposedNote(paths: ChainPaths): string | undefined {
+  if (paths.unposedGeoms.length === 0) return undefined;
   return paths.pointCloud
-    ? 'The point-cloud observation has no cube pose: the cube mesh stays at its home pose, and the points show where the cube is.'
-    : 'This observation has no cube pose: the cube is drawn at its home pose.';
+    ? 'The point-cloud observation gives no object pose: the objects are left out, and the points show where they are.'
+    : 'This observation gives no object pose: the objects are left out.';
 }
 
 function PointCloudLegend({ count }: { count: number }) {
@@ -79,7 +84,6 @@ export function ChainPathsView() {
 
   useEffect(() => {
     if (!result) return;
-    const { target, closeness } = viewFocus(result);
     const previousLines = linesRef.current;
     const previousCloud = cloudRef.current;
     const lines = buildPathLines(result.paths, result.odePath, result.count, result.horizon, result.nActionSteps);
@@ -89,30 +93,31 @@ export function ChainPathsView() {
     // The scene is built once per task; later samples move its meshes, swap the lines and points and follow the TCP.
     const { handle, fresh } = taskScene(result.visual);
     handle.setFrame(result.poses, 0);
+    handle.setHidden(result.unposedGeoms);
+    const canvas = canvasRef.current;
+    const framing = pathFraming(result, canvas && canvas.clientHeight > 0 ? canvas.clientWidth / canvas.clientHeight : 4 / 3);
     previousLines?.removeFromParent();
     previousCloud?.removeFromParent();
     handle.scene.add(lines);
     if (cloud) handle.scene.add(cloud);
     if (fresh) {
-      // Frame the paths: look at the focus from the task camera's direction, closer in.
-      const [cx, cy, cz] = result.visual.camera.position;
-      const [tx, ty, tz] = target;
-      handle.camera.position.set(tx + closeness * (cx - tx), ty + closeness * (cy - ty), tz + closeness * (cz - tz));
-      handle.camera.lookAt(...target);
-      show(handle, target);
+      handle.camera.position.set(...framing.position);
+      handle.camera.lookAt(...framing.target);
+      show(handle, framing.target);
     } else {
-      follow(target);
+      // Later samples keep the user's view angle and distance, centred on the new paths.
+      follow(framing.target);
     }
     // After the draw, so the new lines and points reuse the old ones' compiled shader programs.
     if (previousLines) disposePathLines(previousLines);
     if (previousCloud) disposePointCloud(previousCloud);
-  }, [result, taskScene, show, follow]);
+  }, [result, taskScene, show, follow, canvasRef]);
 
   useEffect(() => () => {
     if (linesRef.current) disposePathLines(linesRef.current);
     if (cloudRef.current) disposePointCloud(cloudRef.current);
   }, []);
-  const note = result && cubeNote(result);
+  const note = result && unposedNote(result);
 
   return (
     <section className="panel chain-paths" data-testid="chain-paths" data-pending={pending ? '1' : '0'} data-chains={result?.count} data-source={result?.obsSource}>
@@ -130,6 +135,7 @@ export function ChainPathsView() {
       </div>
       <div className="replay-stage">
         <canvas ref={canvasRef} className="replay-canvas" data-testid="chain-paths-canvas" />
+        {result && <span className="camera-hint small" data-testid="camera-hint">drag to orbit · wheel to zoom · right-drag to pan</span>}
         {!result && <p className="replay-empty muted">{hasRun ? 'sampling…' : 'Press Train or Step: the paths start from a rollout observation.'}</p>}
       </div>
       {(webglProblem ?? problem) && <p className="notice notice-error" role="alert" data-testid="chain-paths-error">{webglProblem ?? problem}</p>}

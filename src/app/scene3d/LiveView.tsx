@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { formatCount } from '../plot/format';
 import type { LiveFrame } from '../../protocol/trainer-api';
 import { useRunStore } from '../store/run-slice';
 import { errorText, trainerClient } from '../workers/trainer-client';
@@ -74,7 +75,7 @@ export function LiveView() {
             onChange={(event) => setEnvIndex(Math.max(0, Math.min(numEnvs - 1, Number(event.target.value) || 0)))} />
         </label>
         <span className="mono small" data-testid="live-meta">
-          {frame ? `iteration ${frame.iteration} · ${frame.envSteps} env steps` : `polls every ${LIVE_POLL_MS} ms while training`}
+          {frame ? `iteration ${frame.iteration} · ${formatCount(frame.envSteps)} env steps` : `polls every ${LIVE_POLL_MS} ms while training`}
         </span>
       </div>
       <div className="replay-stage">

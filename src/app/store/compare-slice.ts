@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import type { ConfigKey } from '../../core/config';
 import type { ImportedSweep, QueueStatus, RunDetails, RunListing } from '../../protocol/trainer-api';
 import { assignRunColours } from '../runs/run-colours';
 import type { Notice } from './run-slice';
@@ -16,6 +17,8 @@ interface CompareState {
   details: Record<string, RunDetails>;
   /** Colour of every run selected so far (kept after deselection, so a run gets its colour back). */
   colours: Record<string, string>;
+  /** The config key whose values group the overlaid runs into mean curves with min–max bands; none when undefined. */
+  groupBy?: ConfigKey;
   /** The Runs tab's last import or delete outcome. */
   notice?: Notice;
   setRuns(runs: RunListing[]): void;
@@ -28,6 +31,7 @@ interface CompareState {
   toggleHidden(id: string): void;
   addDetails(details: readonly RunDetails[]): void;
   setNotice(notice: Notice | undefined): void;
+  setGroupBy(key: ConfigKey | undefined): void;
 }
 
 /** The Runs tab's state: the run list, imported sweeps, the queue and the overlay selection; plain data only. */
@@ -61,4 +65,5 @@ export const useCompareStore = create<CompareState>()((set) => ({
     if (incoming.length > 0) set((state) => ({ details: { ...state.details, ...Object.fromEntries(incoming.map((entry) => [entry.listing.id, entry])) } }));
   },
   setNotice: (notice) => set({ notice }),
+  setGroupBy: (groupBy) => set({ groupBy }),
 }));

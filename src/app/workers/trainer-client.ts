@@ -24,6 +24,8 @@ let pendingRecords: MetricRecord[] = [];
 let pendingStatus: RunStatus | undefined;
 let flushTimer: ReturnType<typeof setTimeout> | undefined;
 let lastFlush = 0;
+/** Set from a Reset until the worker's empty history arrives: records still in flight belong to the ended run. */
+let discardingRecords = false;
 
 function flush(): void {
   flushTimer = undefined;
@@ -57,10 +59,12 @@ export function applyTrainerEvent(event: TrainerEvent): void {
       break;
     }
     case 'metrics':
+      if (discardingRecords) break;
       pendingRecords.push(event.record);
       schedule(false);
       break;
     case 'history':
+      discardingRecords = false;
       pendingRecords = [];
       store.setRecords(event.records);
       useEpisodeStore.getState().clearEpisodes();
@@ -102,6 +106,21 @@ export function applyTrainerEvent(event: TrainerEvent): void {
       store.setRunError(`${event.name}: ${event.message}`);
       break;
   }
+}
+
+/**
+ * Clears the charts and gallery the moment Reset is confirmed: the worker's own empty history
+ * arrives only once the run has parked and saved (a second or two). `resetDone` false (Reset
+ * failed) takes the records again.
+ */
+export function clearRunView(): (resetDone: boolean) => void {
+  discardingRecords = true;
+  pendingRecords = [];
+  useRunStore.getState().setRecords([]);
+  useEpisodeStore.getState().clearEpisodes();
+  return (resetDone) => {
+    if (!resetDone) discardingRecords = false;
+  };
 }
 
 let subscribed = false;

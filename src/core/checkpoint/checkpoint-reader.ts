@@ -13,6 +13,8 @@ export interface CheckpointSource {
   records: RawTensorRecord[];
   /** The raw tensor bytes the records index into. */
   data: Uint8Array;
+  /** Bytes of the file before `data` (a .flowtune's length and header); 0 or absent for a separate weights file. */
+  dataStart?: number;
   /** Parsed Flowtune metadata, or undefined when the file has none. */
   metadata: unknown;
   /** Where the metadata lives in this format, for the message when it is missing. */
@@ -58,7 +60,7 @@ export interface CheckedSource {
 
 /** Layout, metadata, task and optimizer-entry checks; reads no tensor values. */
 export function checkSource(source: CheckpointSource, expectedTask: string | undefined): CheckedSource {
-  const records = checkLayout(source.records, source.data.byteLength);
+  const records = checkLayout(source.records, source.data.byteLength, source.dataStart);
   if (source.metadata === undefined) {
     throw new CheckpointError(`checkpoint has no ${source.metadataLocation} entry, so it is not a Flowtune checkpoint`);
   }

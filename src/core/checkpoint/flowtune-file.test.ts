@@ -89,8 +89,9 @@ describe('decodeFlowtune rejects bad files with one clear sentence', () => {
     const contents = sampleContents(false);
     contents.tensors = new Map([['a', { shape: [4], data: Float32Array.of(1, 2, 3, 4) }]]);
     const bytes = encodeFlowtune(contents);
+    // The whole file's sizes lead: 3 bytes short of the length its header promises.
     expect(checkpointError(() => decodeFlowtune(bytes.subarray(0, bytes.byteLength - 3), anyShapes)).message)
-      .toBe('tensor a has data_offsets [0,16] beyond the 13-byte data section (the file is truncated or corrupt)');
+      .toBe(`the file is cut short (${bytes.byteLength - 3} of ${bytes.byteLength} bytes): tensor a has data_offsets [0,16] beyond the 13-byte data section`);
     expect(checkpointError(() => decodeFlowtune(bytes.subarray(0, 20), anyShapes)).message)
       .toMatch(/^checkpoint is truncated or not a \.flowtune file: its header length field says \d+ bytes but only 12 follow$/);
   });
@@ -103,8 +104,11 @@ describe('decodeFlowtune rejects bad files with one clear sentence', () => {
 
   it('offsets out of range, overlapping tensors, wrong byte lengths and uncovered bytes', () => {
     const data = float32Bytes(1, 2, 3);
+    const beyond = { a: { dtype: 'F32', shape: [25], data_offsets: [0, 100] } };
+    const beyondFile = buildSafetensors({ ...metadataEntry(), ...beyond }, data).byteLength;
     const cases: [Record<string, unknown>, string][] = [
-      [{ a: { dtype: 'F32', shape: [25], data_offsets: [0, 100] } }, 'tensor a has data_offsets [0,100] beyond the 12-byte data section (the file is truncated or corrupt)'],
+      // 12 data bytes where 100 are promised: the file is 88 bytes short.
+      [beyond, `the file is cut short (${beyondFile} of ${beyondFile + 88} bytes): tensor a has data_offsets [0,100] beyond the 12-byte data section`],
       [{ a: { dtype: 'F32', shape: [2], data_offsets: [0, 8] }, b: { dtype: 'F32', shape: [2], data_offsets: [4, 12] } }, 'tensors a and b overlap in the data section ([0,8] and [4,12])'],
       [{ a: { dtype: 'F32', shape: [3], data_offsets: [0, 8] } }, 'tensor a has 8 bytes, but shape [3] of F32 needs 12'],
       [{ a: { dtype: 'F32', shape: [2], data_offsets: [0, 8] } }, 'checkpoint data section has 4 bytes that belong to no tensor'],

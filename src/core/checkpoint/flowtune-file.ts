@@ -98,6 +98,7 @@ function parseFlowtune(bytes: Uint8Array, maxHeaderBytes: number): CheckpointSou
   return {
     records,
     data: bytes.subarray(8 + headerByteLength),
+    dataStart: 8 + headerByteLength,
     metadata: parseMetadataEntry(metadata, METADATA_KEY),
     metadataLocation: `__metadata__.${METADATA_KEY}`,
     optimizerState: parseMetadataEntry(metadata, OPTIMIZER_METADATA_KEY),

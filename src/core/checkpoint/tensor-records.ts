@@ -35,9 +35,10 @@ export function elementCount(shape: readonly number[]): number {
 /**
  * Checks every record against the data section: known dtype, integral shape,
  * byte length = product(shape) × dtype size, range inside the section, no two
- * ranges overlapping, and no byte left over. Returns the records typed.
+ * ranges overlapping, and no byte left over. Returns the records typed. `dataStart` is the bytes of
+ * the file before its data section, so a cut-short file's message gives whole-file sizes.
  */
-export function checkLayout(records: readonly RawTensorRecord[], dataByteLength: number): CheckedTensorRecord[] {
+export function checkLayout(records: readonly RawTensorRecord[], dataByteLength: number, dataStart = 0): CheckedTensorRecord[] {
   const seen = new Set<string>();
   for (const record of records) {
     if (record.name === '') fail('checkpoint has a tensor with an empty name');
@@ -53,7 +54,9 @@ export function checkLayout(records: readonly RawTensorRecord[], dataByteLength:
       fail(`tensor ${record.name} has data_offsets [${record.begin},${record.end}], which is not an ordered pair of non-negative integers`);
     }
     if (record.end > dataByteLength) {
-      fail(`tensor ${record.name} has data_offsets [${record.begin},${record.end}] beyond the ${dataByteLength}-byte data section (the file is truncated or corrupt)`);
+      // What the user can act on first (the file is incomplete), the internals after.
+      const needed = Math.max(...records.map((entry) => (Number.isSafeInteger(entry.end) ? entry.end : 0)));
+      fail(`the file is cut short (${dataStart + dataByteLength} of ${dataStart + needed} bytes): tensor ${record.name} has data_offsets [${record.begin},${record.end}] beyond the ${dataByteLength}-byte data section`);
     }
     const needed = elementCount(record.shape) * DTYPE_BYTES[record.dtype as StoredDtype];
     if (record.end - record.begin !== needed) {

@@ -71,7 +71,7 @@ describe('tfjs export and import', () => {
     expect(checkpointError(() => importTfjs(modelJson, weightsBin, { expectedShapes, expectedTask: 'lift' })).message)
       .toBe("checkpoint is for task 'pick-cube' but the run is 'lift'");
     expect(checkpointError(() => importTfjs(modelJson, weightsBin.subarray(0, weightsBin.byteLength - 4), { expectedShapes })).message)
-      .toBe(`tensor value_head.scale has data_offsets [${weightsBin.byteLength - 4},${weightsBin.byteLength}] beyond the ${weightsBin.byteLength - 4}-byte data section (the file is truncated or corrupt)`);
+      .toBe(`the file is cut short (${weightsBin.byteLength - 4} of ${weightsBin.byteLength} bytes): tensor value_head.scale has data_offsets [${weightsBin.byteLength - 4},${weightsBin.byteLength}] beyond the ${weightsBin.byteLength - 4}-byte data section`);
     const longer = new Uint8Array(weightsBin.byteLength + 8);
     longer.set(weightsBin);
     expect(checkpointError(() => importTfjs(modelJson, longer, { expectedShapes })).message).toBe('checkpoint data section has 8 bytes that belong to no tensor');
