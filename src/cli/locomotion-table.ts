@@ -32,7 +32,9 @@ function summary(seeds: readonly LocomotionSeed[]): string {
   const figure = spread(seeds.map((seed) => seed.meanReturn));
   const steps = Math.round(spread(seeds.map((seed) => seed.envSteps)).mean).toLocaleString('en-US');
   const minutes = spread(seeds.map((seed) => seed.wallSeconds / 60));
-  return `${figure.mean.toFixed(0)} ± ${figure.std.toFixed(0)} (${seeds.map((seed) => `s${seed.seed} ${seed.meanReturn.toFixed(0)}`).join(', ')}); ${steps} steps, ${minutes.mean.toFixed(0)} min`;
+  // One seed has no spread to show: it reads as one seed, not as ± 0.
+  const center = seeds.length > 1 ? `${figure.mean.toFixed(0)} ± ${figure.std.toFixed(0)} (${seeds.map((seed) => `s${seed.seed} ${seed.meanReturn.toFixed(0)}`).join(', ')})` : `${figure.mean.toFixed(0)} (1 seed, s${seeds[0].seed})`;
+  return `${center}; ${steps} steps, ${minutes.mean.toFixed(0)} min`;
 }
 
 export function formatLocomotionTable(rows: readonly LocomotionRow[], published: PublishedFigures): string {
