@@ -11,7 +11,7 @@ import { ObservationScaler } from '../gaussian/observation-scaler';
 import { RunningMeanStd } from '../gaussian/running-mean-std';
 import { ConfigError, CheckpointError } from '../errors';
 import { GaussianRun } from './gaussian-run';
-import { openRunEnvs } from './open-run';
+import { disposeRunParts, openRunEnvs } from './open-run';
 import { decodeResumeState } from './resume-codec';
 import type { RunPorts } from './run-ports';
 
@@ -54,22 +54,10 @@ export async function openGaussianRun(config: RunConfig, checkpoint: GaussianChe
       const note = await run.restore(checkpoint.progress, resume);
       if (note) notes.push(note);
     }
-    const openedRun = run;
-    const openedBundle = bundle;
-    return {
-      run: openedRun, evalEnv, notes,
-      close: async () => {
-        openedRun.dispose();
-        openedBundle.policy.dispose();
-        await env.dispose();
-        await evalEnv?.dispose();
-      },
-    };
+    const parts = { run, policy: bundle.policy, env, evalEnv };
+    return { run, evalEnv, notes, close: () => disposeRunParts(parts) };
   } catch (error) {
-    run?.dispose();
-    bundle?.policy.dispose();
-    await env.dispose();
-    await evalEnv?.dispose();
+    await disposeRunParts({ run, policy: bundle?.policy, env, evalEnv });
     throw error;
   }
 }

@@ -42,6 +42,14 @@ export async function openRunEnvs(config: RunConfig, ports: RunPorts): Promise<{
   }
 }
 
+/** What an opener built, disposed in reverse order: the run, its policy, then its envs. */
+export async function disposeRunParts(parts: { run?: { dispose(): void }; policy?: { dispose(): void }; env: BatchEnv; evalEnv?: BatchEnv }): Promise<void> {
+  parts.run?.dispose();
+  parts.policy?.dispose();
+  await parts.env.dispose();
+  await parts.evalEnv?.dispose();
+}
+
 export async function openRun(config: RunConfig, checkpoint: PolicyCheckpoint | undefined, ports: RunPorts): Promise<OpenedRun> {
   // The resume state is checked before any env worker or tf variable exists.
   const resume = checkpoint?.metadata.resume ? decodeResumeState(checkpoint.metadata.resume) : undefined;
@@ -63,22 +71,10 @@ export async function openRun(config: RunConfig, checkpoint: PolicyCheckpoint | 
       const referenceNote = run.restoreReference(checkpoint.reference);
       if (referenceNote) notes.push(referenceNote);
     }
-    const openedRun = run;
-    const openedBundle = bundle;
-    return {
-      run: openedRun, evalEnv, notes,
-      close: async () => {
-        openedRun.dispose();
-        openedBundle.policy.dispose();
-        await env.dispose();
-        await evalEnv?.dispose();
-      },
-    };
+    const parts = { run, policy: bundle.policy, env, evalEnv };
+    return { run, evalEnv, notes, close: () => disposeRunParts(parts) };
   } catch (error) {
-    run?.dispose();
-    bundle?.policy.dispose();
-    await env.dispose();
-    await evalEnv?.dispose();
+    await disposeRunParts({ run, policy: bundle?.policy, env, evalEnv });
     throw error;
   }
 }
