@@ -4,6 +4,7 @@ import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import wasmPlainUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm?url';
 import wasmSimdUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm?url';
 import wasmThreadedSimdUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-threaded-simd.wasm?url';
+import { registerWasmKernels } from '../src/core/backend/wasm-kernels';
 import { backendPreference, isSoftwareAdapter, type AdapterSummary, type BackendName } from '../src/core/backend/choose-backend';
 import type { BackendReport } from '../src/protocol/trainer-api';
 
@@ -15,6 +16,7 @@ setWasmPaths({
   'tfjs-backend-wasm-simd.wasm': wasmSimdUrl,
   'tfjs-backend-wasm-threaded-simd.wasm': wasmThreadedSimdUrl,
 });
+registerWasmKernels();
 
 interface AdapterLike {
   info?: { vendor?: string; architecture?: string; device?: string; description?: string; isFallbackAdapter?: boolean };

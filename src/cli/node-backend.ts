@@ -2,6 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { registerWasmKernels } from '../core/backend/wasm-kernels';
 
 export type NodeBackend = 'wasm' | 'cpu';
 
@@ -14,6 +15,7 @@ export async function useNodeBackend(backend: NodeBackend = 'wasm'): Promise<str
     const distDir = path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm'));
     setWasmPaths(distDir + path.sep);
     wasmPathsSet = true;
+    registerWasmKernels();
   }
   const ok = await tf.setBackend(backend);
   if (!ok) throw new Error(`tfjs backend '${backend}' failed to initialize`);
