@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { BENCH_GROUPS, DEFAULT_BENCH_GROUPS, type BenchGroup, type BenchGroupRunner, type BenchRow } from './bench/bench-row';
 import { formatTable } from './bench/format-table';
+import { registerBuiltInTasks } from '../tasks';
 
 /** Each group lives in its own module so a group's imports load only when it runs. */
 const GROUP_MODULES: Partial<Record<BenchGroup, () => Promise<{ runBench: BenchGroupRunner }>>> = {
@@ -17,6 +18,8 @@ function usage(message: string): never {
 }
 
 async function main(): Promise<void> {
+  // Groups build policies and exports for named tasks, as every host does after registering them.
+  registerBuiltInTasks();
   const groups: BenchGroup[] = [];
   let jsonPath: string | undefined;
   for (const arg of process.argv.slice(2)) {
