@@ -13,7 +13,7 @@ import type { TaskName } from '../../core/envs/task-types';
 import { registerBuiltInTasks } from '../../tasks';
 import { createRng } from '../../core/random';
 import { findTestspeed, TESTSPEED_INSTALL } from './native-testspeed';
-import { physicsVsNativeRows } from './physics-vs-native';
+import { physicsVsNativeRows, type NativeModel } from './physics-vs-native';
 import { gymReferenceModels } from './gym-reference-models';
 
 /** A default training run's batch: 16 envs, chunks of 4 env steps per call. */
@@ -113,7 +113,7 @@ export async function runBench(tasks?: readonly string[]): Promise<BenchRow[]> {
     console.error(`env bench: mujoco-testspeed not found, so no physics_vs_native rows; install it with: ${TESTSPEED_INSTALL}`);
     return rows;
   }
-  const models = selected.map((task) => ({ label: task, xml: getTask(task).scene.xml }));
+  const models: NativeModel[] = selected.map((task) => ({ label: task, xml: getTask(task).scene.xml, islands: getTask(task).islands }));
   if (!tasks) models.push(...gymReferenceModels());
   rows.push(...physicsVsNativeRows(await loadMujocoNode(), testspeed, models));
   return rows;

@@ -25,6 +25,8 @@ export interface NativeModel {
   /** Row label: a task name, or a reference file. */
   label: string;
   xml: string;
+  /** false: our wasm runs it with island discovery off, as the task's env does (TaskSpec.islands). */
+  islands?: boolean;
 }
 
 export function physicsVsNativeRows(mj: Mujoco, binary: string, models: readonly NativeModel[]): BenchRow[] {
@@ -46,18 +48,20 @@ function modelRows(mj: Mujoco, binary: string, model: NativeModel, file: string)
   }));
   const probe = runTestspeed(binary, file, 5000, CTRL_NOISE, loadCpu);
   const nstep = Math.max(5000, Math.min(300_000, Math.round(rate(probe) * TARGET_NATIVE_S)));
-  runWasmTestspeed(mj, scene.xml, Math.min(nstep, 2000), CTRL_NOISE); // compiles the hot wasm paths
+  const islands = model.islands ?? true;
+  runWasmTestspeed(mj, scene.xml, Math.min(nstep, 2000), CTRL_NOISE, islands); // compiles the hot wasm paths
   const native: SpeedRun[] = [];
   const wasm: SpeedRun[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     native.push(runTestspeed(binary, file, nstep, CTRL_NOISE, loadCpu));
-    wasm.push(runWasmTestspeed(mj, scene.xml, nstep, CTRL_NOISE));
+    wasm.push(runWasmTestspeed(mj, scene.xml, nstep, CTRL_NOISE, islands));
   }
   const cpuTimed = native.every((run) => run.cpuStepsPerS !== undefined);
   const ratio = median(native.map((run, round) => rate(wasm[round]) / rate(run)));
   const wallRatio = median(native.map((run, round) => wasm[round].wallStepsPerS / run.wallStepsPerS));
   const work = (runs: SpeedRun[]) => `${runs[0].contactsPerStep.toFixed(2)} contacts, ${runs[0].constraintsPerStep.toFixed(2)} constraints per step`;
   const protocol = `testspeed's protocol: ${nstep} steps from qpos0, ctrl = centre + ${CTRL_NOISE} × half-range × (2·Halton − 1) each step, one thread`
+    + (islands ? '' : '; island discovery off, as the task runs it')
     + (scene.changes.length ? `; scene made readable by MuJoCo 2.2.2 for both engines (${scene.changes.join(', ')})` : '');
   const unit = cpuTimed ? 'mj_step/cpu-s' : 'mj_step/s';
   return [

@@ -9,8 +9,10 @@ import { halton } from './halton';
 import type { SpeedRun } from './native-testspeed';
 import { threadCpuSeconds } from './thread-cpu';
 
-export function runWasmTestspeed(mj: Mujoco, xml: string, nstep: number, ctrlNoise: number): SpeedRun {
+/** `islands: false` switches island discovery off, as a task that sets TaskSpec.islands runs its scene. */
+export function runWasmTestspeed(mj: Mujoco, xml: string, nstep: number, ctrlNoise: number, islands = true): SpeedRun {
   const model = compileModel(mj, { xml, assets: new Map() }, 'the speed-test scene');
+  if (!islands) (model.opt as unknown as { disableflags: number }).disableflags |= mj.mjtDisableBit.mjDSBL_ISLAND.value;
   const data = new mj.MjData(model);
   try {
     const { nq, nv, na, nu } = model;
