@@ -20,6 +20,8 @@ import { gymReferenceModels } from './gym-reference-models';
 const NUM_ENVS = 16;
 const CHUNK = 4;
 const MEASURE_MS = 1000;
+/** Stepping before timing: V8 recompiles MuJoCo's hot wasm functions on background threads for about a second. */
+const WARMUP_MS = 1500;
 /** One thread and all threads are timed in alternating rounds; the medians are reported. */
 const ROUNDS = 3;
 
@@ -35,11 +37,11 @@ function actionPlan(numEnvs: number, actionDim: number, plans: number): Float32A
   });
 }
 
-/** Env steps per second of `step` over MEASURE_MS. */
-async function envRate(step: (actions: Float32Array) => unknown, plan: Float32Array[]): Promise<number> {
+/** Env steps per second of `step` over `ms`. */
+async function envRate(step: (actions: Float32Array) => unknown, plan: Float32Array[], ms = MEASURE_MS): Promise<number> {
   let calls = 0;
   const start = performance.now();
-  while (performance.now() - start < MEASURE_MS) {
+  while (performance.now() - start < ms) {
     await step(plan[calls % plan.length]);
     calls++;
   }
@@ -61,13 +63,12 @@ async function benchTask(task: TaskName, workers: number): Promise<BenchRow[]> {
   try {
     env.reset(seeds);
     await sharded.reset(seeds);
-    for (let warm = 0; warm < 3; warm++) {
-      env.stepChunk(plan[warm], CHUNK, 1);
-      await sharded.stepChunk(plan[warm], CHUNK, 1);
-    }
+    await envRate((actions) => env.stepChunk(actions, CHUNK, 1), plan, WARMUP_MS);
+    await envRate((actions) => sharded.stepChunk(actions, CHUNK, 1), plan, WARMUP_MS);
     // One thread: our full step (controls, substeps, obs, reward, auto-reset), timing mj_step inside it.
     for (let envIndex = 0; envIndex < NUM_ENVS; envIndex++) env.env(envIndex).timePhysics = true;
     let oneThreadMs = 0;
+    const stepsBefore = env.metrics().envSteps;
     for (let round = 0; round < ROUNDS; round++) {
       const start = performance.now();
       oneThread.push(await envRate((actions) => env.stepChunk(actions, CHUNK, 1), plan));
@@ -77,7 +78,7 @@ async function benchTask(task: TaskName, workers: number): Promise<BenchRow[]> {
     let physicsMs = 0;
     for (let envIndex = 0; envIndex < NUM_ENVS; envIndex++) physicsMs += env.env(envIndex).physicsMs;
     overhead = (oneThreadMs - physicsMs) / physicsMs;
-    const envSteps = oneThread.reduce((sum, rate) => sum + rate * MEASURE_MS / 1000, 0);
+    const envSteps = env.metrics().envSteps - stepsBefore;
     bareStepsPerS = (envSteps * substeps) / (physicsMs / 1000);
   } finally {
     env.dispose();
