@@ -1,7 +1,7 @@
 /**
- * The backend choice's wiring (DESIGN.md §7): a forced backend is the one in use and shows its
- * own figure; otherwise the trainer times each backend on the selected model and the badge shows
- * both figures and the winner. The rule itself is unit-tested in core/backend; here test builds'
+ * The backend choice's wiring (DESIGN.md §7): a forced backend is the one in use and is not
+ * timed; otherwise the trainer times each backend on the selected model and the badge shows both
+ * figures and the winner. The rule itself is unit-tested in core/backend; here test builds'
  * stubbed timings decide the winner, so the outcome does not hang on the machine's speed.
  */
 import { expect, test, type Page } from '@playwright/test';
@@ -20,15 +20,18 @@ async function expectBadge(page: Page, expected: { backend: string; choice: stri
 
 test.describe('backend choice', () => {
   for (const backend of ['wasm', 'webgpu'] as const) {
-    test(`?backend=${backend} runs ${backend}, says it was forced, and times it alone`, async ({ page }) => {
-      await openStudio(page, { backend });
+    test(`?backend=${backend} runs ${backend}, says it was forced, and times nothing`, async ({ page }) => {
+      // Stubbed timings would make webgpu or wasm win; a forced backend ignores them.
+      await openStudio(page, { backend, query: { stub_backend_timings: backend === 'wasm' ? 'webgpu:1/1,wasm:9/9' : 'webgpu:9/9,wasm:1/1' } });
       await expect(page.getByTestId('backend-badge')).toHaveAttribute('data-choice', 'forced');
       await expect(page.getByTestId('backend-forced')).toBeVisible();
-      await expect(page.getByTestId('backend-timing')).toHaveCount(0);
       await expect(page.getByTestId('backend')).toHaveText(backend);
-      await expect(page.getByTestId(`speed-${backend}`)).toHaveText(new RegExp(`^${backend} [0-9.]+[kM]? samples/s$`));
-      await expect(page.getByTestId(`speed-${backend}`)).toHaveAttribute('data-in-use', 'true');
-      await expect(page.getByTestId('backend-stubbed')).toHaveCount(0);
+      await expect(page.getByTestId('status-backend')).toHaveText(backend);
+      // The probe runs after the model is selected, when a timing would have switched.
+      await expect(page.getByTestId('probe')).toHaveAttribute('data-finite', 'true');
+      await expect(page.getByTestId('backend')).toHaveText(backend);
+      await expect(page.getByTestId('backend-speeds')).toHaveCount(0);
+      await expect(page.getByTestId('backend-timing')).toHaveCount(0);
       await page.getByTestId('backend-badge').screenshot({ path: `test-results/backend-badge-forced-${backend}.png` });
     });
   }
@@ -47,6 +50,19 @@ test.describe('backend choice', () => {
     await openStudio(page, { query: { stub_backend_timings: 'webgpu:0.5/40,wasm:5/5' } });
     await expectBadge(page, { backend: 'wasm', choice: 'measured', speeds: 'wasm 533 samples/s · webgpu 195', inUse: 'wasm', others: ['webgpu'] });
     await page.getByTestId('backend-badge').screenshot({ path: 'test-results/backend-badge-wasm-wins.png' });
+  });
+
+  test('without stubs, the trainer times both backends on the tiny model and shows both figures, the one in use first', async ({ page }) => {
+    await openStudio(page);
+    const badge = page.getByTestId('backend-badge');
+    await expect(badge).toHaveAttribute('data-choice', 'measured', { timeout: 120_000 });
+    await expect(page.getByTestId('backend-timing')).toHaveCount(0);
+    const inUse = (await page.getByTestId('backend').textContent()) ?? '';
+    const other = inUse === 'wasm' ? 'webgpu' : 'wasm';
+    await expect(page.getByTestId('backend-speeds')).toHaveText(new RegExp(`^ · ${inUse} [0-9.]+[kM]? samples/s · ${other} <?[0-9.]+[kM]?$`));
+    await expect(page.getByTestId(`speed-${inUse}`)).toHaveAttribute('data-in-use', 'true');
+    console.log(`badge: ${await badge.textContent()}`);
+    await badge.screenshot({ path: 'test-results/backend-badge-measured.png' });
   });
 
   test('a change of batch sizes times the backends again at the new sizes', async ({ page }) => {

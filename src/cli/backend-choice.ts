@@ -87,10 +87,10 @@ export async function chooseCliBackend(setting: BackendSetting, model: TimedMode
   const { config, checkpoint } = model;
   const choice = await chooseBySpeed(usable, [], workloadOf(config), {
     start: async (backend) => void (await useNodeBackend(backend as NodeBackend)),
-    measure: async () => {
+    measure: async (_backend, boundSeconds) => {
       const policy = measuredPolicy(config, checkpoint);
       try {
-        return await measurePolicySpeed(policy, config, options.plan ?? QUICK_SPEED_PLAN);
+        return await measurePolicySpeed(policy, config, options.plan ?? QUICK_SPEED_PLAN, boundSeconds);
       } finally {
         policy.dispose();
       }

@@ -7,11 +7,10 @@
  * (Float32Array), so each backend tried gets its own copy of the weights, disposed after the timing;
  * the run then builds its variables on the winner. While a run exists its backend stays, and a
  * model or size change waits for the next run, which is timed before it opens. Short tfjs calls
- * go through the TfGate, so none overlaps a switch.
+ * go through the TfGate, so none overlaps a switch. A backend forced with ?backend= is not timed.
  */
 import { workloadOf } from '../../src/core/backend/backend-speed';
 import { chooseBySpeed, type BackendTrialPorts } from '../../src/core/backend/choose-by-speed';
-import type { BackendName } from '../../src/core/backend/choose-backend';
 import { measuredPolicy, measurementKey } from '../../src/core/backend/measured-model';
 import { measurePolicySpeed } from '../../src/core/backend/policy-speed';
 import type { StubbedTimings } from '../../src/core/backend/stubbed-timings';
@@ -92,6 +91,7 @@ export class BackendChoice {
 
   /** The key of what the next run would time; undefined when it cannot be timed (a Gaussian policy, an unknown task). */
   private key(): string | undefined {
+    if (this.report.forced && this.report.backend === this.report.forced) return undefined;
     const { config, models } = this.host.session();
     if (config.policy.kind !== 'flow') return undefined;
     try {
@@ -125,29 +125,28 @@ export class BackendChoice {
     const { config, models } = this.host.session();
     const checkpoint = models.selected?.checkpoint;
     const workload = workloadOf(config);
-    const { forced, backend: before } = this.report;
+    const before = this.report.backend;
     const stubbed = this.host.stubbed;
     const ports: BackendTrialPorts = {
       start: startBrowserBackend,
-      measure: async (backend) => {
+      measure: async (backend, boundSeconds) => {
         const stub = stubbed?.[backend];
         if (stub) return stub;
         const policy = measuredPolicy(config, checkpoint);
         try {
-          return await measurePolicySpeed(policy, config);
+          return await measurePolicySpeed(policy, config, undefined, boundSeconds);
         } finally {
           policy.dispose();
         }
       },
     };
-    // A forced backend is timed alone, so its figure shows; it stays in use whatever the figure.
-    const candidates: BackendName[] = forced ? [before] : await timedCandidates();
-    const choice = await chooseBySpeed(candidates, forced ? [] : ['cpu'], workload, ports);
+    const candidates = await timedCandidates();
+    const choice = await chooseBySpeed(candidates, ['cpu'], workload, ports);
     if (choice.backend !== before) this.host.switched?.();
     this.publish({
       ...this.report,
       backend: choice.backend,
-      choice: forced ? 'forced' : 'measured',
+      choice: 'measured',
       speeds: choice.speeds,
       timedAt: `${config.num_envs} envs, minibatch ${workload.minibatchSize}`,
       timing: false,

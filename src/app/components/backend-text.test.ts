@@ -28,6 +28,13 @@ describe('backend badge text', () => {
       'webgpu: 10.0 ms per decision, 10.0 ms per gradient step',
       'cpu did not start: not tried',
     ]);
-    expect(backendTitle({ ...report, choice: 'forced', forced: 'wasm', speeds: [], failures: [] })).toBe('forced with ?backend=wasm; timed at 4 envs, minibatch 4');
+    expect(backendTitle({ ...report, choice: 'forced', forced: 'wasm', speeds: [], failures: [], timedAt: undefined })).toBe('forced with ?backend=wasm');
+  });
+
+  it('writes a partial timing as an upper bound and says why its gradient step was not timed', () => {
+    // webgpu's decisions alone: 2 × 0.01 s = 20 ms → 8 / 0.02 = 400 samples/s at most.
+    const partial = { ...report, speeds: [report.speeds[0], backendSpeed({ backend: 'webgpu', decisionSeconds: 0.01, gradStepSeconds: 0, partial: true }, workload)] };
+    expect(speedFigures(partial)[1]).toEqual({ backend: 'webgpu', text: 'webgpu <400', inUse: false });
+    expect(backendTitle(partial)).toContain('webgpu: 10.0 ms per decision, gradient step not timed: its decisions alone took longer than the fastest whole iteration');
   });
 });

@@ -1,7 +1,7 @@
-import { formatRate } from '../../core/backend/backend-speed';
+import { speedFigure } from '../../core/backend/backend-speed';
 import type { BackendReport } from '../../protocol/trainer-api';
 
-/** One figure of the badge: "wasm 7.1k samples/s" for the fastest, "webgpu 2.3k" for the rest. */
+/** One figure of the badge: "wasm 7.1k samples/s" for the fastest, "webgpu 2.3k" for the rest ("<2.3k": an upper bound). */
 export interface SpeedFigure {
   backend: string;
   text: string;
@@ -11,7 +11,7 @@ export interface SpeedFigure {
 export function speedFigures(report: Pick<BackendReport, 'backend' | 'speeds'>): SpeedFigure[] {
   return report.speeds.map((speed, index) => ({
     backend: speed.backend,
-    text: `${speed.backend} ${formatRate(speed.samplesPerSecond)}${index === 0 ? ' samples/s' : ''}`,
+    text: `${speedFigure(speed)}${index === 0 ? ' samples/s' : ''}`,
     inUse: speed.backend === report.backend,
   }));
 }
@@ -23,7 +23,10 @@ export function backendTitle(report: BackendReport): string {
     : report.choice === 'forced'
       ? `forced with ?backend=${report.forced}${report.timedAt ? `; timed at ${report.timedAt}` : ''}`
       : 'picked by preference until a model is timed';
-  const figures = report.speeds.map((speed) => `${speed.backend}: ${(speed.decisionSeconds * 1000).toFixed(1)} ms per decision, ${(speed.gradStepSeconds * 1000).toFixed(1)} ms per gradient step`);
+  const ms = (seconds: number) => `${(seconds * 1000).toFixed(1)} ms`;
+  const figures = report.speeds.map((speed) => `${speed.backend}: ${ms(speed.decisionSeconds)} per decision, ${speed.partial
+    ? 'gradient step not timed: its decisions alone took longer than the fastest whole iteration'
+    : `${ms(speed.gradStepSeconds)} per gradient step`}`);
   const failures = report.failures.map((failure) => `${failure.backend} did not start: ${failure.reason}`);
   return [how, ...(report.stubbed ? ['(stubbed timings of a test build)'] : []), ...figures, ...failures].join('\n');
 }

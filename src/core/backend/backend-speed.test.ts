@@ -66,6 +66,20 @@ describe('chooseFastest', () => {
     expect(verdict.speeds).toHaveLength(1);
   });
 
+  it('never lets a partial timing win, and shows its figure as an upper bound', () => {
+    // webgpu's decisions alone: 32 × 0.1 s = 3.2 s, more than wasm's whole 1.92 s; its gradient step was not timed.
+    const verdict = chooseFastest([
+      { backend: 'webgpu', decisionSeconds: 0.1, gradStepSeconds: 0, partial: true },
+      { backend: 'wasm', decisionSeconds: 0.01, gradStepSeconds: 0.05 },
+    ], workload, ['webgpu', 'wasm']);
+    expect(verdict.backend).toBe('wasm');
+    expect(verdict.speeds[1]).toMatchObject({ backend: 'webgpu', partial: true, iterationSeconds: 3.2, samplesPerSecond: 160 });
+    expect(speedsSummary(verdict.speeds)).toBe('wasm 267 samples/s · webgpu <160');
+    // A partial timing with a gradient time is not one; partial timings alone choose nothing.
+    expect(chooseFastest([{ backend: 'wasm', decisionSeconds: 0.01, gradStepSeconds: 0.5, partial: true }, { backend: 'cpu', decisionSeconds: 1, gradStepSeconds: 1 }], workload, ['wasm', 'cpu']).backend).toBe('cpu');
+    expect(() => chooseFastest([{ backend: 'webgpu', decisionSeconds: 0.1, gradStepSeconds: 0, partial: true }], workload, ['webgpu'])).toThrow(/no backend has a usable timing/);
+  });
+
   it('says which timings it got when none is usable', () => {
     expect(() => chooseFastest([{ backend: 'wasm', decisionSeconds: Infinity, gradStepSeconds: 1 }], workload, ['wasm']))
       .toThrow('no backend has a usable timing (positive, finite seconds per decision and per gradient step); got wasm (Infinity, 1)');

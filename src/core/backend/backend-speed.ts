@@ -9,6 +9,8 @@
  * updates_per_iteration = ppo.epochs × minibatches per epoch. Env physics is the same on every
  * backend, so it is left out. The figure shown is samples/s = decisions per iteration ÷ iteration_s,
  * so the larger figure always wins. A tie goes to the backend earlier in `preference`.
+ * A `partial` timing (its decisions alone outlasted another backend's whole iteration, so its
+ * gradient step was not timed) never wins; its figure is an upper bound.
  */
 import { deriveSizes } from '../config/derive';
 import type { RunConfig } from '../config/run-config';
@@ -34,8 +36,10 @@ export interface BackendTiming {
   backend: BackendName;
   /** One decision for `decisionBatch` envs. */
   decisionSeconds: number;
-  /** One PPO gradient step on `minibatchSize` decisions. */
+  /** One PPO gradient step on `minibatchSize` decisions; 0 when `partial`. */
   gradStepSeconds: number;
+  /** The gradient step was not timed (see the rule above). */
+  partial?: boolean;
 }
 
 /** One backend's figures under the rule. */
@@ -72,12 +76,13 @@ export function backendSpeed(timing: BackendTiming, workload: IterationWorkload)
     iterationSeconds,
     samplesPerSecond: workload.samplesPerIteration / iterationSeconds,
     decisionsPerSecond: workload.decisionBatch / timing.decisionSeconds,
-    gradSamplesPerSecond: workload.minibatchSize / timing.gradStepSeconds,
+    gradSamplesPerSecond: timing.partial ? Number.NaN : workload.minibatchSize / timing.gradStepSeconds,
   };
 }
 
 function usable(timing: BackendTiming): boolean {
-  return [timing.decisionSeconds, timing.gradStepSeconds].every((seconds) => Number.isFinite(seconds) && seconds > 0);
+  const positive = (seconds: number) => Number.isFinite(seconds) && seconds > 0;
+  return positive(timing.decisionSeconds) && (timing.partial ? timing.gradStepSeconds === 0 : positive(timing.gradStepSeconds));
 }
 
 /**
@@ -90,8 +95,8 @@ export function chooseFastest(timings: readonly BackendTiming[], workload: Itera
     return index < 0 ? preference.length : index;
   };
   const speeds = timings.filter(usable).map((timing) => backendSpeed(timing, workload))
-    .sort((a, b) => a.iterationSeconds - b.iterationSeconds || rank(a.backend) - rank(b.backend));
-  if (speeds.length === 0) {
+    .sort((a, b) => Number(a.partial ?? false) - Number(b.partial ?? false) || a.iterationSeconds - b.iterationSeconds || rank(a.backend) - rank(b.backend));
+  if (speeds.length === 0 || speeds[0].partial) {
     const given = timings.map((timing) => `${timing.backend} (${timing.decisionSeconds}, ${timing.gradStepSeconds})`).join(', ') || 'none';
     throw new BackendError(`no backend has a usable timing (positive, finite seconds per decision and per gradient step); got ${given}`);
   }
@@ -106,7 +111,12 @@ export function formatRate(perSecond: number): string {
   return perSecond >= 10 ? perSecond.toFixed(0) : perSecond.toFixed(1);
 }
 
+/** One figure: "wasm 7.1k", or "webgpu <2.3k" for a partial timing's upper bound. */
+export function speedFigure(speed: Pick<BackendSpeed, 'backend' | 'samplesPerSecond' | 'partial'>): string {
+  return `${speed.backend} ${speed.partial ? '<' : ''}${formatRate(speed.samplesPerSecond)}`;
+}
+
 /** "wasm 7.1k samples/s · webgpu 2.3k": the figures, fastest first. */
-export function speedsSummary(speeds: readonly Pick<BackendSpeed, 'backend' | 'samplesPerSecond'>[]): string {
-  return speeds.map((speed, index) => `${speed.backend} ${formatRate(speed.samplesPerSecond)}${index === 0 ? ' samples/s' : ''}`).join(' · ');
+export function speedsSummary(speeds: readonly Pick<BackendSpeed, 'backend' | 'samplesPerSecond' | 'partial'>[]): string {
+  return speeds.map((speed, index) => `${speedFigure(speed)}${index === 0 ? ' samples/s' : ''}`).join(' · ');
 }

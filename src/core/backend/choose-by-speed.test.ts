@@ -47,6 +47,23 @@ describe('chooseBySpeed', () => {
     expect(fake.started).not.toContain('cpu');
   });
 
+  it('tells each later candidate the fastest whole iteration so far, so a slow one may stop early', async () => {
+    const bounds: number[] = [];
+    const ports: BackendTrialPorts = {
+      start: async () => undefined,
+      measure: async (backend, boundSeconds) => {
+        bounds.push(boundSeconds);
+        // wasm: 2 × 0.001 + 2 × 0.002 = 0.006 s. webgpu's decisions alone, 2 × 0.01 = 0.02 s, outlast it.
+        return backend === 'wasm' ? { decisionSeconds: 0.001, gradStepSeconds: 0.002 } : { decisionSeconds: 0.01, gradStepSeconds: 0, partial: true };
+      },
+    };
+    const choice = await chooseBySpeed(['wasm', 'webgpu'], ['cpu'], workload, ports);
+    expect(bounds[0]).toBe(Infinity);
+    expect(bounds[1]).toBeCloseTo(0.006, 12);
+    expect(choice.backend).toBe('wasm');
+    expect(choice.speeds.map((speed) => [speed.backend, speed.partial ?? false])).toEqual([['wasm', false], ['webgpu', true]]);
+  });
+
   it('tries the last resort only when no candidate can be timed', async () => {
     const fake = fakePorts({ cpu: { decisionSeconds: 1, gradStepSeconds: 1 } });
     const choice = await chooseBySpeed(['webgpu', 'wasm'], ['cpu'], workload, fake.ports);

@@ -4,15 +4,18 @@
  * host plugs in how a backend starts and how the model is timed.
  */
 import { BackendError } from '../errors';
-import { chooseFastest, type BackendTiming, type BackendVerdict, type IterationWorkload } from './backend-speed';
+import { backendSpeed, chooseFastest, type BackendTiming, type BackendVerdict, type IterationWorkload } from './backend-speed';
 import type { BackendName } from './choose-backend';
 import type { PolicySpeed } from './policy-speed';
 
 export interface BackendTrialPorts {
   /** Makes `backend` the one in use; throws when it cannot start (the message is the reason). */
   start(backend: BackendName): Promise<void>;
-  /** Times the model on the backend in use. */
-  measure(backend: BackendName): Promise<PolicySpeed>;
+  /**
+   * Times the model on the backend in use. `boundSeconds` is the fastest whole iteration timed so
+   * far: once this backend's decisions alone take longer, it may stop and answer `partial`.
+   */
+  measure(backend: BackendName, boundSeconds: number): Promise<PolicySpeed>;
 }
 
 export interface BackendFailure {
@@ -29,12 +32,13 @@ function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-async function trials(candidates: readonly BackendName[], ports: BackendTrialPorts, failures: BackendFailure[]): Promise<BackendTiming[]> {
+async function trials(candidates: readonly BackendName[], workload: IterationWorkload, ports: BackendTrialPorts, failures: BackendFailure[]): Promise<BackendTiming[]> {
   const timings: BackendTiming[] = [];
   for (const backend of candidates) {
     try {
       await ports.start(backend);
-      timings.push({ backend, ...(await ports.measure(backend)) });
+      const complete = timings.filter((timing) => !timing.partial).map((timing) => backendSpeed(timing, workload).iterationSeconds);
+      timings.push({ backend, ...(await ports.measure(backend, Math.min(Infinity, ...complete))) });
     } catch (error) {
       failures.push({ backend, reason: reasonOf(error) });
     }
@@ -43,8 +47,9 @@ async function trials(candidates: readonly BackendName[], ports: BackendTrialPor
 }
 
 /**
- * Times every candidate and leaves the fastest in use (by `chooseFastest`, ties to the earlier
- * candidate). Only when none of them can be timed are the `lastResort` backends tried (cpu).
+ * Times every candidate, in order, and leaves the fastest in use (by `chooseFastest`, ties to
+ * the earlier candidate); a later candidate may stop early once it cannot win (`partial`).
+ * Order the likely winner first. Only when none of them can be timed are the `lastResort` backends tried (cpu).
  * Throws BackendError naming every failure when no backend can be timed.
  */
 export async function chooseBySpeed(
@@ -54,8 +59,8 @@ export async function chooseBySpeed(
   ports: BackendTrialPorts,
 ): Promise<MeasuredChoice> {
   const failures: BackendFailure[] = [];
-  let timings = await trials(candidates, ports, failures);
-  if (timings.length === 0) timings = await trials(lastResort.filter((backend) => !candidates.includes(backend)), ports, failures);
+  let timings = await trials(candidates, workload, ports, failures);
+  if (timings.length === 0) timings = await trials(lastResort.filter((backend) => !candidates.includes(backend)), workload, ports, failures);
   if (timings.length === 0) {
     throw new BackendError(`no tfjs backend could be timed: ${failures.map((failure) => `${failure.backend}: ${failure.reason}`).join('; ') || 'no candidates'}`);
   }

@@ -35,6 +35,20 @@ describe('measurePolicySpeed', () => {
     expect(leaked).toBe(0);
   });
 
+  it('leaves the gradient step untimed once the decisions alone outlast the bound', async () => {
+    const config = tinyConfig();
+    const shapes = envShapes(config);
+    const policy = new FlowPolicy(policyOptionsFromConfig(config, shapes.obsFrameSize, shapes.actionDim), 1);
+    try {
+      const speed = await measurePolicySpeed(policy, config, ONE_CALL, 1e-9);
+      expect(speed.partial).toBe(true);
+      expect(speed.gradStepSeconds).toBe(0);
+      expect(speed.decisionSeconds).toBeGreaterThan(0);
+    } finally {
+      policy.dispose();
+    }
+  });
+
   it('times a point-cloud DiT-X policy with its frozen encoder, as its rollout stores features', async () => {
     const { speed, leaked } = await measured([
       'env.obs_type=pointcloud', 'env.num_points=16', 'policy.velocity_net=ditx', 'policy.ditx_dim=16', 'policy.ditx_depth=1', 'policy.ditx_heads=2',

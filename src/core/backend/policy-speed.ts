@@ -33,8 +33,13 @@ export const QUICK_SPEED_PLAN: SpeedPlan = {
 export interface PolicySpeed {
   /** One decision for num_envs envs. */
   decisionSeconds: number;
-  /** One PPO gradient step on ppo.minibatch_size decisions. */
+  /** One PPO gradient step on ppo.minibatch_size decisions; 0 when `partial`. */
   gradStepSeconds: number;
+  /**
+   * The gradient step was not timed: an iteration's decisions alone took longer than the bound
+   * given, so this backend cannot win (and a slow emulated GPU is spared its costliest calls).
+   */
+  partial?: boolean;
 }
 
 /** [rows, obsSize] observations in the normalized range, as the rollout uploads them. */
@@ -112,14 +117,17 @@ function gradStep(policy: FlowPolicy, config: RunConfig, arrays: Awaited<ReturnT
 /**
  * Times `policy` at `config`'s sizes on the backend in use. The policy's weights change a little
  * (a few Adam steps at lr 1e-6), so pass a copy built for the measurement, never a run's policy.
+ * When an iteration's decisions alone take longer than `boundSeconds` (the fastest iteration
+ * timed so far), the gradient step is left untimed and the result is `partial`.
  */
-export async function measurePolicySpeed(policy: FlowPolicy, config: RunConfig, plan: SpeedPlan = QUICK_SPEED_PLAN): Promise<PolicySpeed> {
+export async function measurePolicySpeed(policy: FlowPolicy, config: RunConfig, plan: SpeedPlan = QUICK_SPEED_PLAN, boundSeconds = Infinity): Promise<PolicySpeed> {
   const workload = workloadOf(config);
   const rng = createRng(config.seed + 17);
   const obs = randomObs(policy, workload.decisionBatch, rng);
   const decisionSeconds = await timeCalls(async () => {
     await decide(policy, config, obs, rng);
   }, plan.decisions);
+  if (workload.decisionsPerIteration * decisionSeconds > boundSeconds) return { decisionSeconds, gradStepSeconds: 0, partial: true };
   const optimizer = new NamedAdam();
   try {
     const arrays = await minibatchArrays(policy, config, workload.minibatchSize, rng);
