@@ -160,10 +160,17 @@ async function compareRecipes(args: ResultsArgs, tasks: readonly string[], seeds
   writeTable(formatRecipeTable(results, RECIPE_THRESHOLD), args.out);
 }
 
-/** A run folder's final checkpoint evaluated, with its env steps and wall-clock; undefined when the folder holds no run. */
+/**
+ * A run folder's final checkpoint evaluated, with its env steps and wall-clock; undefined when the
+ * folder holds no run, or a run with no final checkpoint yet (said in one warning line).
+ */
 async function locomotionSeed(args: ResultsArgs, task: string, runName: string, seed: number): Promise<LocomotionSeed | undefined> {
   const runDir = path.join(args.runs, runName);
   if (!existsSync(path.join(runDir, 'metrics.jsonl'))) return undefined;
+  if (!existsSync(path.join(runDir, 'checkpoints', 'final.flowtune'))) {
+    console.error(`warning: ${runDir} has no checkpoints/final.flowtune (still training, or stopped before its end); left out of the table`);
+    return undefined;
+  }
   const measured = await evaluator(args, task)(path.join(runDir, 'checkpoints', 'final.flowtune'));
   return { seed, meanReturn: measured.meanReturn, ...lastRecord(runDir) };
 }
@@ -181,7 +188,8 @@ async function compareLocomotion(args: ResultsArgs, tasks: readonly string[], se
       if (flow) flowSeeds.push(flow);
     }
     const bcFile = path.join(args.ckpts, `${task}-bc.flowtune`);
-    const flow = flowSeeds.length > 0 && existsSync(bcFile) ? { bcReturn: (await evaluator(args, task)(bcFile)).meanReturn, seeds: flowSeeds } : undefined;
+    // The BC checkpoint's own return shows even before its PPO runs finish ("911 → not run").
+    const flow = existsSync(bcFile) ? { bcReturn: (await evaluator(args, task)(bcFile)).meanReturn, seeds: flowSeeds } : undefined;
     if (gaussian.length === 0 && !flow) throw new UsageError('runs', `${args.runs} holds no ${task}-gaussian-s<seed> or ${task}-ppo-s<seed> run for seeds ${seeds.join(', ')}`);
     rows.push({ task, gaussian, ...(flow ? { flow } : {}), episodes: args.episodes });
   }

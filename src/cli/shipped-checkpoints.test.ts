@@ -43,6 +43,20 @@ describe('shipped checkpoints', () => {
     });
   }
 
+  it('hopper-bc.flowtune, flow BC on the recipe\'s medium data, stored a return on 100 episodes below the data\'s', () => {
+    const loaded = loadBundle(new Uint8Array(readFileSync('public/checkpoints/hopper-bc.flowtune')), { expectedTask: 'hopper' });
+    try {
+      expect(loaded.metadata.stage).toBe('bc');
+      expect(loaded.metadata.eval.episodes).toBe(100);
+      // Pretraining stored 911; the medium data's own episodes return 1590 on average. A hopper that
+      // falls at once collects about 1 per step it stays healthy, far below 500.
+      expect(loaded.metadata.eval.mean_return).toBeGreaterThan(500);
+      expect(loaded.metadata.eval.mean_return).toBeLessThan(1590);
+    } finally {
+      loaded.bundle.policy.dispose();
+    }
+  });
+
   it('hopper-gaussian.flowtune, the Gaussian PPO expert of the locomotion recipe, decodes for hopper after its 1M env steps', () => {
     const checkpoint = decodeGaussianCheckpoint(new Uint8Array(readFileSync('public/checkpoints/hopper-gaussian.flowtune')), { task: 'hopper', obsDim: 11, actionDim: 3 });
     expect(checkpoint.metadata.stage).toBe('ppo');

@@ -15,5 +15,8 @@ export const BENCH_GROUPS = ['env', 'policy', 'ppo', 'e2e', 'studio', 'gpu'] as 
 export const DEFAULT_BENCH_GROUPS: readonly BenchGroup[] = ['env', 'policy', 'ppo', 'e2e'];
 export type BenchGroup = (typeof BENCH_GROUPS)[number];
 
-/** A bench group runs its measurements and returns rows; it may print progress to stderr. */
-export type BenchGroupRunner = () => Promise<BenchRow[]>;
+/**
+ * A bench group runs its measurements and returns rows; it may print progress to stderr.
+ * `tasks` (the command line's tasks=A,B) limits groups that measure per task.
+ */
+export type BenchGroupRunner = (tasks?: readonly string[]) => Promise<BenchRow[]>;

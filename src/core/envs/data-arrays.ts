@@ -1,7 +1,8 @@
 /**
  * Cached typed-array views of one MjData's fields. Each Embind property read
  * builds a new view (about a microsecond), so the hot path keeps them; a view
- * whose buffer was detached by wasm heap growth has length 0 and is re-read.
+ * whose buffer was detached by wasm heap growth is re-read. A field that is
+ * empty in this model (mocap_pos without mocap bodies) stays cached too.
  */
 import type { MjData } from './mujoco-types';
 
@@ -14,7 +15,8 @@ export class DataArrays {
 
   private get(field: Field): Float64Array {
     let view = this.cache.get(field);
-    if (!view || view.length === 0) {
+    // A detached buffer has byteLength 0; a live one never does.
+    if (!view || view.buffer.byteLength === 0) {
       view = this.data[field] as Float64Array;
       this.cache.set(field, view);
     }

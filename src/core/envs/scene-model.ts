@@ -17,9 +17,13 @@ export class SceneModel {
   readonly keyId: number;
   private disposed = false;
 
-  /** `keyframe` names the start pose; without one a keyframe called 'home' is used when the scene has it. */
-  constructor(readonly mj: Mujoco, readonly source: SceneSource, keyframe?: string, origin = 'the task') {
+  /**
+   * `keyframe` names the start pose; without one a keyframe called 'home' is used when the scene has it.
+   * `islands: false` switches MuJoCo's constraint-island discovery off (TaskSpec.islands).
+   */
+  constructor(readonly mj: Mujoco, readonly source: SceneSource, keyframe?: string, origin = 'the task', options: { islands?: boolean } = {}) {
     this.model = compileModel(mj, source, origin);
+    if (options.islands === false) (this.model.opt as unknown as { disableflags: number }).disableflags |= mj.mjtDisableBit.mjDSBL_ISLAND.value;
     this.nq = this.model.nq;
     this.nv = this.model.nv;
     this.nu = this.model.nu;

@@ -144,6 +144,13 @@ export interface TaskSpec {
   rewardModes?: readonly RewardMode[];
   /** The named keyframe episodes start from (default 'home' when the scene has it, else qpos0). */
   keyframe?: string;
+  /**
+   * false switches MuJoCo's constraint-island discovery off on the compiled scene, for speed only
+   * (default true, MuJoCo's default). Set it only where the task's tests show the physics is
+   * bit-identical either way, as on a body of one kinematic tree; it is not part of the task's
+   * hash, so checkpoints made either way stay valid.
+   */
+  islands?: boolean;
   /** Seeded randomization from the default pose; the physics is forwarded after it. */
   reset(view: TaskView, rng: Rng): void;
   step(view: TaskView): TaskStepResult;

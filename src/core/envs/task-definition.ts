@@ -42,6 +42,8 @@ export interface TaskDefinition {
   readonly hasSuccess: boolean;
   readonly rewardModes: readonly RewardMode[];
   readonly keyframe?: string;
+  /** MuJoCo's constraint-island discovery on (the default) or off; the physics is the same either way. */
+  readonly islands: boolean;
   readonly controls: ReadonlyMap<string, ResolvedControl>;
   readonly defaultControl: string;
   readonly observation: readonly ObservationEntry[];
@@ -167,6 +169,7 @@ export function compileTask(exported: unknown, origin: TaskOrigin, mj?: Mujoco):
   const frameSkip = integerIn(from, 'frameSkip', spec.frameSkip, 1, 1000);
   const maxEpisodeSteps = integerIn(from, 'maxEpisodeSteps', spec.maxEpisodeSteps, 1, 1_000_000);
   const stateSize = integerIn(from, 'stateSize', spec.stateSize ?? 0, 0, 10_000);
+  if (spec.islands !== undefined && typeof spec.islands !== 'boolean') throw new TaskError(`${from}: islands must be true or false`);
   const observation = observationEntries(from, spec.observation);
   const rewardModes = spec.rewardModes ?? ['dense'];
   if (!Array.isArray(rewardModes) || !rewardModes.includes('dense') || rewardModes.some((mode) => mode !== 'dense' && mode !== 'sparse')) {
@@ -186,7 +189,7 @@ export function compileTask(exported: unknown, origin: TaskOrigin, mj?: Mujoco):
     name: spec.name, doc: typeof spec.doc === 'string' ? spec.doc : '', origin: from,
     hash: contentHash([scene.xml, ...assets, origin.moduleText ?? '', shape]),
     scene, frameSkip, maxEpisodeSteps, stateSize, hasSuccess: spec.hasSuccess === true, rewardModes: [...rewardModes],
-    keyframe: spec.keyframe, controls, defaultControl, observation, reset: spec.reset, step: spec.step, expert,
+    keyframe: spec.keyframe, islands: spec.islands ?? true, controls, defaultControl, observation, reset: spec.reset, step: spec.step, expert,
     render: isObject(spec.render) ? spec.render : {}, pointCloud: isObject(spec.pointCloud) ? spec.pointCloud : {},
     ...(origin.url ? { module: { url: origin.url, label: from, files: origin.files, moduleText: origin.moduleText } } : {}),
   };

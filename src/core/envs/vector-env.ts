@@ -77,7 +77,7 @@ export class VectorEnv {
   constructor(mj: Mujoco, config: VectorEnvConfig) {
     this.config = resolveVectorEnvConfig(config);
     const task = getTask(this.config.task);
-    this.scene = new SceneModel(mj, task.scene, task.keyframe, task.origin);
+    this.scene = new SceneModel(mj, task.scene, task.keyframe, task.origin, { islands: task.islands });
     try {
       const { numEnvs } = this.config;
       const model = this.scene.model;

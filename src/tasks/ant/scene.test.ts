@@ -10,6 +10,7 @@ import { loadMujocoNode } from '../../cli/mujoco-node';
 import { getTask } from '../../core/envs/task-registry';
 import { VectorEnv } from '../../core/envs/vector-env';
 import { compileReference, expectModelsAgree, expectResetNoise, expectSameTrajectories, gymModelPath, referenceControlCost } from '../fixtures/gym-reference';
+import { expectIslandsChangeNothing } from '../fixtures/island-check';
 
 const REFERENCE = 'ant.xml';
 
@@ -76,5 +77,13 @@ describe.skipIf(!gymModelPath(REFERENCE))("ant against Gymnasium's ant.xml", () 
 
   it('resets from the model\'s default pose with v5\'s noise: U(±0.1) on qpos and 0.1·N(0, 1) on qvel', () => {
     expectResetNoise(mj, 'ant', reference, { qpos: 'uniform', qvel: 'normal', scale: 0.1 });
+  });
+});
+
+describe('ant without island discovery', () => {
+  it('steps to the same bits as with islands on', async () => {
+    const mj = await loadMujocoNode();
+    expect(getTask('ant').islands).toBe(false);
+    expect(expectIslandsChangeNothing(mj, getTask('ant').scene.xml, { episodes: 3, steps: 300 })).toBe(900);
   });
 });

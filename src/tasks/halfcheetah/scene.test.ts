@@ -8,6 +8,7 @@ import type { MjData, MjModel, Mujoco } from '../../core/envs/mujoco-types';
 import { loadMujocoNode } from '../../cli/mujoco-node';
 import { getTask } from '../../core/envs/task-registry';
 import { compileReference, expectModelsAgree, expectResetNoise, expectSameTrajectories, gymModelPath, referenceControlCost } from '../fixtures/gym-reference';
+import { expectIslandsChangeNothing } from '../fixtures/island-check';
 
 const REFERENCE = 'half_cheetah.xml';
 
@@ -46,5 +47,13 @@ describe.skipIf(!gymModelPath(REFERENCE))("halfcheetah against Gymnasium's half_
 
   it('resets from the model\'s default pose with v5\'s noise: U(±0.1) on qpos and 0.1·N(0, 1) on qvel', () => {
     expectResetNoise(mj, 'halfcheetah', reference, { qpos: 'uniform', qvel: 'normal', scale: 0.1 });
+  });
+});
+
+describe('halfcheetah without island discovery', () => {
+  it('steps to the same bits as with islands on', async () => {
+    const mj = await loadMujocoNode();
+    expect(getTask('halfcheetah').islands).toBe(false);
+    expect(expectIslandsChangeNothing(mj, getTask('halfcheetah').scene.xml, { episodes: 3, steps: 300 })).toBe(900);
   });
 });

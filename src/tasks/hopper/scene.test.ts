@@ -8,6 +8,7 @@ import type { MjData, MjModel, Mujoco } from '../../core/envs/mujoco-types';
 import { loadMujocoNode } from '../../cli/mujoco-node';
 import { getTask } from '../../core/envs/task-registry';
 import { compileReference, expectModelsAgree, expectResetNoise, expectSameTrajectories, gymModelPath, referenceControlCost } from '../fixtures/gym-reference';
+import { expectIslandsChangeNothing } from '../fixtures/island-check';
 
 const REFERENCE = 'hopper.xml';
 
@@ -51,5 +52,13 @@ describe.skipIf(!gymModelPath(REFERENCE))("hopper against Gymnasium's hopper.xml
 
   it('resets from the model\'s default pose with v5\'s noise: U(±5e-3) on qpos and qvel', () => {
     expectResetNoise(mj, 'hopper', reference, { qpos: 'uniform', qvel: 'uniform', scale: 5e-3 });
+  });
+});
+
+describe('hopper without island discovery', () => {
+  it('steps to the same bits as with islands on', async () => {
+    const mj = await loadMujocoNode();
+    expect(getTask('hopper').islands).toBe(false);
+    expect(expectIslandsChangeNothing(mj, getTask('hopper').scene.xml, { episodes: 3, steps: 300 })).toBe(900);
   });
 });

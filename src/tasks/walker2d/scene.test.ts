@@ -8,6 +8,7 @@ import type { MjData, MjModel, Mujoco } from '../../core/envs/mujoco-types';
 import { loadMujocoNode } from '../../cli/mujoco-node';
 import { getTask } from '../../core/envs/task-registry';
 import { compileReference, expectModelsAgree, expectResetNoise, expectSameTrajectories, gymModelPath, referenceControlCost } from '../fixtures/gym-reference';
+import { expectIslandsChangeNothing } from '../fixtures/island-check';
 
 const REFERENCE = 'walker2d_v5.xml';
 
@@ -49,5 +50,13 @@ describe.skipIf(!gymModelPath(REFERENCE))("walker2d against Gymnasium's walker2d
 
   it('resets from the model\'s default pose with v5\'s noise: U(±5e-3) on qpos and qvel', () => {
     expectResetNoise(mj, 'walker2d', reference, { qpos: 'uniform', qvel: 'uniform', scale: 5e-3 });
+  });
+});
+
+describe('walker2d without island discovery', () => {
+  it('steps to the same bits as with islands on', async () => {
+    const mj = await loadMujocoNode();
+    expect(getTask('walker2d').islands).toBe(false);
+    expect(expectIslandsChangeNothing(mj, getTask('walker2d').scene.xml, { episodes: 3, steps: 300 })).toBe(900);
   });
 });
