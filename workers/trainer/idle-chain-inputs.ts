@@ -4,7 +4,6 @@
  * after a reset seeded with `seed + envIndex`. Both are cached, so re-sampling after a
  * noise change costs only the sampling.
  */
-import * as tf from '@tensorflow/tfjs';
 import { bundleFromCheckpoint } from '../../src/core/checkpoint/policy-checkpoint';
 import { type PolicyCheckpoint } from '../../src/core/checkpoint/checkpoint-open';
 import type { RunConfig } from '../../src/core/config/run-config';
@@ -45,9 +44,7 @@ export class IdleChainInputs {
 
   /** The selected checkpoint's policy, or a fresh policy with the run's seed when none is selected. */
   async bundle(config: RunConfig, checkpoint: PolicyCheckpoint | undefined): Promise<PolicyBundle> {
-    // Built again after a backend switch: its variables live on the backend they were made on.
-    const model = checkpoint ? `selected:${config.task}` : `fresh:${JSON.stringify([config.task, config.seed, config.policy, config.env])}`;
-    const key = `${tf.getBackend()}:${model}`;
+    const key = checkpoint ? `selected:${config.task}` : `fresh:${JSON.stringify([config.task, config.seed, config.policy, config.env])}`;
     if (this.bundleEntry && this.bundleEntry.key === key && this.bundleEntry.checkpoint === checkpoint) return this.bundleEntry.bundle;
     this.dispose();
     let bundle: PolicyBundle;
