@@ -57,6 +57,16 @@ describe('shipped checkpoints', () => {
     }
   });
 
+  it('hopper-ppo.flowtune, flow PPO from hopper-bc.flowtune (reinflow-baseline, seed 0), decodes for hopper after its 1M env steps', () => {
+    const loaded = loadBundle(new Uint8Array(readFileSync('public/checkpoints/hopper-ppo.flowtune')), { expectedTask: 'hopper' });
+    try {
+      expect(loaded.metadata.stage).toBe('ppo');
+      expect(loaded.metadata.training.env_steps).toBe(1_003_760);
+    } finally {
+      loaded.bundle.policy.dispose();
+    }
+  });
+
   it('hopper-gaussian.flowtune, the Gaussian PPO expert of the locomotion recipe, decodes for hopper after its 1M env steps', () => {
     const checkpoint = decodeGaussianCheckpoint(new Uint8Array(readFileSync('public/checkpoints/hopper-gaussian.flowtune')), { task: 'hopper', obsDim: 11, actionDim: 3 });
     expect(checkpoint.metadata.stage).toBe('ppo');
