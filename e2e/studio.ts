@@ -22,6 +22,8 @@ export interface OpenOptions {
   faults?: boolean;
   /** The task the page should open on (default pick-cube, the studio's default). */
   task?: string;
+  /** More query parameters, e.g. test builds' stub_backend_timings. */
+  query?: Record<string, string>;
 }
 
 /** The tiny preset (4 envs, [32, 32] MLP) plus overrides, as a URL hash. */
@@ -35,6 +37,7 @@ export async function openStudio(page: Page, options: OpenOptions = {}): Promise
   const query = new URLSearchParams();
   if (options.backend) query.set('backend', options.backend);
   if (options.faults) query.set('faults', '1');
+  for (const [key, value] of Object.entries(options.query ?? {})) query.set(key, value);
   const search = query.toString();
   await page.goto(`/${search ? `?${search}` : ''}#${tinyHash(options.overrides)}`);
   await expect(page.getByTestId('backend')).toHaveText(/^(webgpu|wasm|cpu)$/);

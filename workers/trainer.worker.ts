@@ -1,5 +1,5 @@
 import * as Comlink from 'comlink';
-import type { BackendName } from '../src/core/backend/choose-backend';
+import { parseStubbedTimings } from '../src/core/backend/stubbed-timings';
 import { defaultConfig } from '../src/core/config';
 import { TrainingError } from '../src/core/errors';
 import type { TrainerWorkerApi } from '../src/protocol/trainer-api';
@@ -7,7 +7,8 @@ import { initBrowserBackend } from './tfjs-browser';
 import { probeSample } from './probe-sample';
 import { probeEvalActions } from './trainer/action-probe';
 import { chainSampleBuffers } from './trainer/chain-sampler';
-import { idlePolicy, sampleChains } from './trainer/chain-requests';
+import { forgetIdlePolicy, idlePolicy, sampleChains } from './trainer/chain-requests';
+import { BackendChoice } from './trainer/backend-choice';
 import { FaultInjection } from './trainer/fault-injection';
 import { TrainingSession } from './trainer/training-session';
 import { episodeReplay } from './trainer/episode-replay';
@@ -27,13 +28,12 @@ import { checkpointForOtherTask } from './trainer/checkpoint-task';
 
 registerBuiltInTasks();
 
-let backend: BackendName | undefined;
+let choice: BackendChoice | undefined;
 let faults: FaultInjection | undefined;
 let listener: unknown;
 let session = new TrainingSession(defaultConfig());
 let queue = new RunQueue(session, (event) => session.emit(event));
 let recipe = new RecipeSession(session, (event) => session.emit(event));
-session.blockedBy = () => recipe.blocksTraining();
 // Kept tasks load before anything reads the registry for them (config, model, resume).
 const userTasks = new UserTasks((message) => session.emit({ type: 'error', name: 'TaskError', message }));
 const tasksReady = () => userTasks.ready();
@@ -50,27 +50,47 @@ async function announceTasks(): Promise<void> {
   session.emit({ type: 'tasks', tasks: await taskEntries() });
 }
 
-function requireBackend(): void {
-  if (!backend) throw new TrainingError('trainer worker is not initialized: call init() first');
+/** Hooks the session's run opening and model changes to the other parts (again when init() replaces the session). */
+function wireSession(): void {
+  session.blockedBy = () => recipe.blocksTraining();
+  session.onSelection = () => choice?.refresh();
+  session.beforeOpen = async () => choice?.beforeRun();
+}
+wireSession();
+
+function requireBackend(): BackendChoice {
+  if (!choice) throw new TrainingError('trainer worker is not initialized: call init() first');
+  return choice;
+}
+
+/** A short tfjs call, kept apart from a backend switch. */
+function withTf<T>(work: () => Promise<T>): Promise<T> {
+  return requireBackend().gate.use(work);
+}
+
+/** A demos stage running or parked holds live tensors. */
+function stageHoldsTensors(): boolean {
+  const phase = recipe.status().phase;
+  return phase === 'running' || phase === 'paused';
 }
 
 const api: TrainerWorkerApi = {
   async init(options) {
     const report = await initBrowserBackend(options.backend);
-    backend = report.backend;
+    const stubbed = options.stubbedBackendTimings ? parseStubbedTimings(options.stubbedBackendTimings) : undefined;
+    choice = new BackendChoice(report, { session: () => session, stageHoldsTensors, emit: (event) => session.emit(event), switched: forgetIdlePolicy, stubbed });
     // Test builds plug fault injection in as ports; the session is new, since nothing ran yet.
     if (options.faults === true && !faults) {
       faults = new FaultInjection();
       session = new TrainingSession(session.config, faults);
       queue = new RunQueue(session, (event) => session.emit(event));
       recipe = new RecipeSession(session, (event) => session.emit(event));
-      session.blockedBy = () => recipe.blocksTraining();
+      wireSession();
     }
     return report;
   },
   async probeSample(seed) {
-    requireBackend();
-    const result = await probeSample(seed, backend!);
+    const result = await withTf(() => probeSample(seed, requireBackend().report.backend));
     return Comlink.transfer(result, [result.actions.buffer]);
   },
   async subscribe(next) {
@@ -103,7 +123,9 @@ const api: TrainerWorkerApi = {
   },
   async selectTask(task, obsType) {
     await tasksReady();
-    return session.models.selectTask(task, obsType);
+    // The task's model arrives in steps (the task, then its shipped checkpoint): timed once, after both.
+    const select = () => session.models.selectTask(task, obsType);
+    return choice ? choice.holding(select) : select();
   },
   async loadCheckpoint(files) {
     requireBackend();
@@ -145,27 +167,24 @@ const api: TrainerWorkerApi = {
     return Comlink.transfer(files, [files.flowtune.buffer as ArrayBuffer, files.weightsBin.buffer as ArrayBuffer]);
   },
   async exportOnnx() {
-    requireBackend();
-    const file = await exportOnnx(session);
+    const file = await withTf(() => exportOnnx(session));
     const { check } = file;
     return Comlink.transfer(file, [file.bytes.buffer as ArrayBuffer, check.obs.buffer as ArrayBuffer, check.x0.buffer as ArrayBuffer, check.actions.buffer as ArrayBuffer]);
   },
   async probeActions(model, seed) {
-    requireBackend();
-    if (model === 'run') {
-      const run = session.run;
-      if (!run) throw new TrainingError('there is no run to probe: press Train first');
-      const actions = await probeEvalActions(run.bundle, run.config, seed);
-      return Comlink.transfer({ model, seed, actions }, [actions.buffer]);
-    }
-    const selected = session.models.selected;
-    if (!selected) throw new TrainingError('no checkpoint is selected: drop one in first');
-    const actions = await probeEvalActions(await idlePolicy(session), session.config, seed);
+    const actions = await withTf(async () => {
+      if (model === 'run') {
+        const run = session.run;
+        if (!run) throw new TrainingError('there is no run to probe: press Train first');
+        return probeEvalActions(run.bundle, run.config, seed);
+      }
+      if (!session.models.selected) throw new TrainingError('no checkpoint is selected: drop one in first');
+      return probeEvalActions(await idlePolicy(session), session.config, seed);
+    });
     return Comlink.transfer({ model, seed, actions }, [actions.buffer]);
   },
   async sampleChains(request) {
-    requireBackend();
-    const sample = await sampleChains(session, request);
+    const sample = await withTf(() => sampleChains(session, request));
     return Comlink.transfer(sample, chainSampleBuffers(sample));
   },
   listEpisodes: async () => session.episodes.list(),
@@ -174,8 +193,7 @@ const api: TrainerWorkerApi = {
     return Comlink.transfer(replay, [replay.poses.poses.buffer, replay.poses.tcp.buffer]);
   },
   async chainPaths(request) {
-    requireBackend();
-    const paths = await chainPaths(session, request);
+    const paths = await withTf(() => chainPaths(session, request));
     const cloud = paths.pointCloud ? [paths.pointCloud.points.buffer, paths.pointCloud.shares.buffer] : [];
     return Comlink.transfer(paths, [paths.paths.buffer, paths.odePath.buffer, paths.poses.poses.buffer, paths.poses.tcp.buffer, ...cloud]);
   },
@@ -214,16 +232,10 @@ const api: TrainerWorkerApi = {
     const file = recipe.exportDemos();
     return Comlink.transfer(file, [file.bytes.buffer as ArrayBuffer]);
   },
-  startPretrain: (request) => {
-    requireBackend();
-    return recipe.startPretrain(request);
-  },
-  startOffline: (request) => {
-    requireBackend();
-    return recipe.startOffline(request);
-  },
+  startPretrain: (request) => withTf(() => recipe.startPretrain(request)),
+  startOffline: (request) => withTf(() => recipe.startOffline(request)),
   pauseRecipe: () => recipe.pauseRecipe(),
-  resumeRecipe: () => recipe.resumeRecipe(),
+  resumeRecipe: () => withTf(() => recipe.resumeRecipe()),
   discardRecipe: () => recipe.discardRecipe(),
   // Not transferred: the stage keeps its finished file for later exports.
   exportRecipePolicy: () => recipe.exportRecipePolicy(),

@@ -33,6 +33,8 @@ import { errorText, subscribeTrainerEvents, trainerClient } from './workers/trai
 const params = new URLSearchParams(window.location.search);
 /** Fault hooks exist only in non-production builds (dev server, or `vite build --mode e2e`) and only with ?faults=1. */
 const faultsEnabled = import.meta.env.MODE !== 'production' && params.get('faults') === '1';
+/** Stubbed backend timings (?stub_backend_timings=webgpu:1/2,wasm:10/20), for the e2e test of the backend choice: non-production builds only. */
+const stubbedBackendTimings = import.meta.env.MODE !== 'production' ? params.get('stub_backend_timings') ?? undefined : undefined;
 
 /**
  * The config in the URL hash, or the defaults with the hash's one-sentence problem. A task the page
@@ -56,7 +58,7 @@ async function startStudio(): Promise<void> {
   const runtime = useRuntimeStore.getState();
   const run = useRunStore.getState();
   const client = trainerClient();
-  const report = await client.init({ backend: parseBackendName(params.get('backend')), faults: faultsEnabled });
+  const report = await client.init({ backend: parseBackendName(params.get('backend')), faults: faultsEnabled, stubbedBackendTimings });
   runtime.setBackend(report);
   startVideoRecorder();
   await subscribeTrainerEvents();

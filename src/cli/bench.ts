@@ -11,6 +11,7 @@ const GROUP_MODULES: Partial<Record<BenchGroup, () => Promise<{ runBench: BenchG
   ppo: () => import('./bench/ppo-bench'),
   e2e: () => import('./bench/e2e-bench'),
   studio: () => import('./bench/studio-bench'),
+  gpu: () => import('./bench/gpu-bench'),
 };
 
 function usage(message: string): never {

@@ -5,7 +5,8 @@
  * run folder gets metrics.jsonl, metrics.csv, config.json and checkpoints/*.flowtune. A
  * checkpoint written during a run resumes it exactly, and its metrics.jsonl continues the
  * run's history. A folder that holds a run is refused unless resume=true continues it from its
- * newest checkpoint or overwrite=true replaces it (§15).
+ * newest checkpoint or overwrite=true replaces it (§15). backend=auto (the default) times the model
+ * on each tfjs backend that starts and trains on the fastest; backend=wasm|cpu|webgpu names one.
  */
 import { resolveTaskArgument } from './task-loading';
 import path from 'node:path';
@@ -15,6 +16,8 @@ import { finalEvalFields } from '../core/rl/evaluate';
 import { openRun, type OpenedRun } from '../core/run/open-run';
 import { openGaussianRun, type OpenedGaussianRun } from '../core/run/open-gaussian-run';
 import { trainLoop } from '../core/run/run-loop';
+import { BACKEND_ARG, chooseCliBackend } from './backend-choice';
+import { releaseNodeBackends } from './node-backend';
 import { PRESET_ARG, printConfigWarnings, runCli, parseRunArgs, UsageError } from './cli-args';
 import { nodeRunPorts } from './node-run-ports';
 import { clearRunFolder, planRunFolder, readRunFolderConfig } from './run-folder';
@@ -29,6 +32,7 @@ const SPEC = {
   resume: { kind: 'bool', default: false, doc: 'continue the run in out= from its newest checkpoint, exactly' },
   overwrite: { kind: 'bool', default: false, doc: 'replace the run that out= holds' },
   preset: PRESET_ARG,
+  backend: BACKEND_ARG,
 } as const;
 
 async function main(): Promise<void> {
@@ -56,12 +60,15 @@ async function main(): Promise<void> {
     config = loaded.config;
     if (!loaded.checkpoint) console.error(`starting from a fresh Gaussian policy (no ckpt=), hidden ${config.policy.gaussian_hidden.join('×')}`);
     printConfigWarnings(config, parsed.userOverrides, CLI_TRAIN_HOST);
+    console.error((await chooseCliBackend(args.backend, undefined)).line);
     opened = await openGaussianRun(config, loaded.checkpoint, nodeRunPorts(config));
   } else {
     const loaded = ckpt ? openCheckpointFile(ckpt, parsed.config, parsed) : { checkpoint: undefined, config: validateConfig(parsed.config) };
     config = loaded.config;
     if (!loaded.checkpoint) console.error(`starting from a fresh ${config.policy.velocity_net} policy (no ckpt=)`);
     printConfigWarnings(config, parsed.userOverrides, CLI_TRAIN_HOST);
+    // Timed before the run's tensors exist, so they are made on the chosen backend.
+    console.error((await chooseCliBackend(args.backend, { config, checkpoint: loaded.checkpoint })).line);
     opened = await openRun(config, loaded.checkpoint, nodeRunPorts(config));
   }
   try {
@@ -81,6 +88,7 @@ async function main(): Promise<void> {
     }));
   } finally {
     await opened.close();
+    releaseNodeBackends();
   }
 }
 

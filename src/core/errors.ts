@@ -2,7 +2,7 @@
  * Named errors (DESIGN.md §9). Code that crosses comlink branches on `name`,
  * because `instanceof` does not survive structured cloning.
  */
-export type FlowtuneErrorName = 'ConfigError' | 'EnvError' | 'CheckpointError' | 'ShapeError' | 'TrainingError' | 'ImportError' | 'DemosError' | 'TaskError';
+export type FlowtuneErrorName = 'ConfigError' | 'EnvError' | 'CheckpointError' | 'ShapeError' | 'TrainingError' | 'ImportError' | 'DemosError' | 'TaskError' | 'BackendError';
 
 abstract class FlowtuneError extends Error {
   abstract override readonly name: FlowtuneErrorName;
@@ -60,8 +60,16 @@ export class TaskError extends FlowtuneError {
   override readonly name = 'TaskError' as const;
 }
 
+/** A tfjs backend cannot start or none can be chosen; one sentence naming the backend and the reason. */
+export class BackendError extends FlowtuneError {
+  override readonly name = 'BackendError' as const;
+  constructor(message: string, readonly backend?: string) {
+    super(message);
+  }
+}
+
 const FLOWTUNE_ERROR_NAMES: ReadonlySet<string> = new Set<FlowtuneErrorName>([
-  'ConfigError', 'EnvError', 'CheckpointError', 'ShapeError', 'TrainingError', 'ImportError', 'DemosError', 'TaskError',
+  'ConfigError', 'EnvError', 'CheckpointError', 'ShapeError', 'TrainingError', 'ImportError', 'DemosError', 'TaskError', 'BackendError',
 ]);
 
 /** True for any named Flowtune error, also after a trip through structured clone. */

@@ -2,6 +2,7 @@
  * The trainer worker's run control (DESIGN.md §2): the next run's config and model, the run's
  * lifecycle (train, pause, step, stop, reset, resume, rollback) and the events it sends. Types only.
  */
+import type { BackendSpeed } from '../core/backend/backend-speed';
 import type { AdapterSummary, BackendName } from '../core/backend/choose-backend';
 import type { CheckpointFiles } from '../core/checkpoint/checkpoint-open';
 import type { NoiseConfig, RunConfig, TaskName } from '../core/config/run-config';
@@ -23,12 +24,30 @@ export interface BackendReport {
   forced?: BackendName;
   /** Backends tried before the one in use, with the reason each failed. */
   failures: { backend: BackendName; reason: string }[];
+  /**
+   * How the backend in use was picked: `measured` (timed on the selected model at the run's sizes,
+   * core/backend's rule), `forced` with `?backend=`, or `preference` before any model was timed.
+   */
+  choice: 'measured' | 'forced' | 'preference';
+  /** The figures of the last timing, fastest first; empty before the first. */
+  speeds: BackendSpeed[];
+  /** The sizes they were timed at, e.g. "16 envs, minibatch 64". */
+  timedAt?: string;
+  /** True while the backends are being timed. */
+  timing?: boolean;
+  /** The figures are stubbed timings of a test build, not measured ones. */
+  stubbed?: boolean;
 }
 
 export interface TrainerInitOptions {
   backend?: BackendName;
   /** Enables the fault-injection hooks (test builds only). */
   faults?: boolean;
+  /**
+   * Test builds only: timings used in place of measured ones, "webgpu:1/2,wasm:10/20" (ms per
+   * decision / per gradient step), so an e2e test can make either backend win.
+   */
+  stubbedBackendTimings?: string;
 }
 
 /** What the env observes: the state vector, or a point cloud plus proprioception (config `env.obs_type`). */
@@ -112,6 +131,8 @@ export type TrainerEvent =
   | { type: 'recipe-point'; point: RecipePoint }
   /** Replaces the demos flow's chart points (a stage started over). */
   | { type: 'recipe-points'; points: RecipePoint[] }
+  /** The backend in use changed, or its timing started or ended. */
+  | { type: 'backend'; report: BackendReport }
   | { type: 'error'; name: string; message: string };
 
 /** An autosaved run in IndexedDB that can be resumed. */

@@ -11,6 +11,11 @@ import type { TrainingSession } from './training-session';
 
 const idleInputs = new IdleChainInputs();
 
+/** Frees the idle policy (after a backend switch: the next view builds it on the new backend). */
+export function forgetIdlePolicy(): void {
+  idleInputs.dispose();
+}
+
 /** The selected model's live policy for views without a run (built once per selection). */
 export function idlePolicy(session: TrainingSession) {
   return idleInputs.bundle(session.config, session.models.selected?.checkpoint);

@@ -4,6 +4,7 @@
  * after a reset seeded with `seed + envIndex`. Both are cached, so re-sampling after a
  * noise change costs only the sampling.
  */
+import * as tf from '@tensorflow/tfjs';
 import { bundleFromCheckpoint } from '../../src/core/checkpoint/policy-checkpoint';
 import { type PolicyCheckpoint } from '../../src/core/checkpoint/checkpoint-open';
 import type { RunConfig } from '../../src/core/config/run-config';
@@ -44,7 +45,9 @@ export class IdleChainInputs {
 
   /** The selected checkpoint's policy, or a fresh policy with the run's seed when none is selected. */
   async bundle(config: RunConfig, checkpoint: PolicyCheckpoint | undefined): Promise<PolicyBundle> {
-    const key = checkpoint ? `selected:${config.task}` : `fresh:${JSON.stringify([config.task, config.seed, config.policy, config.env])}`;
+    // Built again after a backend switch: its variables live on the backend they were made on.
+    const model = checkpoint ? `selected:${config.task}` : `fresh:${JSON.stringify([config.task, config.seed, config.policy, config.env])}`;
+    const key = `${tf.getBackend()}:${model}`;
     if (this.bundleEntry && this.bundleEntry.key === key && this.bundleEntry.checkpoint === checkpoint) return this.bundleEntry.bundle;
     this.dispose();
     let bundle: PolicyBundle;

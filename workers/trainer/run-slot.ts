@@ -23,6 +23,8 @@ export interface RunSlotParts {
   envs: StudioEnvs;
   pauseGate: (where: PausePoint) => Promise<void>;
   emit: (event: TrainerEvent) => void;
+  /** Awaited before the run's tensors exist. */
+  beforeOpen?: () => Promise<void>;
 }
 
 export class RunSlot {
@@ -38,6 +40,7 @@ export class RunSlot {
   /** Opens a run of the selected model and config (a restored save when given), with its store and Runs-list entry. */
   async open(restored?: Autosave): Promise<Run> {
     const { models, listings, offers, envs, emit } = this.parts;
+    await this.parts.beforeOpen?.();
     envs.clear();
     const config = models.config;
     const opened = await openRun(config, models.selected?.checkpoint, {

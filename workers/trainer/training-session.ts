@@ -31,7 +31,10 @@ export class TrainingSession {
   private readonly slot: RunSlot;
   private readonly board: PhaseBoard;
   private listener?: (event: TrainerEvent) => void;
-  readonly emit = (event: TrainerEvent): void => this.listener?.(event);
+  readonly emit = (event: TrainerEvent): void => {
+    this.listener?.(event);
+    if (event.type === 'model' || event.type === 'config') this.onSelection?.();
+  };
   /** The next run's config and model. */
   readonly models: ModelSelection;
   /** The current run's entry in the Runs list. */
@@ -46,11 +49,18 @@ export class TrainingSession {
   blockedBy?: () => string | undefined;
   /** Told each time the training loop ends (the queue advances on it). */
   onLoopEnd?: (outcome: LoopOutcome) => void;
+  /** Told when the next run's model or config changed (the backend choice may time again). */
+  onSelection?: () => void;
+  /** Awaited as a run opens, before its tensors exist (the backend choice times the model there). */
+  beforeOpen?: () => Promise<void>;
 
   constructor(config: RunConfig, private readonly faults?: FaultInjection) {
     this.models = new ModelSelection(config, this.emit, () => this.run);
     this.envs = new StudioEnvs(faults);
-    this.slot = new RunSlot({ models: this.models, listings: this.listings, offers: this.offers, envs: this.envs, pauseGate: this.control.pauseGate, emit: this.emit });
+    this.slot = new RunSlot({
+      models: this.models, listings: this.listings, offers: this.offers, envs: this.envs, pauseGate: this.control.pauseGate, emit: this.emit,
+      beforeOpen: async () => this.beforeOpen?.(),
+    });
     this.board = new PhaseBoard(this.emit, () => ({ run: this.run, task: this.config.task, savedIteration: this.slot.store?.savedIteration, envRestarts: this.envs.restarts }));
   }
 

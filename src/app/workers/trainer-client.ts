@@ -3,6 +3,7 @@ import type { MetricRecord } from '../../core/metrics/metric-keys';
 import type { RunStatus, TrainerEvent, TrainerWorkerApi } from '../../protocol/trainer-api';
 import { useCompareStore } from '../store/compare-slice';
 import { useRunStore } from '../store/run-slice';
+import { useRuntimeStore } from '../store/runtime-slice';
 import { useEpisodeStore } from '../store/episode-slice';
 import { useRecipeStore } from '../store/recipe-slice';
 import { setKnownTasks } from '../tasks/known-tasks';
@@ -101,6 +102,9 @@ export function applyTrainerEvent(event: TrainerEvent): void {
       break;
     case 'recipe-points':
       useRecipeStore.getState().replacePoints(event.points);
+      break;
+    case 'backend':
+      useRuntimeStore.getState().setBackend(event.report);
       break;
     case 'error':
       store.setRunError(`${event.name}: ${event.message}`);

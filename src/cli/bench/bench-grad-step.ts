@@ -1,7 +1,9 @@
 import * as tf from '@tensorflow/tfjs';
 import type { chainLogProb, ChainLogProbOptions } from '../../core/flow/chain-logprob';
+import { sampleActions } from '../../core/flow/sampler';
 import type { FlowPolicy } from '../../core/policy/flow-policy';
 import type { PolicyObs } from '../../core/policy/obs-encoder';
+import type { Rng } from '../../core/random';
 import type { NamedAdam } from '../../core/rl/adam';
 
 /** Stored chains and their PPO targets, as the update sees one minibatch. */
@@ -37,5 +39,22 @@ export function ppoStyleStep(
     optimizer.apply(variables, byName, 1e-4);
     await value.data();
     tf.dispose([value, ...Object.values(grads)]);
+  };
+}
+
+/**
+ * `rows` stored chains sampled from `obs` (state, or a frozen encoder's features), with their
+ * summed log-probs as the old ones and random advantages and returns; the caller disposes the tensors.
+ */
+export async function storedBatch(policy: FlowPolicy, obs: PolicyObs, rows: number, options: ChainLogProbOptions, rng: Rng): Promise<StoredBatch> {
+  const stored = await sampleActions(policy, obs, options, rng, options);
+  const { steps, horizon, actionDim } = stored;
+  return {
+    obs,
+    chains: tf.tensor4d(stored.chains, [rows, steps + 1, horizon, actionDim]),
+    mask: tf.tensor2d(stored.denoiseInds, [rows, steps]),
+    oldLogProb: tf.tidy(() => tf.sum(tf.reshape(tf.tensor(stored.logProbs, stored.logProbShape), [rows, -1]), 1)),
+    advantages: tf.tensor1d(rng.fillNormal(new Float32Array(rows))),
+    returns: tf.tensor1d(rng.fillNormal(new Float32Array(rows))),
   };
 }

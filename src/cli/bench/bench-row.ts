@@ -10,8 +10,8 @@ export interface BenchRow {
   note?: string;
 }
 
-export const BENCH_GROUPS = ['env', 'policy', 'ppo', 'e2e', 'studio'] as const;
-/** Groups run when none is named; `studio` needs Chromium and a build, so it runs only when asked for. */
+export const BENCH_GROUPS = ['env', 'policy', 'ppo', 'e2e', 'studio', 'gpu'] as const;
+/** Groups run when none is named; `studio` needs Chromium and a build, and `gpu` repeats `policy` on every backend, so they run only when asked for. */
 export const DEFAULT_BENCH_GROUPS: readonly BenchGroup[] = ['env', 'policy', 'ppo', 'e2e'];
 export type BenchGroup = (typeof BENCH_GROUPS)[number];
 

@@ -5,7 +5,7 @@ import { FlowPolicy } from '../../core/policy/flow-policy';
 import { resolveFlowPolicyOptions, type FlowPolicyOptions } from '../../core/policy/options';
 import { createRng } from '../../core/random';
 import { NamedAdam } from '../../core/rl/adam';
-import { useNodeBackend, type NodeBackend } from '../node-backend';
+import { useNodeBackend } from '../node-backend';
 import type { BenchRow } from './bench-row';
 import { denseMacs, encoderMacs, velocityMacs } from './policy-flops';
 import { matmulPeak, timeIt } from './bench-timing';
@@ -14,16 +14,23 @@ import { benchOnnx } from './policy-onnx-bench';
 import { ppoStyleStep } from './bench-grad-step';
 
 const OBS_DIM = 42;
-const SAMPLE_BATCH = 64;
-const GRAD_CHAINS = 1024;
+/** The MLP policy's sizes as benched (shared with the gpu group): decisions per sampling call, chains per gradient step. */
+export const MLP_SAMPLE_BATCH = 64;
+export const MLP_GRAD_CHAINS = 1024;
+const SAMPLE_BATCH = MLP_SAMPLE_BATCH;
+const GRAD_CHAINS = MLP_GRAD_CHAINS;
 const STEPS = 4;
-const architecture = resolveFlowPolicyOptions({ obsDim: OBS_DIM, horizon: 8, actionDim: 4 });
-const chainOptions: ChainLogProbOptions = {
+/** The shipped state policy's architecture: the default MLP on a 42-value observation, H 8, 4 actions. */
+export const MLP_ARCHITECTURE = resolveFlowPolicyOptions({ obsDim: OBS_DIM, horizon: 8, actionDim: 4 });
+const architecture = MLP_ARCHITECTURE;
+/** Sampling and log-prob settings of the MLP rows: SDE hybrid, K 4, the whole chunk scored. */
+export const MLP_CHAIN_OPTIONS: ChainLogProbOptions = {
   method: 'sde', mode: 'hybrid', steps: STEPS, level: 0.5, logprobType: 'chunk', nActionSteps: 8, envActionDim: 4,
 };
+const chainOptions = MLP_CHAIN_OPTIONS;
 
 /** Repetitions per backend: the pure-JS cpu backend is much slower, so it runs fewer. */
-const REPEATS: Record<NodeBackend, { sample: number; grad: number; matmul: number; matmulSize: number }> = {
+const REPEATS: Record<'wasm' | 'cpu', { sample: number; grad: number; matmul: number; matmulSize: number }> = {
   wasm: { sample: 30, grad: 4, matmul: 4, matmulSize: 1024 },
   cpu: { sample: 5, grad: 1, matmul: 2, matmulSize: 512 },
 };
@@ -41,7 +48,7 @@ function note(batch: number, extra: string): string {
   return `obs_dim=${o.obsDim} horizon=${o.horizon} action_dim=${o.actionDim} velocity_hidden=[${o.velocityHidden}] encoder_hidden=[${o.encoderHidden}] value_hidden=[${o.valueHidden}] K=${STEPS} batch=${batch} method=sde hybrid; ${extra}`;
 }
 
-async function benchBackend(backend: NodeBackend): Promise<BenchRow[]> {
+async function benchBackend(backend: 'wasm' | 'cpu'): Promise<BenchRow[]> {
   await useNodeBackend(backend);
   const repeats = REPEATS[backend];
   const policy = new FlowPolicy(architecture, 0);

@@ -13,14 +13,20 @@ import { denseMacs, encoderMacs, velocityMacs } from './policy-flops';
 import { ppoStyleStep } from './bench-grad-step';
 
 /** The shipped point-cloud policy (scripts/reproduce-checkpoints.sh, pick-cube-pointcloud): DiT-X 64×2 on 128 points. */
-const architecture = resolveFlowPolicyOptions({
+export const DITX_ARCHITECTURE = resolveFlowPolicyOptions({
   obsEncoder: 'pointcloud', numPoints: 128, obsDim: 15, nObsSteps: 2, horizon: 8, actionDim: 4,
   velocityNet: 'ditx', ditxDim: 64, ditxDepth: 2, ditxHeads: 4, encoderHidden: [32, 64], valueHidden: [128, 128], noiseHidden: [128, 64],
 });
+const architecture = DITX_ARCHITECTURE;
 const STEPS = 4;
-const SAMPLE_BATCH = 16;
-const GRAD_CHAINS = 256;
-const chainOptions: ChainLogProbOptions = { method: 'sde', mode: 'hybrid', steps: STEPS, level: 0.5, logprobType: 'chunk', nActionSteps: 4, envActionDim: 4 };
+/** The DiT-X policy's sizes as benched (shared with the gpu group): 16 envs per decision, 256 chains per gradient step. */
+export const DITX_SAMPLE_BATCH = 16;
+export const DITX_GRAD_CHAINS = 256;
+const SAMPLE_BATCH = DITX_SAMPLE_BATCH;
+const GRAD_CHAINS = DITX_GRAD_CHAINS;
+/** Sampling and log-prob settings of the DiT-X rows: SDE hybrid, K 4, the 4 executed steps scored. */
+export const DITX_CHAIN_OPTIONS: ChainLogProbOptions = { method: 'sde', mode: 'hybrid', steps: STEPS, level: 0.5, logprobType: 'chunk', nActionSteps: 4, envActionDim: 4 };
+const chainOptions = DITX_CHAIN_OPTIONS;
 
 function note(batch: number, extra: string): string {
   const o = architecture;

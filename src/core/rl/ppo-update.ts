@@ -55,7 +55,7 @@ export interface PpoUpdateResult {
 }
 
 /** Parameters that get gradients this update: the value head only while warming up; no noise head unless method noise. */
-function trainableVariables(policy: FlowPolicy, criticOnly: boolean, method: SamplerOptions['method'], frozenEncoder: boolean): Map<string, tf.Variable> {
+export function trainableVariables(policy: FlowPolicy, criticOnly: boolean, method: SamplerOptions['method'], frozenEncoder: boolean): Map<string, tf.Variable> {
   const selected = new Map<string, tf.Variable>();
   for (const [name, variable] of policy.namedVariables()) {
     if (criticOnly && !isCriticParameter(name)) continue;
