@@ -6,7 +6,8 @@
 # recipe (not part of all): BC → stage 2 offline → PPO on lift and pick-cube, against the ppo stage's BC → PPO runs.
 # locomotion (not part of all): ReinFlow's Gym recipe in kind on hopper and walker2d (DESIGN.md §14):
 # Gaussian PPO from scratch (3 seeds) → seed 0's checkpoint at about a third of its return → a 1M-transition
-# "medium" dataset sampled from it → flow BC → flow PPO with the reinflow-baseline preset (3 seeds) → the table.
+# "medium" dataset sampled from it → flow BC → flow PPO with the locomotion-reinflow preset (3 seeds; walker2d
+# with ReinFlow's walker2d learning rates) → the table.
 # The BC checkpoints are deliberately imperfect (few or noisy demos) so online RL has room.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -99,6 +100,8 @@ if [[ "$stage" == locomotion ]]; then
   loco_tasks=(hopper walker2d)
   # ReinFlow's Gym policies act in chunks of 4 on the current state; BC runs long on the 1M transitions.
   loco_arch="policy.horizon=4 policy.n_action_steps=4 policy.n_obs_steps=1 policy.denoise_steps=4"
+  # ReinFlow's per-task learning rates (its cfg/gym/finetune/<task>-v2/ft_ppo_reflow_mlp.yaml); the preset holds hopper's.
+  declare -A loco_lr=([hopper]="" [walker2d]="actor_lr=4e-4 critic_lr=4e-3")
   for task in "${loco_tasks[@]}"; do
     selected "$task" || continue
     for seed in "${ppo_seeds[@]}"; do
@@ -112,8 +115,8 @@ if [[ "$stage" == locomotion ]]; then
     npm run --silent pretrain -- task="$task" demos="$work/$task-medium.demos" steps=20000 batch_size=256 \
       out="$ckpt/$task-bc.flowtune" eval_episodes=100 $loco_arch
     for seed in "${ppo_seeds[@]}"; do
-      npm run --silent train -- task="$task" ckpt="$ckpt/$task-bc.flowtune" preset=reinflow-baseline seed="$seed" \
-        out="$work/$task-ppo-s$seed" overwrite=true
+      npm run --silent train -- task="$task" ckpt="$ckpt/$task-bc.flowtune" preset=locomotion-reinflow seed="$seed" \
+        out="$work/$task-ppo-s$seed" overwrite=true ${loco_lr[$task]}
     done
     cp "$work/$task-ppo-s0/checkpoints/final.flowtune" "$ckpt/$task-ppo.flowtune"
   done

@@ -42,4 +42,14 @@ describe('presets', () => {
     expect(diffConfig(baseline, presetConfig('reinflow-rollout-long')).map((change) => change.key))
       .toEqual(['ppo.minibatch_size', 'env.steps_per_iteration']); // table order: ppo before env
   });
+
+  it('locomotion-reinflow carries ReinFlow\'s Gym fine-tune settings at our rollout size', () => {
+    const config = presetConfig('locomotion-reinflow');
+    expect(config.noise).toMatchObject({ method: 'noise', mode: 'joint', logprob_type: 'mean', std_min: 0.1, std_max: 0.24, decay: 'constant' });
+    expect([config.ppo.clip_low, config.ppo.clip_high, config.ppo.entropy_coef, config.ppo.epochs, config.ppo.critic_warmup_steps]).toEqual([0.01, 0.01, 0.03, 5, 0]);
+    expect([config.actor_lr, config.critic_lr, config.policy.denoise_steps, config.ppo.logprob_clamp]).toEqual([4.5e-5, 6.5e-4, 4, true]);
+    // One minibatch per epoch: 16 envs × 128 decisions = 2048 = the minibatch, as ReinFlow's batch holds its whole rollout.
+    const sizes = deriveSizes(config);
+    expect([sizes.batchSize, sizes.minibatchesPerEpoch]).toEqual([2048, 1]);
+  });
 });
