@@ -5,7 +5,7 @@
  * stubbed timings decide the winner, so the outcome does not hang on the machine's speed.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { openStudio } from './studio';
+import { openStudio, waitForIteration } from './studio';
 
 async function expectBadge(page: Page, expected: { backend: string; choice: string; speeds: string; inUse: string; others: string[] }): Promise<void> {
   const badge = page.getByTestId('backend-badge');
@@ -74,5 +74,29 @@ test.describe('backend choice', () => {
     });
     await expect(page.getByTestId('backend-speeds')).toHaveText(' · webgpu 2.7k samples/s · wasm 267');
     await expect(page.getByTestId('backend-badge')).toHaveAttribute('title', /^chosen by timing the selected model at 8 envs, minibatch 16: /);
+  });
+
+  test('a resumed run goes back to the backend it was saved on, though a new timing favours another', async ({ page }) => {
+    test.setTimeout(240_000);
+    const overrides = ['iterations=6', 'eval.every=0', 'checkpoint_every=2'];
+    await openStudio(page, { overrides, query: { stub_backend_timings: 'webgpu:1/2,wasm:10/20' } });
+    await expectBadge(page, { backend: 'webgpu', choice: 'measured', speeds: 'webgpu 2.0k samples/s · wasm 200', inUse: 'webgpu', others: ['wasm'] });
+    await page.getByTestId('train').click();
+    await waitForIteration(page, 2);
+    await page.getByTestId('pause').click();
+    await expect(page.getByTestId('phase')).toHaveText('paused');
+
+    // A new page whose timing favours wasm: the next new run would train on wasm.
+    await openStudio(page, { overrides, query: { stub_backend_timings: 'webgpu:10/20,wasm:1/2' } });
+    await expectBadge(page, { backend: 'wasm', choice: 'measured', speeds: 'wasm 2.0k samples/s · webgpu 200', inUse: 'wasm', others: ['webgpu'] });
+    await expect(page.getByTestId('resume-banner')).toBeVisible();
+    await page.getByTestId('resume').click();
+    await expect(page.getByTestId('backend-badge')).toHaveAttribute('data-choice', 'resumed');
+    await expect(page.getByTestId('backend')).toHaveText('webgpu');
+    await expect(page.getByTestId('status-backend')).toHaveText('webgpu');
+    await expect(page.getByTestId('backend-resumed')).toBeVisible();
+    await expect(page.getByTestId('backend-badge')).toHaveAttribute('title', /^the backend the resumed run was saved on, so it continues bit-exact/);
+    await expect(page.getByTestId('phase')).toHaveText('done', { timeout: 180_000 });
+    await page.getByTestId('backend-badge').screenshot({ path: 'test-results/backend-badge-resumed.png' });
   });
 });

@@ -54,7 +54,7 @@ async function announceTasks(): Promise<void> {
 function wireSession(): void {
   session.blockedBy = () => recipe.blocksTraining();
   session.onSelection = () => choice?.refresh();
-  session.beforeOpen = async () => choice?.beforeRun();
+  session.beforeOpen = async (savedOn) => choice?.beforeRun(savedOn);
 }
 wireSession();
 

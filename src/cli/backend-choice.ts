@@ -66,6 +66,20 @@ async function started(candidates: readonly NodeBackend[], failures: BackendFail
   return ok;
 }
 
+/**
+ * For a resumed run under `auto`: the backend it was saved on, untimed, so it continues bit-exact;
+ * when that one does not start here, `auto`'s choice, with the reason in the line.
+ */
+export async function chooseResumedBackend(saved: NodeBackend, model: TimedModel | undefined, options: ChoiceOptions = {}): Promise<CliBackendChoice> {
+  try {
+    await useNodeBackend(saved);
+    return { backend: saved, line: `backend: ${label(saved)} (auto: the backend the run was saved on, so it continues bit-exact)`, speeds: [] };
+  } catch (error) {
+    const choice = await chooseCliBackend('auto', model, options);
+    return { ...choice, line: `${choice.line}; the run was saved on ${saved}, which did not start (${(error as Error).message}), so it may not continue bit-exact` };
+  }
+}
+
 /** Starts the backend `setting` names, or the one `auto` chooses for `model`; leaves it in use. */
 export async function chooseCliBackend(setting: BackendSetting, model: TimedModel | undefined, options: ChoiceOptions = {}): Promise<CliBackendChoice> {
   if (setting !== 'auto') {

@@ -7,7 +7,8 @@ import { registerWasmKernels } from '../core/backend/wasm-kernels';
 import { BackendError } from '../core/errors';
 import { installDawnGpu, probeDawnAdapter, releaseDawnGpu } from './dawn-adapter';
 
-export type NodeBackend = 'wasm' | 'cpu' | 'webgpu';
+export const NODE_BACKENDS = ['wasm', 'cpu', 'webgpu'] as const;
+export type NodeBackend = (typeof NODE_BACKENDS)[number];
 
 let wasmPathsSet = false;
 /** The Dawn adapter once webgpu started in this process, or why it did not (asked once). */

@@ -1,5 +1,5 @@
 /**
- * A run folder (DESIGN.md §10): config.json, metrics.jsonl (one line per iteration, the
+ * A run folder (DESIGN.md §10): config.json, backend.txt (the tfjs backend it trains on), metrics.jsonl (one line per iteration, the
  * whole history of a resumed run included), metrics.csv and checkpoints/*.flowtune. Every
  * file is written durably (§15): a crash never leaves half a checkpoint under its name,
  * and a failed write stops the run with one sentence naming the file.
@@ -18,10 +18,11 @@ export class RunFolderStore implements RunStore {
   /** The newest iteration checkpoint written, kept in memory for a rollback. */
   private newest?: { files: CheckpointFiles & { kind: 'flowtune' }; iteration: number };
 
-  /** Creates the folder and writes the config and the history the run starts from. */
-  constructor(readonly dir: string, config: RunConfig, history: readonly MetricRecord[]) {
+  /** Creates the folder and writes the config, the backend and the history the run starts from. */
+  constructor(readonly dir: string, config: RunConfig, history: readonly MetricRecord[], backend?: string) {
     makeFolder(path.join(dir, CHECKPOINTS_DIR));
     writeFileDurable(path.join(dir, 'config.json'), JSON.stringify(config, null, 2) + '\n');
+    if (backend !== undefined) writeFileDurable(path.join(dir, 'backend.txt'), `${backend}\n`);
     this.metricsPath = path.join(dir, 'metrics.jsonl');
     writeFileDurable(this.metricsPath, formatMetricsJsonl(history));
   }

@@ -9,7 +9,7 @@ import { UsageError } from './cli-args';
 import { writeError } from './durable-write';
 
 /** The files a run writes into its folder (checkpoints/ holds *.flowtune); a sweep's train.log beside them is the sweep's. */
-export const RUN_FILES = ['config.json', 'metrics.jsonl', 'metrics.csv'] as const;
+export const RUN_FILES = ['config.json', 'metrics.jsonl', 'metrics.csv', 'backend.txt'] as const;
 export const CHECKPOINTS_DIR = 'checkpoints';
 
 const ITERATION_CHECKPOINT = /^iter-(\d+)\.flowtune$/;
@@ -42,6 +42,17 @@ export function newestCheckpoint(dir: string): string | undefined {
   const iterations = names.map((name) => ({ name, iteration: Number(ITERATION_CHECKPOINT.exec(name)?.[1] ?? NaN) })).filter((entry) => Number.isFinite(entry.iteration));
   iterations.sort((a, b) => b.iteration - a.iteration);
   return iterations[0] ? path.join(dir, CHECKPOINTS_DIR, iterations[0].name) : undefined;
+}
+
+/**
+ * The tfjs backend the run trained on (backend.txt), which a resume takes again so the run continues
+ * bit-exact; undefined for a folder without one (written before it existed) or with an unknown name.
+ */
+export function readRunFolderBackend<Name extends string>(dir: string, known: readonly Name[]): Name | undefined {
+  const file = path.join(dir, 'backend.txt');
+  if (!existsSync(file)) return undefined;
+  const name = readFileSync(file, 'utf8').trim();
+  return known.find((backend) => backend === name);
 }
 
 /** The run folder's config.json as JSON. */

@@ -39,9 +39,10 @@ describe('npm run train into an out= folder that holds a run', () => {
     const before = readFileSync(path.join(first, 'metrics.jsonl'), 'utf8');
     const again = train([`ckpt=${CKPT}`, `out=${first}`, 'seed=4']);
     expect(again.status).toBe(2);
-    expect(again.stderr.trim()).toBe(`error: out=${first} already holds a run (config.json, metrics.jsonl, metrics.csv, 2 checkpoints); add resume=true to continue it from checkpoints/final.flowtune, overwrite=true to replace it, or choose another out=`);
+    expect(again.stderr.trim()).toBe(`error: out=${first} already holds a run (config.json, metrics.jsonl, metrics.csv, backend.txt, 2 checkpoints); add resume=true to continue it from checkpoints/final.flowtune, overwrite=true to replace it, or choose another out=`);
     expect(readFileSync(path.join(first, 'metrics.jsonl'), 'utf8')).toBe(before);
     expect(JSON.parse(readFileSync(path.join(first, 'config.json'), 'utf8')).seed).toBe(3);
+    expect(readFileSync(path.join(first, 'backend.txt'), 'utf8')).toBe('wasm\n');
   }, 120_000);
 
   it('resume=true continues a killed run from its newest checkpoint exactly, dropping a torn metrics line', () => {
@@ -56,6 +57,7 @@ describe('npm run train into an out= folder that holds a run', () => {
     expect(resumed.status, resumed.stderr).toBe(0);
     expect(resumed.stderr).toContain('resuming at iteration 2');
     expect(resumed.stderr).not.toContain('not exact');
+    expect(resumed.stderr).toContain('backend: wasm (auto: the backend the run was saved on, so it continues bit-exact)');
     expect(metrics(killed)).toEqual(metrics(first));
     expect(metrics(killed)).toHaveLength(4);
   }, 120_000);

@@ -16,11 +16,11 @@ import { finalEvalFields } from '../core/rl/evaluate';
 import { openRun, type OpenedRun } from '../core/run/open-run';
 import { openGaussianRun, type OpenedGaussianRun } from '../core/run/open-gaussian-run';
 import { trainLoop } from '../core/run/run-loop';
-import { BACKEND_ARG, chooseCliBackend } from './backend-choice';
-import { releaseNodeBackends } from './node-backend';
+import { BACKEND_ARG, chooseCliBackend, chooseResumedBackend, type TimedModel } from './backend-choice';
+import { NODE_BACKENDS, releaseNodeBackends } from './node-backend';
 import { PRESET_ARG, printConfigWarnings, runCli, parseRunArgs, UsageError } from './cli-args';
 import { nodeRunPorts } from './node-run-ports';
-import { clearRunFolder, planRunFolder, readRunFolderConfig } from './run-folder';
+import { clearRunFolder, planRunFolder, readRunFolderBackend, readRunFolderConfig } from './run-folder';
 import { RunFolderStore } from './run-folder-store';
 import { isGaussianCheckpointFile, openCheckpointFile, openGaussianCheckpointFile, prepareRuntime } from './run-setup';
 import { stopWithSweepParent } from './sweep/parent-link';
@@ -55,12 +55,20 @@ async function main(): Promise<void> {
   const gaussian = ckpt ? isGaussianCheckpointFile(ckpt) : parsed.config.policy.kind === 'gaussian';
   let opened: OpenedRun | OpenedGaussianRun;
   let config: RunConfig;
+  let backend: string;
+  // A resumed run under auto goes back to the backend it was saved on (backend.txt), so it continues bit-exact.
+  const savedOn = plan.kind === 'resume' && args.backend === 'auto' ? readRunFolderBackend(runDir, NODE_BACKENDS) : undefined;
+  const startBackend = async (model: TimedModel | undefined): Promise<string> => {
+    const choice = savedOn ? await chooseResumedBackend(savedOn, model) : await chooseCliBackend(args.backend, model);
+    console.error(choice.line);
+    return choice.backend;
+  };
   if (gaussian) {
     const loaded = ckpt ? openGaussianCheckpointFile(ckpt, parsed.config) : { checkpoint: undefined, config: validateConfig(parsed.config) };
     config = loaded.config;
     if (!loaded.checkpoint) console.error(`starting from a fresh Gaussian policy (no ckpt=), hidden ${config.policy.gaussian_hidden.join('×')}`);
     printConfigWarnings(config, parsed.userOverrides, CLI_TRAIN_HOST);
-    console.error((await chooseCliBackend(args.backend, undefined)).line);
+    backend = await startBackend(undefined);
     opened = await openGaussianRun(config, loaded.checkpoint, nodeRunPorts(config));
   } else {
     const loaded = ckpt ? openCheckpointFile(ckpt, parsed.config, parsed) : { checkpoint: undefined, config: validateConfig(parsed.config) };
@@ -68,7 +76,7 @@ async function main(): Promise<void> {
     if (!loaded.checkpoint) console.error(`starting from a fresh ${config.policy.velocity_net} policy (no ckpt=)`);
     printConfigWarnings(config, parsed.userOverrides, CLI_TRAIN_HOST);
     // Timed before the run's tensors exist, so they are made on the chosen backend.
-    console.error((await chooseCliBackend(args.backend, { config, checkpoint: loaded.checkpoint })).line);
+    backend = await startBackend({ config, checkpoint: loaded.checkpoint });
     opened = await openRun(config, loaded.checkpoint, nodeRunPorts(config));
   }
   try {
@@ -76,7 +84,7 @@ async function main(): Promise<void> {
     for (const note of opened.notes) console.error(`warning: ${note}`);
     if (run.iteration > 0) console.error(`resuming at iteration ${run.iteration} (${run.envSteps} env steps)`);
     if (plan.kind === 'fresh' && plan.clearFirst) clearRunFolder(runDir);
-    const store = new RunFolderStore(runDir, config, run.history);
+    const store = new RunFolderStore(runDir, config, run.history, backend);
     await trainLoop(run, store, {
       onRecord: (record) => console.log(formatProgressLine(record, run.sizes.iterations)),
       onNote: (note) => console.error(`warning: ${note}`),

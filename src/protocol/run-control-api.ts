@@ -26,9 +26,10 @@ export interface BackendReport {
   failures: { backend: BackendName; reason: string }[];
   /**
    * How the backend in use was picked: `measured` (timed on the selected model at the run's sizes,
-   * core/backend's rule), `forced` with `?backend=`, or `preference` before any model was timed.
+   * core/backend's rule), `forced` with `?backend=`, `resumed` (the backend a resumed run was saved on),
+   * or `preference` before any model was timed.
    */
-  choice: 'measured' | 'forced' | 'preference';
+  choice: 'measured' | 'forced' | 'resumed' | 'preference';
   /** The figures of the last timing, fastest first; empty before the first. */
   speeds: BackendSpeed[];
   /** The sizes they were timed at, e.g. "16 envs, minibatch 64". */
@@ -144,6 +145,8 @@ export interface SavedRunSummary {
   envSteps: number;
   savedAt: number;
   records: number;
+  /** The tfjs backend it trained on; a resume uses it again so the run continues bit-exact. Absent in older saves. */
+  backend?: BackendName;
 }
 
 /** A checkpoint the trainer accepted: what it holds, and whether it waits for Reset because a run exists. */

@@ -6,13 +6,15 @@
  * with no run open and no demos stage running or parked. The selected model is decoded arrays
  * (Float32Array), so each backend tried gets its own copy of the weights, disposed after the timing;
  * the run then builds its variables on the winner. While a run exists its backend stays, and a
- * model or size change waits for the next run, which is timed before it opens. Short tfjs calls
+ * model or size change waits for the next run, which is timed before it opens; a resumed run takes
+ * back the backend it was saved on. Short tfjs calls
  * go through the TfGate, so none overlaps a switch. A backend forced with ?backend= is not timed.
  */
 import { workloadOf } from '../../src/core/backend/backend-speed';
 import { chooseBySpeed, type BackendTrialPorts } from '../../src/core/backend/choose-by-speed';
 import { measuredPolicy, measurementKey } from '../../src/core/backend/measured-model';
 import { measurePolicySpeed } from '../../src/core/backend/policy-speed';
+import type { BackendName } from '../../src/core/backend/choose-backend';
 import type { StubbedTimings } from '../../src/core/backend/stubbed-timings';
 import type { BackendReport, TrainerEvent } from '../../src/protocol/trainer-api';
 import { startBrowserBackend, timedCandidates } from '../tfjs-browser';
@@ -77,11 +79,35 @@ export class BackendChoice {
     })().finally(() => (this.refreshing = undefined));
   }
 
-  /** Called as a run opens, before its tensors exist: times first when the last timing is stale. */
-  async beforeRun(): Promise<void> {
+  /**
+   * Called as a run opens, before its tensors exist: times first when the last timing is stale. A
+   * restored run goes back to the backend it was saved on (`savedOn`), untimed, so it continues
+   * bit-exact; only a backend forced with ?backend= overrides that.
+   */
+  async beforeRun(savedOn?: BackendName): Promise<void> {
     clearTimeout(this.settleTimer);
     await this.refreshing;
+    if (savedOn !== undefined && this.report.forced === undefined && await this.resumeOn(savedOn)) return;
     await this.timeIfStale(true);
+  }
+
+  /** Starts the backend a restored run was saved on; false (the page hears why) when it does not start here. */
+  private async resumeOn(backend: BackendName): Promise<boolean> {
+    return this.gate.exclusive(async () => {
+      const before = this.report.backend;
+      try {
+        await startBrowserBackend(backend);
+      } catch (error) {
+        await startBrowserBackend(before).catch(() => undefined);
+        this.host.emit({ type: 'error', name: 'BackendError', message: `the run was saved on ${backend}, which does not start here (${(error as Error).message}); it resumes on the backend timed fastest and may not continue bit-exact` });
+        return false;
+      }
+      if (backend !== before) this.host.switched?.();
+      // The next new run is timed again: this backend was the saved run's, not a measured choice.
+      this.timedKey = undefined;
+      this.publish({ ...this.report, backend, choice: 'resumed', timing: false });
+      return true;
+    });
   }
 
   private idle(forRun: boolean): boolean {

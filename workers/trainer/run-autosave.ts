@@ -3,9 +3,11 @@
  * .flowtune with its resume state, plus the summary the resume banner and the Runs list show, kept
  * in IndexedDB under the run's id.
  */
+import * as tf from '@tensorflow/tfjs';
 import { cloneConfig, validateConfig, type RunConfig } from '../../src/core/config';
 import { TrainingError } from '../../src/core/errors';
 import type { Run } from '../../src/core/run/run';
+import type { BackendName } from '../../src/core/backend/choose-backend';
 import type { CheckpointFiles, SavedRunSummary } from '../../src/protocol/trainer-api';
 import { readRunSave, readSavedRun, writeRunSave, type SavedRun } from './autosave-store';
 import type { StoredListing } from './run-archive';
@@ -15,7 +17,9 @@ import type { StoredListing } from './run-archive';
  * makes it the run a reload offers; returns the summary and the listing as kept (with the saved iteration).
  */
 export async function writeAutosave(checkpoint: Uint8Array, run: Run, listing: StoredListing): Promise<{ summary: SavedRunSummary; listing: StoredListing }> {
-  const summary: SavedRunSummary = { name: listing.name, task: run.config.task, iteration: run.iteration, envSteps: run.envSteps, savedAt: Date.now(), records: run.history.length };
+  const summary: SavedRunSummary = { name: listing.name, task: run.config.task, iteration: run.iteration, envSteps: run.envSteps, savedAt: Date.now(), records: run.history.length,
+    backend: tf.getBackend() as BackendName,
+  };
   const kept: StoredListing = { ...listing, savedIteration: run.iteration };
   await writeRunSave({ summary, runId: kept.id, listing: kept, config: cloneConfig(run.config), checkpoint, history: [...run.history] });
   return { summary, listing: kept };

@@ -8,6 +8,7 @@ import { openRun, type OpenedRun } from '../../src/core/run/open-run';
 import type { Run } from '../../src/core/run/run';
 import type { PausePoint } from '../../src/core/run/run-ports';
 import type { TrainerEvent } from '../../src/protocol/trainer-api';
+import type { BackendName } from '../../src/core/backend/choose-backend';
 import type { ModelSelection } from './model-selection';
 import { checkpointInfo } from './model-source';
 import type { Autosave } from './run-autosave';
@@ -23,8 +24,8 @@ export interface RunSlotParts {
   envs: StudioEnvs;
   pauseGate: (where: PausePoint) => Promise<void>;
   emit: (event: TrainerEvent) => void;
-  /** Awaited before the run's tensors exist. */
-  beforeOpen?: () => Promise<void>;
+  /** Awaited before the run's tensors exist; a restored run names the backend it was saved on. */
+  beforeOpen?: (savedOn?: BackendName) => Promise<void>;
 }
 
 export class RunSlot {
@@ -40,7 +41,7 @@ export class RunSlot {
   /** Opens a run of the selected model and config (a restored save when given), with its store and Runs-list entry. */
   async open(restored?: Autosave): Promise<Run> {
     const { models, listings, offers, envs, emit } = this.parts;
-    await this.parts.beforeOpen?.();
+    await this.parts.beforeOpen?.(restored?.summary.backend);
     envs.clear();
     const config = models.config;
     const opened = await openRun(config, models.selected?.checkpoint, {

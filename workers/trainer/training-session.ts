@@ -12,6 +12,7 @@ import type { MetricRecord } from '../../src/core/metrics/metric-keys';
 import type { Run } from '../../src/core/run/run';
 import { isNonfiniteStop, MAX_ROLLBACKS, rollBackRun, saveRun, trainLoop } from '../../src/core/run/run-loop';
 import type { RunPhase, RunStatus, SavedRunSummary, TrainerEvent } from '../../src/protocol/trainer-api';
+import type { BackendName } from '../../src/core/backend/choose-backend';
 import { EpisodeStore } from './episode-store';
 import type { FaultInjection } from './fault-injection';
 import { InspectionJobs } from './inspection-jobs';
@@ -51,15 +52,18 @@ export class TrainingSession {
   onLoopEnd?: (outcome: LoopOutcome) => void;
   /** Told when the next run's model or config changed (the backend choice may time again). */
   onSelection?: () => void;
-  /** Awaited as a run opens, before its tensors exist (the backend choice times the model there). */
-  beforeOpen?: () => Promise<void>;
+  /**
+   * Awaited as a run opens, before its tensors exist (the backend choice times the model there, or
+   * takes back the backend a restored run was saved on).
+   */
+  beforeOpen?: (savedOn?: BackendName) => Promise<void>;
 
   constructor(config: RunConfig, private readonly faults?: FaultInjection) {
     this.models = new ModelSelection(config, this.emit, () => this.run);
     this.envs = new StudioEnvs(faults);
     this.slot = new RunSlot({
       models: this.models, listings: this.listings, offers: this.offers, envs: this.envs, pauseGate: this.control.pauseGate, emit: this.emit,
-      beforeOpen: async () => this.beforeOpen?.(),
+      beforeOpen: async (savedOn) => this.beforeOpen?.(savedOn),
     });
     this.board = new PhaseBoard(this.emit, () => ({ run: this.run, task: this.config.task, savedIteration: this.slot.store?.savedIteration, envRestarts: this.envs.restarts }));
   }

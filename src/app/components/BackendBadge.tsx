@@ -20,6 +20,7 @@ export function BackendBadge() {
       <span data-testid="adapter">{adapterText}</span>
       {backend.softwareAdapter && <span className="muted" data-testid="software-adapter"> (software)</span>}
       {backend.forced && <span className="muted" data-testid="backend-forced"> · forced</span>}
+      {backend.choice === 'resumed' && <span className="muted" data-testid="backend-resumed"> · as the run was saved</span>}
       {figures.length > 0 && (
         <span data-testid="backend-speeds">
           <span className="muted"> · </span>

@@ -29,6 +29,8 @@ describe('backend badge text', () => {
       'cpu did not start: not tried',
     ]);
     expect(backendTitle({ ...report, choice: 'forced', forced: 'wasm', speeds: [], failures: [], timedAt: undefined })).toBe('forced with ?backend=wasm');
+    expect(backendTitle({ ...report, choice: 'resumed', speeds: [], failures: [], timedAt: undefined }))
+      .toBe('the backend the resumed run was saved on, so it continues bit-exact; the next new run is timed again');
   });
 
   it('writes a partial timing as an upper bound and says why its gradient step was not timed', () => {

@@ -22,7 +22,9 @@ export function backendTitle(report: BackendReport): string {
     ? `chosen by timing the selected model at ${report.timedAt ?? 'the run\'s sizes'}: the shorter PPO iteration wins (decisions for all envs + minibatch gradient steps); samples/s = decisions per iteration ÷ that time`
     : report.choice === 'forced'
       ? `forced with ?backend=${report.forced}${report.timedAt ? `; timed at ${report.timedAt}` : ''}`
-      : 'picked by preference until a model is timed';
+      : report.choice === 'resumed'
+        ? `the backend the resumed run was saved on, so it continues bit-exact; the next new run is timed again${report.timedAt ? ` (last timed at ${report.timedAt})` : ''}`
+        : 'picked by preference until a model is timed';
   const ms = (seconds: number) => `${(seconds * 1000).toFixed(1)} ms`;
   const figures = report.speeds.map((speed) => `${speed.backend}: ${ms(speed.decisionSeconds)} per decision, ${speed.partial
     ? 'gradient step not timed: its decisions alone took longer than the fastest whole iteration'
