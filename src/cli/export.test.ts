@@ -92,3 +92,17 @@ describe('npm run eval with ckpt=FILE.onnx', () => {
     expect(broken.stderr).toMatch(/^error: the file is not a readable ONNX model|^error: the ONNX model has no 'flowtune' metadata_props entry/);
   }, 180_000);
 });
+
+describe('npm run eval backend=', () => {
+  it('runs the chains on the named backend and says so; the result matches wasm\'s to float rounding', () => {
+    const wasm = cli('eval.ts', 'task=reach', `ckpt=${REACH}`, 'episodes=2');
+    const cpu = cli('eval.ts', 'task=reach', `ckpt=${REACH}`, 'episodes=2', 'backend=cpu');
+    expect(wasm.status, wasm.stderr).toBe(0);
+    expect(cpu.status, cpu.stderr).toBe(0);
+    expect(wasm.stderr).not.toContain('backend:');
+    expect(cpu.stderr.split('\n')[0]).toBe('backend: cpu (backend=cpu)');
+    const [fromWasm, fromCpu] = [wasm, cpu].map((run) => JSON.parse(run.stdout.split('\n').at(-1)!) as { mean_return: number; success_rate: number });
+    expect(fromCpu.success_rate).toBe(fromWasm.success_rate);
+    expect(Math.abs(fromCpu.mean_return - fromWasm.mean_return)).toBeLessThan(1e-3 * Math.max(1, Math.abs(fromWasm.mean_return)));
+  }, 240_000);
+});
