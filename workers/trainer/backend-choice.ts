@@ -7,8 +7,8 @@
  * (Float32Array), so each backend tried gets its own copy of the weights, disposed after the timing;
  * the run then builds its variables on the winner. While a run exists its backend stays, and a
  * model or size change waits for the next run, which is timed before it opens; a resumed run takes
- * back the backend it was saved on. Short tfjs calls
- * go through the TfGate, so none overlaps a switch. A backend forced with ?backend= is not timed.
+ * back the backend it was saved on. Short tfjs calls go through the TfGate, so none overlaps a
+ * switch. A backend forced with ?backend= is not timed.
  */
 import { workloadOf } from '../../src/core/backend/backend-speed';
 import { chooseBySpeed, type BackendTrialPorts } from '../../src/core/backend/choose-by-speed';

@@ -17,7 +17,8 @@ import type { StoredListing } from './run-archive';
  * makes it the run a reload offers; returns the summary and the listing as kept (with the saved iteration).
  */
 export async function writeAutosave(checkpoint: Uint8Array, run: Run, listing: StoredListing): Promise<{ summary: SavedRunSummary; listing: StoredListing }> {
-  const summary: SavedRunSummary = { name: listing.name, task: run.config.task, iteration: run.iteration, envSteps: run.envSteps, savedAt: Date.now(), records: run.history.length,
+  const summary: SavedRunSummary = {
+    name: listing.name, task: run.config.task, iteration: run.iteration, envSteps: run.envSteps, savedAt: Date.now(), records: run.history.length,
     backend: tf.getBackend() as BackendName,
   };
   const kept: StoredListing = { ...listing, savedIteration: run.iteration };
