@@ -100,8 +100,9 @@ if [[ "$stage" == locomotion ]]; then
   loco_tasks=(hopper walker2d)
   # ReinFlow's Gym policies act in chunks of 4 on the current state; BC runs long on the 1M transitions.
   loco_arch="policy.horizon=4 policy.n_action_steps=4 policy.n_obs_steps=1 policy.denoise_steps=4"
-  # ReinFlow's per-task learning rates (its cfg/gym/finetune/<task>-v2/ft_ppo_reflow_mlp.yaml); the preset holds hopper's.
-  declare -A loco_lr=([hopper]="" [walker2d]="actor_lr=4e-4 critic_lr=4e-3")
+  # ReinFlow's per-task settings (its cfg/gym/finetune/<task>-v2/ft_ppo_reflow_mlp.yaml); the preset holds hopper's.
+  # Walker2d's lr is 10× hopper's and its critic warms up for 5 iterations first (here 5 of ours, 40k env steps).
+  declare -A loco_lr=([hopper]="" [walker2d]="actor_lr=4e-4 critic_lr=4e-3 ppo.critic_warmup_steps=40000")
   for task in "${loco_tasks[@]}"; do
     selected "$task" || continue
     for seed in "${ppo_seeds[@]}"; do

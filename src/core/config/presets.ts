@@ -73,7 +73,7 @@ export const PRESETS = {
     ],
   },
   'locomotion-reinflow': {
-    doc: 'ReinFlow\'s Gym locomotion fine-tune (hopper\'s lr; walker2d\'s is actor_lr=4e-4 critic_lr=4e-3): σ ∈ [0.10, 0.24], K = 4, clip 0.01, entropy 0.03, 5 full-batch epochs.',
+    doc: 'ReinFlow\'s Gym locomotion fine-tune (hopper\'s lr; walker2d\'s adds actor_lr=4e-4 critic_lr=4e-3 ppo.critic_warmup_steps=40000): σ ∈ [0.10, 0.24], K = 4, clip 0.01, entropy 0.03, 5 full-batch epochs.',
     category: 'general',
     overrides: LOCOMOTION_REINFLOW,
   },
