@@ -57,11 +57,11 @@ describe('shipped checkpoints', () => {
     }
   });
 
-  it('hopper-ppo.flowtune, flow PPO from hopper-bc.flowtune (reinflow-baseline, seed 0), decodes for hopper after its 1M env steps', () => {
+  it('hopper-ppo.flowtune, flow PPO from hopper-bc.flowtune (locomotion-reinflow, seed 0), decodes for hopper after its 1M env steps', () => {
     const loaded = loadBundle(new Uint8Array(readFileSync('public/checkpoints/hopper-ppo.flowtune')), { expectedTask: 'hopper' });
     try {
       expect(loaded.metadata.stage).toBe('ppo');
-      expect(loaded.metadata.training.env_steps).toBe(1_003_760);
+      expect(loaded.metadata.training.env_steps).toBe(1_003_979);
     } finally {
       loaded.bundle.policy.dispose();
     }
