@@ -57,6 +57,20 @@ describe('shipped checkpoints', () => {
     }
   });
 
+  it('walker2d-bc.flowtune, flow BC on walker2d\'s medium data, stored a return on 100 episodes below the data\'s', () => {
+    const loaded = loadBundle(new Uint8Array(readFileSync('public/checkpoints/walker2d-bc.flowtune')), { expectedTask: 'walker2d' });
+    try {
+      expect(loaded.metadata.stage).toBe('bc');
+      expect(loaded.metadata.eval.episodes).toBe(100);
+      // Pretraining stored 809; the medium data's own episodes return 1241 on average. A walker that
+      // falls within its first few dozen steps collects well under 400.
+      expect(loaded.metadata.eval.mean_return).toBeGreaterThan(400);
+      expect(loaded.metadata.eval.mean_return).toBeLessThan(1241);
+    } finally {
+      loaded.bundle.policy.dispose();
+    }
+  });
+
   it('hopper-ppo.flowtune, flow PPO from hopper-bc.flowtune (locomotion-reinflow, seed 0), decodes for hopper after its 1M env steps', () => {
     const loaded = loadBundle(new Uint8Array(readFileSync('public/checkpoints/hopper-ppo.flowtune')), { expectedTask: 'hopper' });
     try {
