@@ -81,6 +81,16 @@ describe('shipped checkpoints', () => {
     }
   });
 
+  it('walker2d-ppo.flowtune, flow PPO from walker2d-bc.flowtune (locomotion-reinflow with walker2d\'s lr, seed 0), decodes for walker2d after its 1M env steps', () => {
+    const loaded = loadBundle(new Uint8Array(readFileSync('public/checkpoints/walker2d-ppo.flowtune')), { expectedTask: 'walker2d' });
+    try {
+      expect(loaded.metadata.stage).toBe('ppo');
+      expect(loaded.metadata.training.env_steps).toBe(1_004_214);
+    } finally {
+      loaded.bundle.policy.dispose();
+    }
+  });
+
   it('hopper-gaussian.flowtune, the Gaussian PPO expert of the locomotion recipe, decodes for hopper after its 1M env steps', () => {
     const checkpoint = decodeGaussianCheckpoint(new Uint8Array(readFileSync('public/checkpoints/hopper-gaussian.flowtune')), { task: 'hopper', obsDim: 11, actionDim: 3 });
     expect(checkpoint.metadata.stage).toBe('ppo');
