@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Queue, QueueEvents, Worker } from 'bullmq';
@@ -118,14 +118,18 @@ describe('the sweep queue is not trusted', () => {
 
   it('a run past job_timeout_s is stopped and fails once, with one sentence', async () => {
     const { url } = await startRedisServer({ cwd: dir });
-    const worker = startCli('sweep-worker.ts', [`redis_url=${url}`, 'job_timeout_s=10'], { TMPDIR: path.join(dir, 'timeout-tmp') });
-    mkdirSync(path.join(dir, 'timeout-tmp'), { recursive: true });
+    const workerTmp = path.join(dir, 'timeout-tmp');
+    mkdirSync(workerTmp, { recursive: true });
+    const worker = startCli('sweep-worker.ts', [`redis_url=${url}`, 'job_timeout_s=10'], { TMPDIR: workerTmp });
     try {
       const sweep = startCli('sweep.ts', [...TINY, 'iterations=100000', `out=${path.join(dir, 'timeout')}`, 'executor=redis', `redis_url=${url}`]);
-      expect(await exited(sweep)).toBe(1);
+      expect(await exited(sweep, 100_000, [worker])).toBe(1);
       expect(sweep.output()).toContain('failed baseline-s0: training baseline-s0 ran past job_timeout_s=10 and was stopped');
-      // The worker removed the run's temporary folder.
       await until(() => worker.output().includes('failed baseline-s0'), 'the worker to log the failure', 10_000);
+      // The worker removed the stopped run's folder from its own.
+      const workerFolders = readdirSync(workerTmp).filter((name) => name.startsWith('flowtune-sweep-worker-'));
+      expect(workerFolders).toHaveLength(1);
+      expect(readdirSync(path.join(workerTmp, workerFolders[0]!)).filter((name) => name.startsWith('run-'))).toEqual([]);
     } finally {
       killGroup(worker);
     }
