@@ -43,53 +43,45 @@ describe('shipped checkpoints', () => {
     });
   }
 
-  it('hopper-bc.flowtune, flow BC on the recipe\'s medium data, stored a return on 100 episodes below the data\'s', () => {
-    const loaded = loadBundle(new Uint8Array(readFileSync('public/checkpoints/hopper-bc.flowtune')), { expectedTask: 'hopper' });
-    try {
-      expect(loaded.metadata.stage).toBe('bc');
-      expect(loaded.metadata.eval.episodes).toBe(100);
-      // Pretraining stored 911; the medium data's own episodes return 1590 on average. A hopper that
-      // falls at once collects about 1 per step it stays healthy, far below 500.
-      expect(loaded.metadata.eval.mean_return).toBeGreaterThan(500);
-      expect(loaded.metadata.eval.mean_return).toBeLessThan(1590);
-    } finally {
-      loaded.bundle.policy.dispose();
-    }
-  });
+  // Flow BC on the locomotion recipe's medium data: the stored return on 100 episodes lies below the
+  // data's own mean return, and far above a policy that falls at once (about 1 per healthy step).
+  const LOCOMOTION_BC = [
+    // Pretraining stored 911; the medium data's episodes return 1590 on average.
+    { task: 'hopper', dataMean: 1590, fallsAtOnce: 500 },
+    // Pretraining stored 809; the medium data's episodes return 1241; a walker that falls within its
+    // first few dozen steps collects well under 400.
+    { task: 'walker2d', dataMean: 1241, fallsAtOnce: 400 },
+  ] as const;
+  for (const { task, dataMean, fallsAtOnce } of LOCOMOTION_BC) {
+    it(`${task}-bc.flowtune, flow BC on ${task}'s medium data, stored a return on 100 episodes between ${fallsAtOnce} and the data's ${dataMean}`, () => {
+      const loaded = loadBundle(new Uint8Array(readFileSync(`public/checkpoints/${task}-bc.flowtune`)), { expectedTask: task });
+      try {
+        expect(loaded.metadata.stage).toBe('bc');
+        expect(loaded.metadata.eval.episodes).toBe(100);
+        expect(loaded.metadata.eval.mean_return).toBeGreaterThan(fallsAtOnce);
+        expect(loaded.metadata.eval.mean_return).toBeLessThan(dataMean);
+      } finally {
+        loaded.bundle.policy.dispose();
+      }
+    });
+  }
 
-  it('walker2d-bc.flowtune, flow BC on walker2d\'s medium data, stored a return on 100 episodes below the data\'s', () => {
-    const loaded = loadBundle(new Uint8Array(readFileSync('public/checkpoints/walker2d-bc.flowtune')), { expectedTask: 'walker2d' });
-    try {
-      expect(loaded.metadata.stage).toBe('bc');
-      expect(loaded.metadata.eval.episodes).toBe(100);
-      // Pretraining stored 809; the medium data's own episodes return 1241 on average. A walker that
-      // falls within its first few dozen steps collects well under 400.
-      expect(loaded.metadata.eval.mean_return).toBeGreaterThan(400);
-      expect(loaded.metadata.eval.mean_return).toBeLessThan(1241);
-    } finally {
-      loaded.bundle.policy.dispose();
-    }
-  });
-
-  it('hopper-ppo.flowtune, flow PPO from hopper-bc.flowtune (locomotion-reinflow, seed 0), decodes for hopper after its 1M env steps', () => {
-    const loaded = loadBundle(new Uint8Array(readFileSync('public/checkpoints/hopper-ppo.flowtune')), { expectedTask: 'hopper' });
-    try {
-      expect(loaded.metadata.stage).toBe('ppo');
-      expect(loaded.metadata.training.env_steps).toBe(1_003_979);
-    } finally {
-      loaded.bundle.policy.dispose();
-    }
-  });
-
-  it('walker2d-ppo.flowtune, flow PPO from walker2d-bc.flowtune (locomotion-reinflow with walker2d\'s lr, seed 0), decodes for walker2d after its 1M env steps', () => {
-    const loaded = loadBundle(new Uint8Array(readFileSync('public/checkpoints/walker2d-ppo.flowtune')), { expectedTask: 'walker2d' });
-    try {
-      expect(loaded.metadata.stage).toBe('ppo');
-      expect(loaded.metadata.training.env_steps).toBe(1_004_214);
-    } finally {
-      loaded.bundle.policy.dispose();
-    }
-  });
+  // Flow PPO from the BC checkpoints above (preset locomotion-reinflow, seed 0; walker2d with its own lr).
+  const LOCOMOTION_PPO = [
+    { task: 'hopper', envSteps: 1_003_979 },
+    { task: 'walker2d', envSteps: 1_004_214 },
+  ] as const;
+  for (const { task, envSteps } of LOCOMOTION_PPO) {
+    it(`${task}-ppo.flowtune, flow PPO from ${task}-bc.flowtune, decodes for ${task} after its ${envSteps} env steps`, () => {
+      const loaded = loadBundle(new Uint8Array(readFileSync(`public/checkpoints/${task}-ppo.flowtune`)), { expectedTask: task });
+      try {
+        expect(loaded.metadata.stage).toBe('ppo');
+        expect(loaded.metadata.training.env_steps).toBe(envSteps);
+      } finally {
+        loaded.bundle.policy.dispose();
+      }
+    });
+  }
 
   it('hopper-gaussian.flowtune, the Gaussian PPO expert of the locomotion recipe, decodes for hopper after its 1M env steps', () => {
     const checkpoint = decodeGaussianCheckpoint(new Uint8Array(readFileSync('public/checkpoints/hopper-gaussian.flowtune')), { task: 'hopper', obsDim: 11, actionDim: 3 });
