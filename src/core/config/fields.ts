@@ -170,6 +170,7 @@ export const CONFIG_FIELDS: { readonly [K in ConfigKey]: SpecFor<ConfigValue<K>>
   'advantages.n_steps': int('Decisions looked ahead by the n-step estimator.', 5, 1, 100_000),
   'advantages.group_size': int('Envs per GRPO group, sharing a reset seed; must divide num_envs.', 8, 2, 4096),
   'advantages.normalize': bool('Normalize advantages over valid entries (gae, mc, nstep); grpo advantages are group-normalized only, never again over the batch (as in RLinf 004).', true),
+  'advantages.truncation': choice('A time-limit truncation: bootstrap (value its last step with V(final_obs), DESIGN.md §4) or terminate (value it 0, as CleanRL\'s ppo_continuous_action does).', ['bootstrap', 'terminate'], 'bootstrap'),
   'advantages.grpo_filter': bool('With advantages.type=grpo, drop groups whose finished episodes all succeeded or all failed (RLinf); logs advantages/grpo_kept_fraction.', false),
 
   'env.control_mode': name('Action space: a control of the task by name, or default for the task\'s default control (another name is refused, listing the task\'s controls).', () => 'default'),

@@ -149,6 +149,8 @@ export interface AdvantagesConfig {
   normalize: boolean;
   /** GRPO: drop groups whose finished episodes all succeeded or all failed. */
   grpo_filter: boolean;
+  /** A time-limit truncation: bootstrap from V(final_obs) (DESIGN.md §4), or count it as a termination (CleanRL). */
+  truncation: 'bootstrap' | 'terminate';
 }
 
 export interface EnvConfig {

@@ -5,7 +5,7 @@ import { createRng } from '../random';
 import { computeAdvantages } from './compute-advantages';
 import { RolloutBuffer } from './rollout-buffer';
 
-const BASE: AdvantagesConfig = { type: 'gae', gamma: 0.5, lambda: 0.5, n_steps: 2, group_size: 2, normalize: false, grpo_filter: false };
+const BASE: AdvantagesConfig = { type: 'gae', gamma: 0.5, lambda: 0.5, n_steps: 2, group_size: 2, normalize: false, grpo_filter: false, truncation: 'bootstrap' };
 
 /**
  * T = 3 decisions × N = 2 envs, γ = 0.5, λ = 0.5. Entry (t, env) is at t·2 + env.
@@ -42,6 +42,14 @@ describe('computeAdvantages on a hand-built rollout', () => {
     const { advantages, returns } = computeAdvantages(handBuffer(), BASE);
     expectClose(advantages, [1.5, 0, 2, 0, -0.5, 0]);
     expectClose(returns, [2, 1, 3, 0, 1.5, 0]);
+  });
+
+  it('gae with advantages.truncation=terminate values the truncated step 0', () => {
+    // env 0 t1 is truncated: δ = 2 + 0.5²·0 − 1 = 1 (not 2 as with V(final_obs)=4), A1 = 1;
+    //   t0: δ = 1, A0 = 1 + 0.5·0.5·1 = 1.25; t2 and env 1 unchanged.
+    const { advantages, returns } = computeAdvantages(handBuffer(), { ...BASE, truncation: 'terminate' });
+    expectClose(advantages, [1.25, 0, 1, 0, -0.5, 0]);
+    expectClose(returns, [1.75, 1, 2, 0, 1.5, 0]);
   });
 
   it('mc', () => {

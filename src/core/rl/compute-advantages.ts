@@ -6,6 +6,7 @@ import {
   computeMonteCarlo,
   computeNStep,
   normalizeAdvantages,
+  withTruncation,
   type AdvantageResult,
 } from './advantages';
 import type { RolloutBuffer } from './rollout-buffer';
@@ -26,7 +27,7 @@ export interface RolloutAdvantages extends AdvantageResult {
  * batch (as in RLinf): that would shift each group off mean 0 and weight an episode by its length.
  */
 export function computeAdvantages(buffer: RolloutBuffer, config: AdvantagesConfig): RolloutAdvantages {
-  const signals = buffer.signals();
+  const signals = withTruncation(buffer.signals(), config.truncation);
   let result: AdvantageResult;
   let mask = buffer.mask;
   const metrics: MetricRecord = {};

@@ -16,7 +16,7 @@ import { ConfigError, TrainingError } from '../errors';
 import type { MetricRecord } from '../metrics/metric-keys';
 import { createRng, type Rng } from '../random';
 import { NamedAdam } from '../rl/adam';
-import { computeGae, computeMonteCarlo, computeNStep } from '../rl/advantages';
+import { computeGae, computeMonteCarlo, computeNStep, withTruncation } from '../rl/advantages';
 import { evalSeeds, evalSummaryNumbers, evaluateActor, taskHasSuccess, type EvalActor, type EvalSummary, type EvalSummaryNumbers } from '../rl/evaluate';
 import { explainedVariance } from '../rl/explained-variance';
 import { learningRateAt } from '../rl/lr-schedule';
@@ -49,8 +49,8 @@ export function gaussianSamplingActor(bundle: GaussianBundle, rng: Rng): (obs: F
 }
 
 function advantagesFor(buffer: GaussianRolloutBuffer, config: RunConfig): { advantages: Float32Array; returns: Float32Array } {
-  const signals = buffer.signals();
   const { advantages } = config;
+  const signals = withTruncation(buffer.signals(), advantages.truncation);
   if (advantages.type === 'gae') return computeGae(signals, advantages.gamma, advantages.lambda);
   if (advantages.type === 'mc') return computeMonteCarlo(signals, advantages.gamma);
   if (advantages.type === 'nstep') return computeNStep(signals, advantages.gamma, advantages.n_steps);

@@ -44,6 +44,16 @@ export function checkRolloutSignals(signals: RolloutSignals): void {
   }
 }
 
+/** How a truncated episode's last step is valued: bootstrapped from V(final_obs), or as a termination (CleanRL, SB3 before 1.x). */
+export type TruncationMode = 'bootstrap' | 'terminate';
+
+/** The signals with every truncation counted as a termination when `mode` is 'terminate'; the same object otherwise. */
+export function withTruncation(signals: RolloutSignals, mode: TruncationMode): RolloutSignals {
+  if (mode === 'bootstrap') return signals;
+  const terminated = Float32Array.from(signals.terminated, (value, index) => (value !== 0 || signals.truncated[index] !== 0 ? 1 : 0));
+  return { ...signals, terminated, truncated: new Float32Array(terminated.length) };
+}
+
 /** How a step's successor is valued: the chunk ended by termination, by truncation, or goes on. */
 export type StepEnd = 'terminated' | 'truncated' | 'continues';
 
