@@ -85,6 +85,27 @@ describe('npm run train into an out= folder that holds a run', () => {
     expect(both.stderr.trim()).toBe(`error: resume=true continues ${path.join(first, 'checkpoints', 'final.flowtune')}; drop ckpt=${CKPT}`);
   }, 120_000);
 
+  it('resume=true without task= trains the run\'s own task; a run of a task that is not built in asks for its folder', () => {
+    const own = path.join(dir, 'own-task');
+    cpSync(first, own, { recursive: true });
+    const withoutTask = SETTINGS.filter((arg) => !arg.startsWith('task='));
+    const resumed = spawnSync(tsx, [path.join(here, 'train.ts'), ...withoutTask, `out=${own}`, 'resume=true', 'iterations=5'], { cwd: repoRoot, encoding: 'utf8' });
+    expect(resumed.status, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain('resuming at iteration 4');
+    expect(metrics(own).map((record) => record['progress/iteration'])).toEqual([1, 2, 3, 4, 5]);
+    expect(JSON.parse(readFileSync(path.join(own, 'config.json'), 'utf8')).task).toBe('reach');
+    const foreign = path.join(dir, 'foreign-task');
+    cpSync(first, foreign, { recursive: true });
+    const config = JSON.parse(readFileSync(path.join(foreign, 'config.json'), 'utf8'));
+    writeFileSync(path.join(foreign, 'config.json'), JSON.stringify({ ...config, task: 'my-arm-reach' }));
+    const refused = spawnSync(tsx, [path.join(here, 'train.ts'), `out=${foreign}`, 'resume=true'], { cwd: repoRoot, encoding: 'utf8' });
+    expect(refused.status).toBe(2);
+    expect(refused.stderr.trim()).toBe(`error: the run in out=${foreign} trained task 'my-arm-reach', which is not a built-in one; add task=./path/ to its folder`);
+    const noOut = spawnSync(tsx, [path.join(here, 'train.ts'), 'resume=true'], { cwd: repoRoot, encoding: 'utf8' });
+    expect(noOut.status).toBe(2);
+    expect(noOut.stderr.trim()).toBe('error: resume=true continues the run in out=; name its folder');
+  }, 120_000);
+
   it.runIf(canMountSmallDisk(path.join(dir, 'probe')))('on a full disk stops with one sentence naming the file, its last checkpoint intact (needs root to mount a small tmpfs)', () => {
     // Room for the first checkpoint of this run and the small files, not for a second checkpoint.
     const checkpointBytes = statSync(path.join(first, 'checkpoints', 'final.flowtune')).size;

@@ -9,6 +9,7 @@
  * on each tfjs backend that starts and trains on the fastest; backend=wasm|cpu|webgpu names one.
  */
 import { resolveTaskArgument } from './task-loading';
+import { hasTask } from '../core/envs/task-registry';
 import path from 'node:path';
 import { CLI_TRAIN_HOST, configFromJson, validateConfig, type RunConfig } from '../core/config';
 import { formatProgressLine } from '../core/metrics';
@@ -26,7 +27,7 @@ import { isGaussianCheckpointFile, openCheckpointFile, openGaussianCheckpointFil
 import { stopWithSweepParent } from './sweep/parent-link';
 
 const SPEC = {
-  task: { kind: 'string', required: true, doc: 'task to fine-tune on: a built-in name, or ./path/ to a task of your own' },
+  task: { kind: 'string', doc: 'task to fine-tune on: a built-in name, or ./path/ to a task of your own; with resume=true the run\'s own by default' },
   ckpt: { kind: 'string', doc: 'pretrained checkpoint (.flowtune); without it training starts from a fresh policy; not with resume=true' },
   out: { kind: 'string', default: '', doc: 'run folder (default runs/<task>-<time>)' },
   resume: { kind: 'bool', default: false, doc: 'continue the run in out= from its newest checkpoint, exactly' },
@@ -35,20 +36,31 @@ const SPEC = {
   backend: BACKEND_ARG,
 } as const;
 
+/** A run resumed without task= trains its own task, which must then be a built-in one: a task of the user's own needs its folder. */
+function requireBuiltInTask(stored: unknown, runDir: string): void {
+  const task = (stored as { task?: unknown }).task;
+  if (typeof task === 'string' && hasTask(task)) return;
+  throw new UsageError('task', `the run in out=${runDir} trained task '${String(task)}', which is not a built-in one; add task=./path/ to its folder`);
+}
+
 async function main(): Promise<void> {
   stopWithSweepParent();
   const argv = (await resolveTaskArgument(process.argv.slice(2)));
   // The checkpoint still decides horizon and K, so the whole config is validated once they are in.
   let parsed = parseRunArgs(argv, SPEC, { program: 'npm run train --', validate: false });
   const { args } = parsed;
+  if (!args.task && !args.resume) throw new UsageError('task', `missing required key 'task' (${SPEC.task.doc})`);
+  if (args.resume && !args.out) throw new UsageError('out', 'resume=true continues the run in out=; name its folder');
   const runDir = args.out || path.join('runs', `${args.task}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   const plan = planRunFolder(runDir, { resume: args.resume, overwrite: args.overwrite });
   let ckpt = args.ckpt;
   if (plan.kind === 'resume') {
     if (ckpt) throw new UsageError('ckpt', `resume=true continues ${plan.checkpoint}; drop ckpt=${ckpt}`);
     ckpt = plan.checkpoint;
+    const stored = readRunFolderConfig(runDir);
+    if (!args.task) requireBuiltInTask(stored, runDir);
     // The run's own config, then this command line's overrides (a longer budget, say).
-    parsed = parseRunArgs(argv, SPEC, { program: 'npm run train --', validate: false, base: configFromJson(readRunFolderConfig(runDir), path.join(runDir, 'config.json')) });
+    parsed = parseRunArgs(argv, SPEC, { program: 'npm run train --', validate: false, base: configFromJson(stored, path.join(runDir, 'config.json')) });
   }
   await prepareRuntime();
   // Checked before the run folder is touched, so a contradicting override leaves nothing behind.
