@@ -21,25 +21,31 @@ beforeAll(async () => {
   await useNodeBackend('wasm');
 });
 
+/** Reads public/checkpoints/`file` for `task`, hands its metadata to `check`, and frees the policy after. */
+function withShipped(file: string, task: string, check: (metadata: ReturnType<typeof loadBundle>['metadata']) => void): void {
+  const loaded = loadBundle(new Uint8Array(readFileSync(`public/checkpoints/${file}`)), { expectedTask: task });
+  try {
+    check(loaded.metadata);
+  } finally {
+    loaded.bundle.policy.dispose();
+  }
+}
+
 describe('shipped checkpoints', () => {
   for (const shipped of SHIPPED) {
     it(`${shipped.file} passes the full reader for task '${shipped.task}' and is stage '${shipped.stage}'`, () => {
-      const bytes = new Uint8Array(readFileSync(`public/checkpoints/${shipped.file}`));
-      const loaded = loadBundle(bytes, { expectedTask: shipped.task });
-      try {
-        expect(loaded.metadata.task).toBe(shipped.task);
-        expect(loaded.metadata.stage).toBe(shipped.stage);
+      withShipped(shipped.file, shipped.task, (metadata) => {
+        expect(metadata.task).toBe(shipped.task);
+        expect(metadata.stage).toBe(shipped.stage);
         if (shipped.stage === 'bc') {
           // Deliberately imperfect, so online RL has room: 20–60% on the 100-episode evaluation pretraining stored.
-          expect(loaded.metadata.eval.episodes).toBe(100);
-          expect(loaded.metadata.eval.success_rate).toBeGreaterThanOrEqual(0.2);
-          expect(loaded.metadata.eval.success_rate).toBeLessThanOrEqual(0.6);
+          expect(metadata.eval.episodes).toBe(100);
+          expect(metadata.eval.success_rate).toBeGreaterThanOrEqual(0.2);
+          expect(metadata.eval.success_rate).toBeLessThanOrEqual(0.6);
         } else {
-          expect(loaded.metadata.training.env_steps).toBeGreaterThan(0);
+          expect(metadata.training.env_steps).toBeGreaterThan(0);
         }
-      } finally {
-        loaded.bundle.policy.dispose();
-      }
+      });
     });
   }
 
@@ -54,15 +60,12 @@ describe('shipped checkpoints', () => {
   ] as const;
   for (const { task, dataMean, fallsAtOnce } of LOCOMOTION_BC) {
     it(`${task}-bc.flowtune, flow BC on ${task}'s medium data, stored a return on 100 episodes between ${fallsAtOnce} and the data's ${dataMean}`, () => {
-      const loaded = loadBundle(new Uint8Array(readFileSync(`public/checkpoints/${task}-bc.flowtune`)), { expectedTask: task });
-      try {
-        expect(loaded.metadata.stage).toBe('bc');
-        expect(loaded.metadata.eval.episodes).toBe(100);
-        expect(loaded.metadata.eval.mean_return).toBeGreaterThan(fallsAtOnce);
-        expect(loaded.metadata.eval.mean_return).toBeLessThan(dataMean);
-      } finally {
-        loaded.bundle.policy.dispose();
-      }
+      withShipped(`${task}-bc.flowtune`, task, (metadata) => {
+        expect(metadata.stage).toBe('bc');
+        expect(metadata.eval.episodes).toBe(100);
+        expect(metadata.eval.mean_return).toBeGreaterThan(fallsAtOnce);
+        expect(metadata.eval.mean_return).toBeLessThan(dataMean);
+      });
     });
   }
 
@@ -73,13 +76,10 @@ describe('shipped checkpoints', () => {
   ] as const;
   for (const { task, envSteps } of LOCOMOTION_PPO) {
     it(`${task}-ppo.flowtune, flow PPO from ${task}-bc.flowtune, decodes for ${task} after its ${envSteps} env steps`, () => {
-      const loaded = loadBundle(new Uint8Array(readFileSync(`public/checkpoints/${task}-ppo.flowtune`)), { expectedTask: task });
-      try {
-        expect(loaded.metadata.stage).toBe('ppo');
-        expect(loaded.metadata.training.env_steps).toBe(envSteps);
-      } finally {
-        loaded.bundle.policy.dispose();
-      }
+      withShipped(`${task}-ppo.flowtune`, task, (metadata) => {
+        expect(metadata.stage).toBe('ppo');
+        expect(metadata.training.env_steps).toBe(envSteps);
+      });
     });
   }
 
