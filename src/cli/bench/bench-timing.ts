@@ -23,3 +23,35 @@ export async function matmulPeak(size: number, repeats: number): Promise<number>
     tf.dispose([a, b]);
   }
 }
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** Medians over rounds that each time `body` and then the square matmul rate back to back. */
+export interface PairedTiming {
+  /** Median seconds per `body` call. */
+  seconds: number;
+  /** Median matmul rate, GFLOP/s. */
+  peak: number;
+  /** Median over rounds of `flops` per `body` call as a share of that round's matmul rate. */
+  share(flops: number): number;
+}
+
+/**
+ * `body` timed against the matmul rate in `rounds` alternating pairs: on a shared machine both
+ * rates drift with the neighbours' load, so a share is taken within each round, not across the run.
+ */
+export async function timeAgainstPeak(rounds: number, repeats: number, body: () => Promise<void>, peakSize = 1024): Promise<PairedTiming> {
+  const seconds: number[] = [];
+  const peaks: number[] = [];
+  await body();
+  for (let round = 0; round < rounds; round++) {
+    seconds.push(await timeIt(repeats, body, 0));
+    peaks.push(await matmulPeak(peakSize, 2));
+  }
+  const perRound = seconds.map((value, round) => value * peaks[round]);
+  return { seconds: median(seconds), peak: median(peaks), share: (flops) => flops / 1e9 / median(perRound) };
+}
