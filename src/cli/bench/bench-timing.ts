@@ -24,7 +24,8 @@ export async function matmulPeak(size: number, repeats: number): Promise<number>
   }
 }
 
-function median(values: readonly number[]): number {
+/** The middle value; the mean of the two middle ones for an even count. */
+export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = sorted.length >> 1;
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;

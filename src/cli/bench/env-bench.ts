@@ -15,6 +15,7 @@ import { createRng } from '../../core/random';
 import { findTestspeed, TESTSPEED_INSTALL } from './native-testspeed';
 import { physicsVsNativeRows, type NativeModel } from './physics-vs-native';
 import { gymReferenceModels } from './gym-reference-models';
+import { median } from './bench-timing';
 
 /** A default training run's batch: 16 envs, chunks of 4 env steps per call. */
 const NUM_ENVS = 16;
@@ -25,7 +26,6 @@ const WARMUP_MS = 1500;
 /** One thread and all threads are timed in alternating rounds; the medians are reported. */
 const ROUNDS = 3;
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** Smooth random actions [plans][numEnvs × CHUNK × A] so the robot moves and touches things like a policy would. */
 function actionPlan(numEnvs: number, actionDim: number, plans: number): Float32Array[] {

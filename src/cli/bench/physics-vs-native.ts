@@ -11,6 +11,7 @@ import type { Mujoco } from '../../core/envs/mujoco-types';
 import type { BenchRow } from './bench-row';
 import { runTestspeed, writeNativeScene, type SpeedRun } from './native-testspeed';
 import { runWasmTestspeed } from './wasm-testspeed';
+import { median } from './bench-timing';
 
 /** testspeed's own default: small noise, so the contact state is not frozen. */
 const CTRL_NOISE = 0.01;
@@ -18,7 +19,6 @@ const ROUNDS = 3;
 /** Native loop CPU time to aim for (its CPU clock ticks at 10 ms); both engines run the same step count. */
 const TARGET_NATIVE_S = 0.5;
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const rate = (run: SpeedRun) => run.cpuStepsPerS ?? run.wallStepsPerS;
 
 export interface NativeModel {

@@ -14,6 +14,7 @@ import { chromium, type Browser } from '@playwright/test';
 import { applyOverrides, defaultConfig, encodeConfigHash } from '../../core/config';
 import { findChromium } from '../../../scripts/find-chromium.mjs';
 import type { BenchRow } from './bench-row';
+import { median } from './bench-timing';
 
 const PORT = Number(process.env.BENCH_STUDIO_PORT ?? 4197);
 const BUILD_DIR = 'test-results/bench-studio-build';
@@ -198,7 +199,6 @@ export async function runBench(): Promise<BenchRow[]> {
       cliSeconds.push(await cliDefaultRun());
       console.error(`round ${round + 1}/${ROUNDS} default run: studio ${studioSeconds.at(-1)!.toFixed(3)} s/iteration, CLI ${cliSeconds.at(-1)!.toFixed(3)} s/iteration`);
     }
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
     const base = median(results.get('baseline')!.map((entry) => entry.secondsPerIteration));
     const note = `pick-cube shipped checkpoint, ${BASE.join(' ')}; median of ${ROUNDS} alternating rounds`;
     const rows: BenchRow[] = [{

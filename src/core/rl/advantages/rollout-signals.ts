@@ -44,7 +44,7 @@ export function checkRolloutSignals(signals: RolloutSignals): void {
   }
 }
 
-/** How a truncated episode's last step is valued: bootstrapped from V(final_obs), or as a termination (CleanRL, SB3 before 1.x). */
+/** How a truncated episode's last step is valued: bootstrapped from V(final_obs), or as a termination (as CleanRL does). */
 export type TruncationMode = 'bootstrap' | 'terminate';
 
 /** The signals with every truncation counted as a termination when `mode` is 'terminate'; the same object otherwise. */
