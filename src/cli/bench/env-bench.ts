@@ -26,7 +26,6 @@ const WARMUP_MS = 1500;
 /** One thread and all threads are timed in alternating rounds; the medians are reported. */
 const ROUNDS = 3;
 
-
 /** Smooth random actions [plans][numEnvs × CHUNK × A] so the robot moves and touches things like a policy would. */
 function actionPlan(numEnvs: number, actionDim: number, plans: number): Float32Array[] {
   const rng = createRng(123);
