@@ -63,7 +63,11 @@ export class RunQueue {
     await this.session.pause();
   }
 
-  /** After a reload: the interrupted run goes on from its autosave (or starts again), then the rest. */
+  /**
+   * After a reload: the interrupted run goes on from its autosave (or starts again), then the rest.
+   * Returns once the run that now holds the trainer is open, so what the page reads next (status,
+   * the resume offer) is settled: events come on another channel and may overtake a reply.
+   */
   async resume(): Promise<QueueStatus | null> {
     const stored = await this.load();
     if (!stored) return null;
@@ -75,12 +79,12 @@ export class RunQueue {
       await this.session.resume(undefined, false);
       // A reload between the run's last autosave and its end reaching the queue finds it finished:
       // train() would start no loop, so the item ends here and the next one starts.
-      if (this.session.run?.done) this.loopEnded({ kind: 'done', runId: current.runId });
+      if (this.session.run?.done) await this.itemEnded({ kind: 'done', runId: current.runId });
       else await this.session.train();
     } else {
       if (current?.state === 'running') Object.assign(current, { state: 'pending', runId: undefined });
       await this.save();
-      void this.startNext();
+      await this.startNext();
     }
     return stored.status;
   }
@@ -135,6 +139,11 @@ export class RunQueue {
 
   /** The session's loop ended: a finished or failed item lets the next one start; a pause waits for the user. */
   private loopEnded(outcome: LoopOutcome): void {
+    void this.itemEnded(outcome);
+  }
+
+  /** Settles the current item on `outcome`; resolves once the next item's run is open (or the queue ended). */
+  private async itemEnded(outcome: LoopOutcome): Promise<void> {
     const stored = this.stored;
     const item = this.currentItem();
     if (!stored || stored.status.phase !== 'running' || item?.state !== 'running') return;
@@ -144,15 +153,17 @@ export class RunQueue {
       Object.assign(item, { state: 'failed', error: 'the run was reset, which cancels the queue' });
       stored.status.phase = 'cancelled';
       stored.status.currentIndex = undefined;
-      void this.save();
-      return;
+      return this.save();
     }
     if (outcome.kind === 'error') Object.assign(item, { state: 'failed', error: outcome.message });
     else item.state = 'done';
-    // The loop that called this is still unwinding; the next run starts once it has.
-    void this.save()
-      .then(() => this.session.loopSettled())
-      .then(() => this.startNext())
-      .catch((error: unknown) => this.emit({ type: 'error', name: 'QueueError', message: `the queue stopped: ${(error as Error).message}` }));
+    try {
+      await this.save();
+      // The loop that ended is still unwinding when called from it; the next run starts once it has.
+      await this.session.loopSettled();
+      await this.startNext();
+    } catch (error) {
+      this.emit({ type: 'error', name: 'QueueError', message: `the queue stopped: ${(error as Error).message}` });
+    }
   }
 }
