@@ -73,10 +73,11 @@ async function startStudio(): Promise<void> {
   await client.setConfig(config);
   await client.selectTask(config.task, config.env.obs_type);
   run.setStatus(await client.status());
-  run.setSavedRun(await client.savedRun());
   runtime.setProbe(await client.probeSample(1));
   // Last, so start-up reaches the same state as without a queue before its run takes the trainer.
   await resumeInterruptedQueue();
+  // Read once any queue has resumed: its run then holds the autosave, which the resume banner must not offer.
+  run.setSavedRun(await client.savedRun());
 }
 
 /** A reload resumes an interrupted queue; the status bar then shows where it is. */
@@ -86,11 +87,7 @@ async function resumeInterruptedQueue(): Promise<void> {
   try {
     const queue = await client.resumeQueue();
     useCompareStore.getState().setQueue(queue);
-    // The queue's run now holds the trainer and its autosave, which the resume banner must not offer.
-    if (queue) {
-      run.setStatus(await client.status());
-      run.setSavedRun(await client.savedRun());
-    }
+    if (queue) run.setStatus(await client.status());
   } catch (error) {
     run.setRunError(`queue not resumed: ${errorText(error)}`);
   }
