@@ -67,10 +67,14 @@ export async function deleteSweep(id: string): Promise<void> {
   }
 }
 
-/** Starts a queue; returns its refusal as a sentence (a run is active, a bad preset), or undefined. */
+/**
+ * Starts a queue; returns its refusal as a sentence (a run is active, a bad preset), or undefined.
+ * The queue's status arrives as events only: events come on another channel than the reply, so a
+ * reply taken as the status could overwrite a newer one (the first item already running).
+ */
 export async function startQueue(request: QueueRequest): Promise<string | undefined> {
   try {
-    useCompareStore.getState().setQueue(await trainerClient().startQueue(request));
+    await trainerClient().startQueue(request);
     return undefined;
   } catch (error) {
     return errorText(error);
