@@ -20,7 +20,7 @@ export class RunQueue {
   private stored?: StoredQueue | null;
 
   constructor(private readonly session: TrainingSession, private readonly emit: (event: TrainerEvent) => void) {
-    session.onLoopEnd = (outcome) => this.loopEnded(outcome);
+    session.onLoopEnd = (outcome) => void this.itemEnded(outcome);
   }
 
   /** The queue kept in IndexedDB, read once. */
@@ -130,19 +130,17 @@ export class RunQueue {
     this.session.listings.nextLabel = { origin: 'queue', name: `${item.variant} · seed ${item.seed}`, group: stored.status.id, variant: item.variant, seed: item.seed };
     await this.save();
     await this.session.train();
-    // train() returns once the run is open and its loop started (or it failed to open, which loopEnded saw).
+    // train() returns once the run is open and its loop started (or it failed to open, which itemEnded saw).
     if (item.state === 'running' && this.session.currentRunId !== undefined) {
       item.runId = this.session.currentRunId;
       await this.save();
     }
   }
 
-  /** The session's loop ended: a finished or failed item lets the next one start; a pause waits for the user. */
-  private loopEnded(outcome: LoopOutcome): void {
-    void this.itemEnded(outcome);
-  }
-
-  /** Settles the current item on `outcome`; resolves once the next item's run is open (or the queue ended). */
+  /**
+   * The session's loop ended: a finished or failed item lets the next one start; a pause waits for
+   * the user. Resolves once the next item's run is open (or the queue ended).
+   */
   private async itemEnded(outcome: LoopOutcome): Promise<void> {
     const stored = this.stored;
     const item = this.currentItem();
