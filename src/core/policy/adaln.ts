@@ -8,9 +8,10 @@ const EPSILON = 1e-6;
  * broadcast reductions the built-in gradient of `tf.moments` runs.
  */
 export const plainLayerNorm = tf.customGrad(((x: tf.Tensor, save: (tensors: tf.Tensor[]) => void) => {
-  const { mean, variance } = tf.moments(x, -1, true);
-  const invStd = tf.rsqrt(tf.add(variance, EPSILON));
-  const normalized = tf.mul(tf.sub(x, mean), invStd);
+  // tf.moments' values, without its float32 cast (a copy on wasm) and its second x − μ.
+  const centered = tf.sub(x, tf.mean(x, -1, true));
+  const invStd = tf.rsqrt(tf.add(tf.mean(tf.square(centered), -1, true), EPSILON));
+  const normalized = tf.mul(centered, invStd);
   save([normalized, invStd]);
   return {
     value: normalized,
