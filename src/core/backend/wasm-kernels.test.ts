@@ -102,3 +102,45 @@ describe('wasm Identity shares the data by reference count', () => {
     expect(Array.from(grad)).toEqual([2, -6, 1]);
   });
 });
+
+describe('wasm Cast to the same dtype shares the data', () => {
+  test('a float32 cast of a float32 tensor shares its data; a cast to int32 still converts', () => {
+    const backend = tf.backend() as unknown as { refCount(dataId: object): number };
+    const original = tf.tensor1d([1.5, -2.25, 3]);
+    const same = tf.cast(original, 'float32');
+    expect(same.dataId).toBe(original.dataId);
+    expect(backend.refCount(original.dataId)).toBe(2);
+    original.dispose();
+    expect(Array.from(same.dataSync())).toEqual([1.5, -2.25, 3]);
+    // int32 truncates toward zero: 1.5 → 1, −2.25 → −2, 3 → 3.
+    const converted = tf.cast(same, 'int32');
+    expect(converted.dtype).toBe('int32');
+    expect(Array.from(converted.dataSync())).toEqual([1, -2, 3]);
+    tf.dispose([same, converted]);
+  });
+
+  test('the gradient of a product (which casts each factor) is unchanged', () => {
+    // d/da Σ a⊙b = b and d/db = a: a = (1, 2), b = (3, −4).
+    const [da, db] = tf.tidy(() => tf.grads((a: tf.Tensor, b: tf.Tensor) => tf.sum(tf.mul(a, b)))([tf.tensor1d([1, 2]), tf.tensor1d([3, -4])]).map((grad) => Array.from(grad.dataSync())));
+    expect(da).toEqual([3, -4]);
+    expect(db).toEqual([1, 2]);
+  });
+});
+
+describe('wasm Transpose of a narrow matrix', () => {
+  test.each([[512, 64], [300, 130], [96, 8]])('[%i, %i] transposes to index arithmetic, and its gradient transposes back', (rows, cols) => {
+    const values = Float32Array.from({ length: rows * cols }, (_, index) => (index % 977) * 0.25 - 100);
+    const out = tf.tidy(() => tf.transpose(tf.tensor2d(values, [rows, cols])).dataSync());
+    // out[c, r] = x[r, c]
+    for (let col = 0; col < cols; col += 7) for (let row = 0; row < rows; row += 5) expect(out[col * rows + row]).toBe(values[row * cols + col]);
+    const grad = tf.tidy(() => tf.grad((x: tf.Tensor) => tf.sum(tf.mul(tf.transpose(x), tf.transpose(tf.tensor2d(values, [rows, cols])))))(tf.zeros([rows, cols])).dataSync());
+    expect(Array.from(grad)).toEqual(Array.from(values));
+  });
+
+  test('int32 and rank-3 transposes still go through tfjs', () => {
+    const ints = tf.tidy(() => Array.from(tf.transpose(tf.tensor2d(Int32Array.from({ length: 256 * 160 }, (_, index) => index), [256, 160], 'int32')).dataSync()));
+    expect(ints.slice(0, 3)).toEqual([0, 160, 320]);
+    const cube = tf.tidy(() => Array.from(tf.transpose(tf.tensor3d([1, 2, 3, 4, 5, 6, 7, 8], [2, 2, 2]), [0, 2, 1]).dataSync()));
+    expect(cube).toEqual([1, 3, 2, 4, 5, 7, 6, 8]);
+  });
+});
