@@ -50,13 +50,35 @@ export function selfAttention(param: ParamLookup, prefix: string, x: tf.Tensor, 
 }
 
 /**
+ * Multi-head attention of q [B, Tq, D] to exactly two context tokens k, v [B, 2, D], without
+ * splitting heads: a softmax over two scores is a sigmoid of their difference, so per head
+ * p₁ = σ((q·k₁ − q·k₀)/√dh) = σ(q·(k₁ − k₀)/√dh) and O = v₀ + p₁(v₁ − v₀). The head sums are
+ * reductions over [B, Tq, heads, dh], with no transposes and no batched matmuls, which the wasm
+ * backend runs through a slow loop at these sizes. Equal to scaledDotProductAttention per head.
+ */
+export function twoTokenAttention(q: tf.Tensor, k: tf.Tensor, v: tf.Tensor, heads: number): tf.Tensor3D {
+  const [batch, tokens, width] = q.shape;
+  const perHead = width / heads;
+  const [k0, k1] = tf.split(k, 2, 1);
+  const [v0, v1] = tf.split(v, 2, 1);
+  const byHead = (x: tf.Tensor, rows: number) => tf.reshape(x, [batch, rows, heads, perHead]);
+  const keyDifference = byHead(tf.mul(tf.sub(k1, k0), 1 / Math.sqrt(perHead)), 1);
+  const secondWeight = tf.sigmoid(tf.sum(tf.mul(byHead(q, tokens), keyDifference), -1, true));
+  const attended = tf.add(byHead(v0, 1), tf.mul(secondWeight, byHead(tf.sub(v1, v0), 1)));
+  return tf.reshape(attended, [batch, tokens, width]) as tf.Tensor3D;
+}
+
+/**
  * Multi-head cross-attention from x [B, Tq, D] to context [B, Tk, D] with `${prefix}.q` [D, D],
- * `${prefix}.kv` [D, 2D] and `${prefix}.out` [D, D].
+ * `${prefix}.kv` [D, 2D] and `${prefix}.out` [D, D]. Two context tokens (two history frames) take
+ * twoTokenAttention.
  */
 export function crossAttention(param: ParamLookup, prefix: string, x: tf.Tensor, context: tf.Tensor, heads: number): tf.Tensor3D {
   const width = x.shape[2] as number;
   const q = dense(param, `${prefix}.q`, x);
   const [k, v] = tf.split(dense(param, `${prefix}.kv`, context), [width, width], 2);
-  const attended = scaledDotProductAttention(splitHeads(q, heads), splitHeads(k, heads), splitHeads(v, heads));
-  return dense(param, `${prefix}.out`, mergeHeads(attended, heads)) as tf.Tensor3D;
+  const attended = context.shape[1] === 2
+    ? twoTokenAttention(q, k, v, heads)
+    : mergeHeads(scaledDotProductAttention(splitHeads(q, heads), splitHeads(k, heads), splitHeads(v, heads)), heads);
+  return dense(param, `${prefix}.out`, attended) as tf.Tensor3D;
 }

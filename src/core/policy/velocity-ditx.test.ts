@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { useNodeBackend } from '../../cli/node-backend';
 import { createRng } from '../random';
 import { modulate, plainLayerNorm } from './adaln';
-import { scaledDotProductAttention } from './attention';
+import { scaledDotProductAttention, twoTokenAttention } from './attention';
 import { FlowPolicy, type WeightEntry } from './flow-policy';
 import { ditxBlock } from './velocity-ditx';
 
@@ -122,6 +122,38 @@ describe('DiT-X pieces', () => {
     const [e, a] = [await tf.grad(lnBuiltIn)(x).data(), await tf.grad((input: tf.Tensor) => tf.sum(tf.mul(plainLayerNorm(input), lnWeight)))(x).data()];
     a.forEach((value, offset) => expect(value).toBeCloseTo(e[offset], 4));
     tf.dispose([q, k, v, weight, x, lnWeight, ...expected, ...actual]);
+  });
+
+  test('two-token attention on the hand example: σ of the score difference', async () => {
+    // One head, dh = 2, the example above: p₁ = σ(q·(k₁ − k₀)/√2) = σ(−0.70711) = 0.33024;
+    // out = v₀ + p₁(v₁ − v₀) = [1, 2] + 0.33024·[2, 2] = [1.66048, 2.66048], the softmax's answer.
+    const out = twoTokenAttention(tf.tensor3d([[[1, 0]]]), tf.tensor3d([[[1, 0], [0, 1]]]), tf.tensor3d([[[1, 2], [3, 4]]]), 1);
+    const values = await out.data();
+    expect(values[0]).toBeCloseTo(1.66048, 4);
+    expect(values[1]).toBeCloseTo(2.66048, 4);
+    out.dispose();
+  });
+
+  test('two-token attention equals per-head softmax attention, values and gradients', async () => {
+    // B = 3, Tq = 4, D = 6 in 3 heads of 2; the per-head path splits heads by hand.
+    const rng = createRng(9);
+    const random = (shape: number[]) => tf.tensor(rng.fillNormal(new Float32Array(shape.reduce((a, b) => a * b, 1))), shape);
+    const [q, k, v, weight] = [random([3, 4, 6]), random([3, 2, 6]), random([3, 2, 6]), random([3, 4, 6])];
+    const perHead = (x: tf.Tensor, tokens: number) => tf.reshape(tf.transpose(tf.reshape(x, [3, tokens, 3, 2]), [0, 2, 1, 3]), [9, tokens, 2]) as tf.Tensor3D;
+    const softmaxPath = (qq: tf.Tensor, kk: tf.Tensor, vv: tf.Tensor) => {
+      const attended = scaledDotProductAttention(perHead(qq, 4), perHead(kk, 2), perHead(vv, 2));
+      return tf.reshape(tf.transpose(tf.reshape(attended, [3, 3, 4, 2]), [0, 2, 1, 3]), [3, 4, 6]);
+    };
+    const [expected, actual] = [await softmaxPath(q, k, v).data(), await twoTokenAttention(q, k, v, 3).data()];
+    actual.forEach((value, offset) => expect(value).toBeCloseTo(expected[offset], 5));
+    const loss = (path: (qq: tf.Tensor, kk: tf.Tensor, vv: tf.Tensor) => tf.Tensor) => (qq: tf.Tensor, kk: tf.Tensor, vv: tf.Tensor) => tf.sum(tf.mul(path(qq, kk, vv), weight));
+    const expectedGrads = tf.grads(loss(softmaxPath))([q, k, v]);
+    const actualGrads = tf.grads(loss((qq, kk, vv) => twoTokenAttention(qq, kk, vv, 3)))([q, k, v]);
+    for (let input = 0; input < 3; input++) {
+      const [e, a] = [await expectedGrads[input].data(), await actualGrads[input].data()];
+      a.forEach((value, offset) => expect(value).toBeCloseTo(e[offset], 5));
+    }
+    tf.dispose([q, k, v, weight, ...expectedGrads, ...actualGrads]);
   });
 
   test('AdaLN modulation: LN(x)·(1 + scale) + shift per sample', async () => {
