@@ -64,6 +64,16 @@ describe('wasm BatchMatMul of small batched matrices', () => {
     tf.dispose([a, b, product]);
   });
 
+  test('equals the wasm backend\'s own loop bit for bit (same products, added in the same order)', async () => {
+    for (const [groups, m, k, n] of [[1024, 8, 8, 16], [1024, 8, 16, 8], [64, 8, 48, 4]]) {
+      const [a, b] = [randomTensor([groups, m, k], 9), randomTensor([groups, k, n], 10)];
+      // transposeB sends the product through tfjs's scalar loop.
+      const [ours, theirs] = [tf.matMul(a, b), tf.matMul(a, tf.transpose(b, [0, 2, 1]), false, true)];
+      expect(Array.from(await ours.data())).toEqual(Array.from(await theirs.data()));
+      tf.dispose([a, b, ours, theirs]);
+    }
+  });
+
   test('shapes it does not take (transposed, broadcast, one group, odd or wide N) still give the product', async () => {
     const cases: [number[], number[], boolean, boolean][] = [
       [[3, 4, 5], [3, 4, 8], true, false], // Aᵀ
@@ -72,6 +82,7 @@ describe('wasm BatchMatMul of small batched matrices', () => {
       [[1, 4, 5], [1, 5, 8], false, false], // one group: xnnpack
       [[3, 4, 5], [3, 5, 6], false, false], // N not a multiple of 4
       [[3, 4, 5], [3, 5, 20], false, false], // N above 16
+      [[3, 4, 60], [3, 60, 8], false, false], // K above one block of tfjs's loop
     ];
     for (const [aShape, bShape, transposeA, transposeB] of cases) {
       const [a, b] = [randomTensor(aShape, 3), randomTensor(bShape, 4)];
