@@ -73,10 +73,13 @@ test('webgpu (SwiftShader) and wasm agree on chain log-probs and a PPO iteration
   const wasm = await run('wasm');
   expect(webgpu.backend).toBe('webgpu');
   expect(wasm.backend).toBe('wasm');
+  // The DiT-X attention products on wasm go through the SIMD batched matmul in the browser too.
+  expect(wasm.simdProducts).toBeGreaterThan(0);
+  expect(webgpu.simdProducts).toBe(0);
   const worst = largestDifference(webgpu, wasm);
   expect(worst.problem).toBeUndefined();
   const groups = [...worst.byGroup].map(([group, value]) => `${group} ${value.toExponential(1)}`).join(', ');
-  console.log(`backend numerics: ${worst.compared} values, largest difference ${worst.value.toExponential(2)} at ${worst.where} (${groups})`);
+  console.log(`backend numerics: ${wasm.simdProducts} SIMD batched matmuls on wasm; ${worst.compared} values, largest difference ${worst.value.toExponential(2)} at ${worst.where} (${groups})`);
   // The PPO iteration must have moved the weights well past the tolerance: agreement between two
   // barely trained policies would prove little.
   for (const architecture of ['mlp', 'ditx']) expect(wasm.results[architecture]['ppo.largest_weight_change'][0]).toBeGreaterThan(10 * TOLERANCE);

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { useNodeBackend } from '../../cli/node-backend';
 import { createRng } from '../random';
 import { batchMatMulModuleBytes, MAX_VECTORS, simdBatchMatMul } from './simd-batch-matmul';
-import { simdBatchMatMulActive } from './wasm-kernels';
+import { simdBatchMatMulCalls } from './wasm-kernels';
 
 beforeAll(async () => {
   await useNodeBackend('wasm');
@@ -53,9 +53,10 @@ describe('wasm BatchMatMul of small batched matrices', () => {
   test.each([
     [1024, 8, 16, 8], [1024, 8, 8, 16], [3, 5, 7, 12], [2, 1, 1, 4], [4, 3, 2, 16],
   ])('G %i: [%i, %i] · [k, %i] equals the float64 product', async (groups, m, k, n) => {
-    expect(simdBatchMatMulActive()).toBe(true);
     const [a, b] = [randomTensor([groups, m, k], 1), randomTensor([groups, k, n], 2)];
+    const callsBefore = simdBatchMatMulCalls();
     const product = tf.matMul(a, b);
+    expect(simdBatchMatMulCalls()).toBe(callsBefore + 1);
     const expected = referenceProduct((await a.data()) as Float32Array, (await b.data()) as Float32Array, groups, m, k, n);
     const actual = await product.data();
     expect(product.shape).toEqual([groups, m, n]);
@@ -86,7 +87,9 @@ describe('wasm BatchMatMul of small batched matrices', () => {
     ];
     for (const [aShape, bShape, transposeA, transposeB] of cases) {
       const [a, b] = [randomTensor(aShape, 3), randomTensor(bShape, 4)];
+      const callsBefore = simdBatchMatMulCalls();
       const product = tf.matMul(a, b, transposeA, transposeB);
+      expect(simdBatchMatMulCalls(), JSON.stringify([aShape, bShape])).toBe(callsBefore);
       // The same product through explicit transposes and one group at a time (2-D, xnnpack).
       const plainA = transposeA ? tf.transpose(a, [0, 2, 1]) : a;
       const plainB = transposeB ? tf.transpose(b, [0, 2, 1]) : b;

@@ -137,9 +137,11 @@ function runnerFor(backend: BackendWasm): BatchMatMulRunner | null {
   return batchMatMulRunner;
 }
 
-/** Whether the wasm backend's batched matmuls of small matrices run through simdBatchMatMul here. */
-export function simdBatchMatMulActive(): boolean {
-  return registered && tf.getBackend() === 'wasm' && runnerFor(tf.backend() as BackendWasm) !== null;
+let simdProducts = 0;
+
+/** How many batched matmuls ran through simdBatchMatMul in this process (to check the path is taken). */
+export function simdBatchMatMulCalls(): number {
+  return simdProducts;
 }
 
 /** tfjs-backend-wasm's scalar loop sums k in blocks of this many; up to one block, it sums as ours does. */
@@ -164,6 +166,7 @@ function batchMatMulKernel(args: { inputs: { a: tf.TensorInfo; b: tf.TensorInfo 
   const out = backend.makeOutput([groups, rows, columns], 'float32');
   const offset = (info: tf.TensorInfo) => heapView(backend, info).byteOffset;
   runner(offset(a), offset(b), offset(out), groups, rows, depth, columns);
+  simdProducts++;
   return out;
 }
 
