@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
+import { registerWasmAdamKernel } from './adam-kernel';
 import { MAX_VECTORS, simdBatchMatMul, type BatchMatMulRunner } from './simd-batch-matmul';
 
 /**
@@ -174,12 +175,13 @@ let registered = false;
 
 /**
  * Replaces the wasm backend's Identity, Cast, Slice, SplitV, Transpose and BatchMatMul with the
- * versions above. String tensors keep tfjs's own kernels (they live outside the heap). Call once
- * before the wasm backend runs.
+ * versions above, and adds NamedAdam's fused step (adam-kernel.ts). String tensors keep tfjs's own
+ * kernels (they live outside the heap). Call once before the wasm backend runs.
  */
 export function registerWasmKernels(): void {
   if (registered) return;
   registered = true;
+  registerWasmAdamKernel();
   const names = ['Slice', 'SplitV', 'Identity', 'Cast', 'Transpose'] as const;
   const original = Object.fromEntries(names.map((name) => [name, tf.getKernel(name, 'wasm')]));
   if (names.some((name) => !original[name])) return;

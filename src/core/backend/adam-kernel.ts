@@ -1,0 +1,46 @@
+import * as tf from '@tensorflow/tfjs';
+import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
+import { adamRunner, type AdamRunner, type AdamScalars } from './simd-adam';
+
+/**
+ * NamedAdam's step as one kernel of the wasm backend: inputs `m` and `v` (the flat moments) and, for
+ * each parameter i in the flat order, `grad{i}` and `param{i}`; outputs [m', v', param'_0, …]. One
+ * kernel call replaces the dozen-odd tensor ops per parameter that the same step costs otherwise,
+ * with the same bits (simd-adam.ts). Backends without it keep NamedAdam's tensor ops.
+ */
+export const ADAM_KERNEL = 'FlowtuneAdamStep';
+
+export interface AdamKernelAttrs extends AdamScalars {
+  parameters: number;
+  weightDecay: boolean;
+}
+
+let runner: AdamRunner | undefined;
+
+function adamKernel(args: { inputs: Record<string, tf.TensorInfo>; attrs: AdamKernelAttrs; backend: BackendWasm }): tf.TensorInfo[] {
+  const { inputs, attrs, backend } = args;
+  const params = Array.from({ length: attrs.parameters }, (_, index) => inputs[`param${index}`]);
+  const grads = Array.from({ length: attrs.parameters }, (_, index) => inputs[`grad${index}`]);
+  const [mOut, vOut] = [backend.makeOutput(inputs.m.shape, 'float32'), backend.makeOutput(inputs.v.shape, 'float32')];
+  const paramsOut = params.map((param) => backend.makeOutput(param.shape, 'float32'));
+  // Offsets do not move when the heap grows (it may, in makeOutput above); views would detach.
+  const offset = (info: tf.TensorInfo) => backend.typedArrayFromHeap(info).byteOffset;
+  runner ??= adamRunner((backend.wasm as unknown as { asm: { memory: WebAssembly.Memory } }).asm.memory);
+  let done = 0;
+  params.forEach((param, index) => {
+    const size = tf.util.sizeFromShape(param.shape);
+    const moments = 4 * done;
+    runner!({
+      theta: offset(param), grad: offset(grads[index]), m: offset(inputs.m) + moments, v: offset(inputs.v) + moments,
+      thetaOut: offset(paramsOut[index]), mOut: offset(mOut) + moments, vOut: offset(vOut) + moments,
+    }, size, attrs, attrs.weightDecay);
+    done += size;
+  });
+  return [mOut, vOut, ...paramsOut];
+}
+
+/** Registers the Adam step for the wasm backend (called by registerWasmKernels). */
+export function registerWasmAdamKernel(): void {
+  if (tf.getKernel(ADAM_KERNEL, 'wasm')) return;
+  tf.registerKernel({ kernelName: ADAM_KERNEL, backendName: 'wasm', kernelFunc: adamKernel as unknown as tf.KernelFunc });
+}
