@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
-import { adamRunner, type AdamRunner, type AdamScalars } from './simd-adam';
+import { adamInJavaScript, adamRunner, type AdamRunner, type AdamScalars } from './simd-adam';
 
 /**
  * NamedAdam's step as one kernel of the wasm backend: inputs `m` and `v` (the flat moments) and, for
@@ -17,6 +17,13 @@ export interface AdamKernelAttrs extends AdamScalars {
 
 let runner: AdamRunner | undefined;
 
+/** The SIMD runner over the backend's memory; where the memory is not exposed, JavaScript on its heap. */
+function runnerFor(backend: BackendWasm): AdamRunner {
+  const memory = (backend.wasm as unknown as { asm?: { memory?: unknown } }).asm?.memory;
+  if (memory instanceof WebAssembly.Memory) return adamRunner(memory);
+  return (offsets, count, scalars, weightDecay) => adamInJavaScript(new Float32Array((backend.wasm as unknown as { HEAPU8: Uint8Array }).HEAPU8.buffer), offsets, 0, count, scalars, weightDecay);
+}
+
 function adamKernel(args: { inputs: Record<string, tf.TensorInfo>; attrs: AdamKernelAttrs; backend: BackendWasm }): tf.TensorInfo[] {
   const { inputs, attrs, backend } = args;
   const params = Array.from({ length: attrs.parameters }, (_, index) => inputs[`param${index}`]);
@@ -25,7 +32,7 @@ function adamKernel(args: { inputs: Record<string, tf.TensorInfo>; attrs: AdamKe
   const paramsOut = params.map((param) => backend.makeOutput(param.shape, 'float32'));
   // Offsets do not move when the heap grows (it may, in makeOutput above); views would detach.
   const offset = (info: tf.TensorInfo) => backend.typedArrayFromHeap(info).byteOffset;
-  runner ??= adamRunner((backend.wasm as unknown as { asm: { memory: WebAssembly.Memory } }).asm.memory);
+  runner ??= runnerFor(backend);
   let done = 0;
   params.forEach((param, index) => {
     const size = tf.util.sizeFromShape(param.shape);
