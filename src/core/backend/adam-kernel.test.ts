@@ -61,4 +61,13 @@ describe('the wasm Adam step kernel', () => {
     // Five steps of lr 0.01–0.05 moved the parameters: two untouched sets would agree trivially.
     expect(fused.moved).toBeGreaterThan(0.05);
   });
+
+  test('a gradient whose size is not its parameter\'s is refused, naming both', () => {
+    const variables = new Map([['w', tf.variable(tf.zeros([2, 3]))]]);
+    const adam = new NamedAdam();
+    const grad = tf.ones([5]);
+    expect(() => adam.apply(variables, new Map([['w', grad]]), 0.1)).toThrow('Adam step: gradient 0 is float32 [5], its parameter float32 [2,3]');
+    tf.dispose([grad, ...variables.values()]);
+    adam.dispose();
+  });
 });

@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
+import { ShapeError } from '../errors';
 import { adamInJavaScript, adamRunner, type AdamRunner, type AdamScalars } from './simd-adam';
 
 /**
@@ -28,6 +29,17 @@ function adamKernel(args: { inputs: Record<string, tf.TensorInfo>; attrs: AdamKe
   const { inputs, attrs, backend } = args;
   const params = Array.from({ length: attrs.parameters }, (_, index) => inputs[`param${index}`]);
   const grads = Array.from({ length: attrs.parameters }, (_, index) => inputs[`grad${index}`]);
+  // The loop reads raw memory: a gradient of another size would be read past its end.
+  const total = params.reduce((sum, param, index) => {
+    const size = tf.util.sizeFromShape(param.shape);
+    if (tf.util.sizeFromShape(grads[index].shape) !== size || param.dtype !== 'float32' || grads[index].dtype !== 'float32') {
+      throw new ShapeError(`grad${index}`, `Adam step: gradient ${index} is ${grads[index].dtype} [${grads[index].shape}], its parameter ${param.dtype} [${param.shape}]`);
+    }
+    return sum + size;
+  }, 0);
+  if (tf.util.sizeFromShape(inputs.m.shape) !== total || tf.util.sizeFromShape(inputs.v.shape) !== total) {
+    throw new ShapeError('m', `Adam step: moments hold ${tf.util.sizeFromShape(inputs.m.shape)} and ${tf.util.sizeFromShape(inputs.v.shape)} values for ${total} parameters`);
+  }
   const [mOut, vOut] = [backend.makeOutput(inputs.m.shape, 'float32'), backend.makeOutput(inputs.v.shape, 'float32')];
   const paramsOut = params.map((param) => backend.makeOutput(param.shape, 'float32'));
   // Offsets do not move when the heap grows (it may, in makeOutput above); views would detach.
