@@ -16,10 +16,11 @@ export interface AdamKernelAttrs extends AdamScalars {
   weightDecay: boolean;
 }
 
-let runner: AdamRunner | undefined;
+/** The runner for each backend module's memory, made on first use. */
+const runners = new WeakMap<object, AdamRunner>();
 
 /** The SIMD runner over the backend's memory; where the memory is not exposed, JavaScript on its heap. */
-function runnerFor(backend: BackendWasm): AdamRunner {
+function makeRunner(backend: BackendWasm): AdamRunner {
   const memory = (backend.wasm as unknown as { asm?: { memory?: unknown } }).asm?.memory;
   if (memory instanceof WebAssembly.Memory) return adamRunner(memory);
   return (offsets, count, scalars, weightDecay) => adamInJavaScript(new Float32Array((backend.wasm as unknown as { HEAPU8: Uint8Array }).HEAPU8.buffer), offsets, 0, count, scalars, weightDecay);
@@ -44,12 +45,13 @@ function adamKernel(args: { inputs: Record<string, tf.TensorInfo>; attrs: AdamKe
   const paramsOut = params.map((param) => backend.makeOutput(param.shape, 'float32'));
   // Offsets do not move when the heap grows (it may, in makeOutput above); views would detach.
   const offset = (info: tf.TensorInfo) => backend.typedArrayFromHeap(info).byteOffset;
-  runner ??= runnerFor(backend);
+  const runner = runners.get(backend.wasm) ?? makeRunner(backend);
+  runners.set(backend.wasm, runner);
   let done = 0;
   params.forEach((param, index) => {
     const size = tf.util.sizeFromShape(param.shape);
     const moments = 4 * done;
-    runner!({
+    runner({
       theta: offset(param), grad: offset(grads[index]), m: offset(inputs.m) + moments, v: offset(inputs.v) + moments,
       thetaOut: offset(paramsOut[index]), mOut: offset(mOut) + moments, vOut: offset(vOut) + moments,
     }, size, attrs, attrs.weightDecay);

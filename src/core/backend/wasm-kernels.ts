@@ -127,15 +127,17 @@ function transposeKernel(args: { inputs: SliceInputs; attrs: { perm: number[] };
   return out;
 }
 
-/** The SIMD loop over the backend's memory, made on first use; null where it cannot be made. */
-let batchMatMulRunner: BatchMatMulRunner | null | undefined;
+/** The SIMD loop over each backend module's memory, made on first use; null where it cannot be made. */
+const batchMatMulRunners = new WeakMap<object, BatchMatMulRunner | null>();
 
 function runnerFor(backend: BackendWasm): BatchMatMulRunner | null {
-  if (batchMatMulRunner === undefined) {
+  let runner = batchMatMulRunners.get(backend.wasm);
+  if (runner === undefined) {
     const memory = (backend.wasm as unknown as { asm?: { memory?: unknown } }).asm?.memory;
-    batchMatMulRunner = (memory instanceof WebAssembly.Memory && simdBatchMatMul(memory)) || null;
+    runner = (memory instanceof WebAssembly.Memory && simdBatchMatMul(memory)) || null;
+    batchMatMulRunners.set(backend.wasm, runner);
   }
-  return batchMatMulRunner;
+  return runner;
 }
 
 let simdProducts = 0;
