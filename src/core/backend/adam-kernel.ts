@@ -2,6 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
 import { ShapeError } from '../errors';
 import { adamInJavaScript, adamRunner, type AdamRunner, type AdamScalars } from './simd-adam';
+import { backendMemory, heapOffset } from './wasm-heap';
 
 /**
  * NamedAdam's step as one kernel of the wasm backend: inputs `m` and `v` (the flat moments) and, for
@@ -21,8 +22,8 @@ const runners = new WeakMap<object, AdamRunner>();
 
 /** The SIMD runner over the backend's memory; where the memory is not exposed, JavaScript on its heap. */
 function makeRunner(backend: BackendWasm): AdamRunner {
-  const memory = (backend.wasm as unknown as { asm?: { memory?: unknown } }).asm?.memory;
-  if (memory instanceof WebAssembly.Memory) return adamRunner(memory);
+  const memory = backendMemory(backend);
+  if (memory) return adamRunner(memory);
   return (offsets, count, scalars, weightDecay) => adamInJavaScript(new Float32Array((backend.wasm as unknown as { HEAPU8: Uint8Array }).HEAPU8.buffer), offsets, 0, count, scalars, weightDecay);
 }
 
@@ -31,31 +32,31 @@ function adamKernel(args: { inputs: Record<string, tf.TensorInfo>; attrs: AdamKe
   const params = Array.from({ length: attrs.parameters }, (_, index) => inputs[`param${index}`]);
   const grads = Array.from({ length: attrs.parameters }, (_, index) => inputs[`grad${index}`]);
   // The loop reads raw memory: a gradient of another size would be read past its end.
-  const total = params.reduce((sum, param, index) => {
+  const sizes = params.map((param, index) => {
     const size = tf.util.sizeFromShape(param.shape);
     if (tf.util.sizeFromShape(grads[index].shape) !== size || param.dtype !== 'float32' || grads[index].dtype !== 'float32') {
       throw new ShapeError(`grad${index}`, `Adam step: gradient ${index} is ${grads[index].dtype} [${grads[index].shape}], its parameter ${param.dtype} [${param.shape}]`);
     }
-    return sum + size;
-  }, 0);
+    return size;
+  });
+  const total = sizes.reduce((sum, size) => sum + size, 0);
   if (tf.util.sizeFromShape(inputs.m.shape) !== total || tf.util.sizeFromShape(inputs.v.shape) !== total) {
     throw new ShapeError('m', `Adam step: moments hold ${tf.util.sizeFromShape(inputs.m.shape)} and ${tf.util.sizeFromShape(inputs.v.shape)} values for ${total} parameters`);
   }
   const [mOut, vOut] = [backend.makeOutput(inputs.m.shape, 'float32'), backend.makeOutput(inputs.v.shape, 'float32')];
   const paramsOut = params.map((param) => backend.makeOutput(param.shape, 'float32'));
-  // Offsets do not move when the heap grows (it may, in makeOutput above); views would detach.
-  const offset = (info: tf.TensorInfo) => backend.typedArrayFromHeap(info).byteOffset;
-  const runner = runners.get(backend.wasm) ?? makeRunner(backend);
-  runners.set(backend.wasm, runner);
+  let runner = runners.get(backend.wasm);
+  if (!runner) runners.set(backend.wasm, (runner = makeRunner(backend)));
+  const offset = (info: tf.TensorInfo) => heapOffset(backend, info);
+  const [m, v, mNext, vNext] = [inputs.m, inputs.v, mOut, vOut].map(offset);
   let done = 0;
   params.forEach((param, index) => {
-    const size = tf.util.sizeFromShape(param.shape);
     const moments = 4 * done;
     runner({
-      theta: offset(param), grad: offset(grads[index]), m: offset(inputs.m) + moments, v: offset(inputs.v) + moments,
-      thetaOut: offset(paramsOut[index]), mOut: offset(mOut) + moments, vOut: offset(vOut) + moments,
-    }, size, attrs, attrs.weightDecay);
-    done += size;
+      theta: offset(param), grad: offset(grads[index]), m: m + moments, v: v + moments,
+      thetaOut: offset(paramsOut[index]), mOut: mNext + moments, vOut: vNext + moments,
+    }, sizes[index], attrs, attrs.weightDecay);
+    done += sizes[index];
   });
   return [mOut, vOut, ...paramsOut];
 }

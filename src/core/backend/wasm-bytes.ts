@@ -9,7 +9,7 @@ export const F32 = 0x7d;
 export const V128 = 0x7b;
 
 /** Unsigned LEB128. */
-export function uleb(value: number): number[] {
+function uleb(value: number): number[] {
   const bytes: number[] = [];
   do {
     let byte = value & 0x7f;

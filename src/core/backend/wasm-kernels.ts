@@ -2,6 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
 import { registerWasmAdamKernel } from './adam-kernel';
 import { MAX_VECTORS, simdBatchMatMul, type BatchMatMulRunner } from './simd-batch-matmul';
+import { backendMemory, heapOffset } from './wasm-heap';
 
 /**
  * Identity, Cast, Slice, SplitV, Transpose and BatchMatMul for the wasm backend, without the copies
@@ -133,8 +134,8 @@ const batchMatMulRunners = new WeakMap<object, BatchMatMulRunner | null>();
 function runnerFor(backend: BackendWasm): BatchMatMulRunner | null {
   let runner = batchMatMulRunners.get(backend.wasm);
   if (runner === undefined) {
-    const memory = (backend.wasm as unknown as { asm?: { memory?: unknown } }).asm?.memory;
-    runner = (memory instanceof WebAssembly.Memory && simdBatchMatMul(memory)) || null;
+    const memory = backendMemory(backend);
+    runner = (memory && simdBatchMatMul(memory)) || null;
     batchMatMulRunners.set(backend.wasm, runner);
   }
   return runner;
@@ -167,8 +168,7 @@ function batchMatMulKernel(args: { inputs: { a: tf.TensorInfo; b: tf.TensorInfo 
     return fallback(args as unknown as Parameters<tf.KernelFunc>[0]) as tf.TensorInfo;
   }
   const out = backend.makeOutput([groups, rows, columns], 'float32');
-  const offset = (info: tf.TensorInfo) => heapView(backend, info).byteOffset;
-  runner(offset(a), offset(b), offset(out), groups, rows, depth, columns);
+  runner(heapOffset(backend, a), heapOffset(backend, b), heapOffset(backend, out), groups, rows, depth, columns);
   simdProducts++;
   return out;
 }
