@@ -1,0 +1,1 @@
+"""Rendering is not used by the cross-check."""
