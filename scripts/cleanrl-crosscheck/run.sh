@@ -5,9 +5,11 @@
 # Gymnasium checkout at v0.29.1 (CleanRL's pinned version). The mujoco Python bindings are
 # replaced by stand-ins/mujoco over the native C library; the script itself runs unchanged.
 #
-#   scripts/cleanrl-crosscheck/run.sh cleanrl ENV_ID SEED OUT   e.g. Walker2d-v4 1 /tmp/crosscheck
+#   scripts/cleanrl-crosscheck/run.sh cleanrl ENV_ID SEED OUT [--flag value ...]
+#       e.g. Walker2d-v4 1 /tmp/crosscheck; further flags go to the script (--total-timesteps 4096)
 #   scripts/cleanrl-crosscheck/run.sh physics FILE.xml STEPS SKIP
-#       largest |difference| in qpos and qvel between the C library and the wasm module, per step
+#       largest |difference| in qpos and qvel between the C library and the wasm module
+#       after control steps 1, 10, 50, 100 and the last
 # with CLEANRL_DIR and GYMNASIUM_DIR naming the checkouts.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -21,11 +23,12 @@ export MJSHIM="$build/libmjshim.so"
 case "${1:-}" in
   cleanrl)
     env_id="$2" seed="$3" out="$4"
+    shift 4
     : "${CLEANRL_DIR:?set CLEANRL_DIR to a CleanRL checkout}" "${GYMNASIUM_DIR:?set GYMNASIUM_DIR to a Gymnasium v0.29.1 checkout}"
     mkdir -p "$out"
     cd "$out"
     OMP_NUM_THREADS=1 PYTHONPATH="$here/stand-ins:$GYMNASIUM_DIR" \
-      "$python" "$CLEANRL_DIR/cleanrl/ppo_continuous_action.py" --env-id "$env_id" --seed "$seed" --exp-name crosscheck
+      "$python" "$CLEANRL_DIR/cleanrl/ppo_continuous_action.py" --env-id "$env_id" --seed "$seed" --exp-name crosscheck "$@"
     ;;
   physics)
     file="$2" steps="$3" skip="$4"
@@ -40,7 +43,7 @@ for step, (a, b) in enumerate(zip(native, wasm), 1):
 PY
     ;;
   *)
-    sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac
