@@ -43,7 +43,7 @@ for step, (a, b) in enumerate(zip(native, wasm), 1):
 PY
     ;;
   *)
-    sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac
