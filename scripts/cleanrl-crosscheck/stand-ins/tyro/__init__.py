@@ -1,11 +1,14 @@
-"""tyro.cli for a dataclass of flags: `--name value` or `--name=value`, dashes or underscores."""
+"""tyro.cli for a dataclass of flags: `--name value` or `--name=value`, dashes or underscores,
+each value converted to its field's annotated type."""
 import dataclasses
 import sys
+
+CONVERSIONS = {bool: lambda text: text.lower() in ('1', 'true', 'yes'), int: int, float: float}
 
 
 def cli(cls):
     args = cls()
-    names = {field.name for field in dataclasses.fields(cls)}
+    types = {field.name: field.type for field in dataclasses.fields(cls)}
     argv = sys.argv[1:]
     index = 0
     while index < len(argv):
@@ -16,15 +19,8 @@ def cli(cls):
             index += 1
             value = argv[index]
         name = flag.replace('-', '_')
-        if name not in names:
+        if name not in types:
             raise SystemExit(f'unknown flag --{flag}')
-        current = getattr(args, name)
-        if isinstance(current, bool):
-            value = value.lower() in ('1', 'true', 'yes')
-        elif isinstance(current, int):
-            value = int(value)
-        elif isinstance(current, float) or current is None and name == 'target_kl':
-            value = float(value)
-        setattr(args, name, value)
+        setattr(args, name, CONVERSIONS.get(types[name], str)(value))
         index += 1
     return args
