@@ -7,6 +7,8 @@ import { selectTask, taskSwitchBlocker } from '../tasks/task-actions';
 import { errorText, trainerClient } from '../workers/trainer-client';
 import { useRecipeStore } from '../store/recipe-slice';
 import { otherTaskText, type TaskHold } from './other-task-text';
+import { deterministicActionText } from '../policy/flow-only';
+import { usePolicyKind } from '../policy/use-policy-kind';
 
 /** A .flowtune file, a model.json with its .bin, or Export's .zip of the two; a sentence otherwise. */
 async function filesToCheckpoint(files: File[]): Promise<CheckpointFiles | string> {
@@ -51,6 +53,7 @@ function Metadata({ info }: { info: CheckpointInfo }) {
 const PROBE_SEED = 7;
 
 function ActionProbe() {
+  const actions = deterministicActionText(usePolicyKind());
   const [probes, setProbes] = useState<Record<string, string>>({});
   const probe = async (model: 'run' | 'selected') => {
     try {
@@ -63,7 +66,7 @@ function ActionProbe() {
   return (
     <details className="probe-actions">
       <summary>Eval actions for seed {PROBE_SEED}</summary>
-      <p className="muted">Deterministic ODE actions of a model on a seeded observation; an exported and re-imported model gives the same numbers.</p>
+      <p className="muted">{actions[0].toUpperCase() + actions.slice(1)} of a model on a seeded observation; an exported and re-imported model gives the same numbers.</p>
       <div className="row">
         <button data-testid="probe-run" onClick={() => probe('run')}>Run model</button>
         <button data-testid="probe-selected" onClick={() => probe('selected')}>Selected checkpoint</button>

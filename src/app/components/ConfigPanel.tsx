@@ -6,6 +6,7 @@ import {
 import { ConfigWarningList } from '../config/ConfigWarningList';
 import { PresetSelect } from '../config/PresetSelect';
 import { useRunStore } from '../store/run-slice';
+import { usePolicyKind } from '../policy/use-policy-kind';
 import { errorText, trainerClient } from '../workers/trainer-client';
 
 const GROUPS: { group: ConfigGroup; title: string }[] = [
@@ -73,12 +74,14 @@ export function ConfigPanel() {
   const config = useRunStore((state) => state.config);
   const phase = useRunStore((state) => state.status?.phase ?? 'idle');
   const hasRun = phase !== 'idle';
+  // Only a flow policy has live noise fields; every other field waits for Reset.
+  const liveNoise = usePolicyKind() === 'flow';
   const changes = diffConfig(defaultConfig(), config);
   return (
     <section className="panel config-panel" data-testid="config-panel">
       <h2>Config</h2>
       <PresetSelect config={config} />
-      {hasRun && <p className="muted small">Noise fields apply to the running run at once; other fields apply from the next Reset.</p>}
+      {hasRun && <p className="muted small">{liveNoise ? 'Noise fields apply to the running run at once; other fields apply from the next Reset.' : 'Fields apply from the next Reset.'}</p>}
       <details className="diff" data-testid="config-diff">
         <summary>Diff from defaults ({changes.length})</summary>
         <table className="mono small">

@@ -8,6 +8,9 @@ import { formatCount, formatValue } from '../plot/format';
 import { LinePlot, type PlotSeries } from '../plot/LinePlot';
 import { niceTicks, niceTicksAbove } from '../plot/nice-ticks';
 import { useRunStore } from '../store/run-slice';
+import { flowOnlyText } from '../policy/flow-only';
+import { FlowOnlyPanel } from '../policy/FlowOnlyPanel';
+import { usePolicyKind } from '../policy/use-policy-kind';
 import { errorText, trainerClient } from '../workers/trainer-client';
 
 const SCHEDULE_HEIGHT = 116;
@@ -52,8 +55,14 @@ function Slider({ field, label, config, step: gridStep, upTo, onProblem }: Slide
   );
 }
 
-/** Exploration-noise controls; changes reach the worker at once and apply from the next rollout. */
+/** The noise sliders of a flow policy; another family's std is learned, and the panel says so. */
 export function NoisePanel() {
+  const reason = flowOnlyText(usePolicyKind(), 'noise');
+  return reason ? <FlowOnlyPanel title="Exploration noise" testId="noise-panel" text={reason} /> : <FlowNoisePanel />;
+}
+
+/** Exploration-noise controls; changes reach the worker at once and apply from the next rollout. */
+function FlowNoisePanel() {
   const config = useRunStore((state) => state.config);
   const envSteps = useRunStore((state) => state.status?.envSteps ?? 0);
   const noise = config.noise;

@@ -3,6 +3,8 @@ import { useRunStore } from '../store/run-slice';
 import { errorText, trainerClient } from '../workers/trainer-client';
 import { download } from '../export/download';
 import { onnxCheckText, ONNX_FAITHFUL_TOLERANCE } from './onnx-check-text';
+import { onnxGraphText } from '../policy/flow-only';
+import { usePolicyKind } from '../policy/use-policy-kind';
 
 interface CheckedExport {
   name: string;
@@ -14,6 +16,7 @@ interface CheckedExport {
 /** Export → ONNX: the trainer writes the graph, the page runs it in onnxruntime-web and shows the difference, then it downloads. */
 export function OnnxExportRow() {
   const hasModel = useRunStore((state) => (state.status?.phase ?? 'idle') !== 'idle' || state.model?.kind === 'checkpoint');
+  const graphText = onnxGraphText(usePolicyKind());
   const [checked, setChecked] = useState<CheckedExport>();
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string>();
@@ -39,7 +42,7 @@ export function OnnxExportRow() {
   return (
     <div className="onnx-export" data-testid="onnx-export">
       <button disabled={!hasModel || busy} data-testid="export-onnx" onClick={() => void exportAndCheck()}
-        title="One ONNX graph of the deterministic policy (normalizers, encoder, K ODE steps, unnormalizer), for onnxruntime anywhere">
+        title={graphText}>
         {busy ? 'Exporting ONNX…' : 'Model ONNX'}
       </button>
       {checked && (

@@ -6,6 +6,9 @@ import { niceTicks } from '../plot/nice-ticks';
 import { paddedDomain } from '../plot/scale';
 import { useEpisodeStore } from '../store/episode-slice';
 import { useRunStore } from '../store/run-slice';
+import { flowOnlyText } from '../policy/flow-only';
+import { FlowOnlyPanel } from '../policy/FlowOnlyPanel';
+import { usePolicyKind } from '../policy/use-policy-kind';
 import { trainerClient } from '../workers/trainer-client';
 import { useLatestRequest } from '../workers/use-latest-request';
 import { bandPoints, chainValues, finalSpread, positionLabels, type BandPoint } from './chain-series';
@@ -76,12 +79,18 @@ const DimChart = memo(function DimChart({ sample, position, dim }: DimChartProps
   );
 });
 
+/** The denoising-chain view of a flow policy; another family has no chain, and the panel says so. */
+export function ChainView() {
+  const reason = flowOnlyText(usePolicyKind(), 'chains');
+  return reason ? <FlowOnlyPanel title="Denoising chains" testId="chain-view" text={reason} /> : <FlowChainView />;
+}
+
 /**
  * The denoising-chain view (DESIGN.md §1 journey 4): M chains of the current policy from one
  * x_0, re-sampled whenever the noise settings, the model, the iteration or the observation
  * source (an env, or a step of a replayed episode) change.
  */
-export function ChainView() {
+function FlowChainView() {
   const config = useRunStore((state) => state.config);
   const model = useRunStore((state) => state.model);
   const iteration = useRunStore((state) => state.status?.iteration ?? 0);

@@ -4,6 +4,9 @@ import type { ChainPaths } from '../../protocol/trainer-api';
 import { chainRequest, chainSourceLabel, useChainSource } from '../inspect/chain-source';
 import { useEpisodeStore } from '../store/episode-slice';
 import { useRunStore } from '../store/run-slice';
+import { flowOnlyText } from '../policy/flow-only';
+import { FlowOnlyPanel } from '../policy/FlowOnlyPanel';
+import { usePolicyKind } from '../policy/use-policy-kind';
 import { trainerClient } from '../workers/trainer-client';
 import { useLatestRequest } from '../workers/use-latest-request';
 import { buildPathLines, disposePathLines } from './path-lines';
@@ -56,12 +59,20 @@ function PointCloudLegend({ count }: { count: number }) {
   );
 }
 
+const PANEL_TITLE = 'TCP paths of the sampled chunks';
+
+/** The chain view in space for a flow policy; another family samples no chunks to draw. */
+export function ChainPathsView() {
+  const reason = flowOnlyText(usePolicyKind(), 'chain-paths');
+  return reason ? <FlowOnlyPanel title={PANEL_TITLE} testId="chain-paths" text={reason} /> : <FlowChainPathsView />;
+}
+
 /**
  * The chain view in space (DESIGN.md §1 journey 4): the end-effector paths the sampled chunks imply
  * (for controls whose task's render hint gives an actionPath), drawn in the state of the chain view's observation (an env's live state, or the
  * episode step it shows), with a point-cloud policy's points. Re-sampled with the chain view's triggers.
  */
-export function ChainPathsView() {
+function FlowChainPathsView() {
   const config = useRunStore((state) => state.config);
   const model = useRunStore((state) => state.model);
   const iteration = useRunStore((state) => state.status?.iteration ?? 0);
@@ -121,7 +132,7 @@ export function ChainPathsView() {
 
   return (
     <section className="panel chain-paths" data-testid="chain-paths" data-pending={pending ? '1' : '0'} data-chains={result?.count} data-source={result?.obsSource}>
-      <h2>TCP paths of the sampled chunks</h2>
+      <h2>{PANEL_TITLE}</h2>
       <div className="chart-toolbar">
         <label>
           env

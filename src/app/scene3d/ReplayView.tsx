@@ -5,6 +5,8 @@ import { useChainSource } from '../inspect/chain-source';
 import { tasksHaveSuccess } from '../charts/episode-charts';
 import { useEpisodeStore } from '../store/episode-slice';
 import { useRunStore } from '../store/run-slice';
+import { flowOnlyText } from '../policy/flow-only';
+import { usePolicyKind } from '../policy/use-policy-kind';
 import { errorText, trainerClient } from '../workers/trainer-client';
 import { buildThreeScene } from '../../scene3d/three-scene';
 import { useThreeCanvas } from './use-three-canvas';
@@ -20,6 +22,8 @@ const testIds = import.meta.env.MODE === 'e2e';
 export function ReplayView() {
   const selectedId = useEpisodeStore((state) => state.selectedId);
   const showEpisodeStep = useChainSource((state) => state.showEpisodeStep);
+  // Another family has no chain to sample at a frame.
+  const noChains = flowOnlyText(usePolicyKind(), 'chains');
   const { canvasRef, problem: webglProblem, show, current, draw, follow } = useThreeCanvas();
   const [replay, setReplay] = useState<EpisodeReplay>();
   const hasSuccess = useRunStore((state) => tasksHaveSuccess(state.tasks, replay ? [replay.summary.task] : []) || !replay);
@@ -109,8 +113,8 @@ export function ReplayView() {
             setFrame(Number(event.target.value));
           }} />
         <span className="mono replay-frame" data-testid="replay-frame">{replay ? `${frame} / ${frames - 1}` : '–'}</span>
-        <button className="replay-chains" disabled={!replay} data-testid="replay-chains"
-          title="Sample the denoising chains from the observation at this frame"
+        <button className="replay-chains" disabled={!replay || noChains !== undefined} data-testid="replay-chains"
+          title={noChains ?? 'Sample the denoising chains from the observation at this frame'}
           onClick={() => {
             if (!replay) return;
             setPlaying(false);
