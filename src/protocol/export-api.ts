@@ -15,10 +15,10 @@ export interface OnnxCheckInputs {
   /** [1, n_obs_steps, obs_dim], env units. */
   obs: Float32Array;
   obsShape: [number, number, number];
-  /** [1, H, A] */
+  /** [1, H, A]; empty for a policy whose graph takes no x0 (a Gaussian policy's), and then not fed. */
   x0: Float32Array;
   x0Shape: [number, number, number];
-  /** [1, n_action_steps, A_env]: the tfjs policy's deterministic ODE actions, env units. */
+  /** [1, n_action_steps, A_env]: the tfjs policy's deterministic actions (a flow policy's ODE actions, a Gaussian policy's mean), env units. */
   actions: Float32Array;
   /** The run's newest rollout observation of env 0, or a seeded reset's when there is no rollout yet. */
   obsSource: 'rollout' | 'reset';

@@ -29,10 +29,10 @@ export async function checkOnnxInPage(bytes: Uint8Array, check: OnnxCheckInputs)
   configure();
   const session = await ort.InferenceSession.create(bytes, { executionProviders: ['wasm'] });
   try {
-    const outputs = await session.run({
-      obs: new ort.Tensor('float32', check.obs, check.obsShape),
-      x0: new ort.Tensor('float32', check.x0, check.x0Shape),
-    });
+    // Only the inputs the graph declares: a Gaussian policy's has no x0, and onnxruntime refuses an unknown feed.
+    const feeds: Record<string, ort.Tensor> = { obs: new ort.Tensor('float32', check.obs, check.obsShape) };
+    if (session.inputNames.includes('x0')) feeds.x0 = new ort.Tensor('float32', check.x0, check.x0Shape);
+    const outputs = await session.run(feeds);
     const actions = outputs.actions?.data;
     if (!(actions instanceof Float32Array)) throw new Error('the ONNX model gave no float32 output named actions');
     return { maxAbsDifference: maxAbsDifference(actions, check.actions), actions };
