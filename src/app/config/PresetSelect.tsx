@@ -1,5 +1,5 @@
 import {
-  checkpointFixedKeys, PRESET_NAMES, PRESETS, defaultConfig, diffConfig, matchingPreset, presetConfig, presetConfigOver, presetNamed, type ConfigKey, type RunConfig,
+  checkpointFixedKeys, PRESET_NAMES, PRESETS, defaultConfig, diffConfig, matchingPreset, presetConfigOver, presetNamed, type ConfigKey, type RunConfig,
 } from '../../core/config';
 import { useRunStore } from '../store/run-slice';
 import { errorText, trainerClient } from '../workers/trainer-client';
@@ -19,9 +19,6 @@ export async function commitPreset(config: RunConfig, name: string, kept: readon
   }
 }
 
-/** The studio trains flow policies; the Gaussian baseline's preset runs from the command line. */
-const STUDIO_PRESETS = PRESET_NAMES.filter((name) => presetConfig(name).policy.kind === 'flow');
-
 /** The preset menu: each preset with its one-line doc; shows the preset in force, if the config is one. */
 export function PresetSelect({ config }: { config: RunConfig }) {
   // With a checkpoint loaded the preset keeps the fields it fixes; a fresh policy takes the preset's architecture.
@@ -34,7 +31,7 @@ export function PresetSelect({ config }: { config: RunConfig }) {
       <span>Preset</span>
       <select value={current} data-testid="config-preset" onChange={(event) => void commitPreset(config, event.target.value, kept)}>
         {current === '' && <option value="" disabled>custom ({changed} fields changed)</option>}
-        {STUDIO_PRESETS.map((name) => <option key={name} value={name}>{name}: {PRESETS[name].doc}</option>)}
+        {PRESET_NAMES.map((name) => <option key={name} value={name}>{name}: {PRESETS[name].doc}</option>)}
       </select>
     </label>
   );

@@ -2,12 +2,9 @@ import { useState } from 'react';
 import { SWEEP_PRESET_NAMES, SWEEP_PRESETS, type SweepPresetName } from '../../core/sweep/sweep-presets';
 import type { QueueStatus } from '../../protocol/trainer-api';
 import { useCompareStore } from '../store/compare-slice';
-import { parseSeeds, variantTooltip } from './queue-request';
+import { useRunStore } from '../store/run-slice';
+import { parseSeeds, queueFamilyProblem, variantTooltip } from './queue-request';
 import { cancelQueue, startQueue } from './runs-actions';
-import { presetConfig } from '../../core/config';
-
-/** The studio queues flow-policy sweeps; the Gaussian baseline's sweep runs on the command line. */
-const STUDIO_SWEEP_PRESETS = SWEEP_PRESET_NAMES.filter((name) => presetConfig(SWEEP_PRESETS[name].baseline).policy.kind === 'flow');
 
 function QueueItems({ queue }: { queue: QueueStatus }) {
   return (
@@ -34,12 +31,15 @@ const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ?
  */
 export function QueueForm() {
   const queue = useCompareStore((state) => state.queue);
-  const [preset, setPreset] = useState<SweepPresetName>(STUDIO_SWEEP_PRESETS[0]);
+  // A loaded checkpoint fixes policy.kind in the config, so the config names the selected checkpoint's family.
+  const checkpointKind = useRunStore((state) => ((state.nextModel ?? state.model)?.kind === 'checkpoint' ? state.config.policy.kind : undefined));
+  const [preset, setPreset] = useState<SweepPresetName>(SWEEP_PRESET_NAMES[0]);
   const [checked, setChecked] = useState<string[]>([]);
   const [seedsText, setSeedsText] = useState('0');
   const [notice, setNotice] = useState<string>();
   const [busy, setBusy] = useState(false);
   const variants = SWEEP_PRESETS[preset].variants;
+  const familyProblem = queueFamilyProblem(preset, checkpointKind);
   const seeds = parseSeeds(seedsText);
   const running = queue?.phase === 'running';
   const toggle = (name: string, on: boolean) => setChecked((names) => (on ? [...names, name] : names.filter((other) => other !== name)));
@@ -64,7 +64,7 @@ export function QueueForm() {
         preset
         <select value={preset} data-testid="queue-preset" disabled={running}
           onChange={(event) => { setPreset(event.target.value as SweepPresetName); setChecked([]); }}>
-          {STUDIO_SWEEP_PRESETS.map((name) => <option key={name} value={name} title={SWEEP_PRESETS[name].doc}>{name}</option>)}
+          {SWEEP_PRESET_NAMES.map((name) => <option key={name} value={name} title={SWEEP_PRESETS[name].doc}>{name}</option>)}
         </select>
       </label>
       <div className="queue-variants-head">
@@ -90,6 +90,7 @@ export function QueueForm() {
         {plural(checked.length, 'variant')} × {'seeds' in seeds ? plural(seeds.seeds.length, 'seed') : '? seeds'}. Each run's config is the preset's baseline for every key
         you left at its default, then your config, then the variant's own keys; each run starts from the selected model.
       </p>
+      {familyProblem && <p className="notice notice-error small" data-testid="queue-family">{familyProblem}</p>}
       <div className="row">
         <button className="primary" data-testid="queue-start" disabled={running || busy} onClick={() => void start()}>Start queue</button>
         {running && <button data-testid="queue-cancel" disabled={busy} onClick={() => void cancel()}>Cancel</button>}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SWEEP_PRESET_NAMES } from '../../core/sweep/sweep-presets';
-import { parseSeeds, variantOwnOverrides, variantTooltip } from './queue-request';
+import { parseSeeds, queueFamilyProblem, variantOwnOverrides, variantTooltip } from './queue-request';
 
 describe('parseSeeds', () => {
   it('reads a comma list of whole numbers with any spacing', () => {
@@ -32,5 +32,23 @@ describe('variant overrides', () => {
   it('puts the preset doc and the keys in the tooltip', () => {
     expect(variantTooltip('reinflow-ablation', 'ppo:clip_tight')).toBe('Tighter PPO clip (ε 0.1).\nppo.clip_low=0.1  ppo.clip_high=0.1');
     expect(variantTooltip('reinflow-ablation', 'baseline')).toBe("ReinFlow baseline of reference 003.\nthe sweep's baseline, unchanged");
+  });
+});
+
+describe('the sweep family against the selected checkpoint', () => {
+  it('the studio queues the Gaussian baseline too', () => {
+    expect(SWEEP_PRESET_NAMES).toEqual(expect.arrayContaining(['reinflow-ablation', 'gaussian-baseline']));
+  });
+
+  it('fits with no checkpoint (a fresh policy) or one of the same family', () => {
+    expect(queueFamilyProblem('gaussian-baseline', undefined)).toBeUndefined();
+    expect(queueFamilyProblem('gaussian-baseline', 'gaussian')).toBeUndefined();
+    expect(queueFamilyProblem('reinflow-ablation', 'flow')).toBeUndefined();
+  });
+
+  it('names both families when the checkpoint is of the other one', () => {
+    expect(queueFamilyProblem('gaussian-baseline', 'flow')).toBe(
+      'gaussian-baseline trains a Gaussian policy, but each run starts from the selected model, a flow checkpoint: drop a Gaussian checkpoint for this task first.');
+    expect(queueFamilyProblem('reinflow-ablation', 'gaussian')).toMatch(/^reinflow-ablation trains a flow policy, .* a Gaussian checkpoint/);
   });
 });

@@ -1,6 +1,7 @@
 /** The queue form's pure parts: the seeds field, and what each sweep variant changes. */
-import { PRESETS } from '../../core/config';
+import { PRESETS, presetConfig } from '../../core/config';
 import { SWEEP_PRESETS, type SweepPresetName } from '../../core/sweep/sweep-presets';
+import { familyName, type PolicyKind } from '../policy/flow-only';
 
 export type SeedsParse = { seeds: number[] } | { problem: string };
 
@@ -33,4 +34,14 @@ export function variantTooltip(presetName: SweepPresetName, variantName: string)
   if (!variant) return variantName;
   const own = variantOwnOverrides(presetName, variantName);
   return `${PRESETS[variant.preset].doc}\n${own.length > 0 ? own.join('  ') : "the sweep's baseline, unchanged"}`;
+}
+
+/**
+ * Each queued run starts from the selected model: a checkpoint of another family than the sweep
+ * trains cannot be its start, and this says so before the queue runs; undefined when it fits.
+ */
+export function queueFamilyProblem(presetName: SweepPresetName, checkpointKind: PolicyKind | undefined): string | undefined {
+  const kind = presetConfig(SWEEP_PRESETS[presetName].baseline).policy.kind;
+  if (checkpointKind === undefined || checkpointKind === kind) return undefined;
+  return `${presetName} trains a ${familyName(kind)} policy, but each run starts from the selected model, a ${familyName(checkpointKind)} checkpoint: drop a ${familyName(kind)} checkpoint for this task first.`;
 }
