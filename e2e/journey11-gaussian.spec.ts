@@ -1,0 +1,116 @@
+import { readFileSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import onnxProto from 'onnx-proto';
+import * as ort from 'onnxruntime-node';
+import { envSteps, iteration, openStudio, waitForIteration } from './studio';
+
+/** A tiny budget on top of preset gaussian-ppo: 1 env × 64 decisions, 2 minibatches of 32, one epoch, two iterations, eval at the second. */
+const BUDGET: { group: string; key: string; value: string }[] = [
+  { group: 'Run', key: 'iterations', value: '2' },
+  { group: 'Run', key: 'eval_episodes', value: '2' },
+  // 64 first: the preset's minibatch of 64 divides it, then the minibatch halves.
+  { group: 'Env', key: 'env.steps_per_iteration', value: '64' },
+  { group: 'PPO', key: 'ppo.minibatch_size', value: '32' },
+  { group: 'PPO', key: 'ppo.epochs', value: '1' },
+  { group: 'Eval', key: 'eval.every', value: '2' },
+];
+const STEPS_PER_ITERATION = 64;
+
+/** Types a value into a Config-tab field as a user does (opening its group), and waits until the trainer accepted it. */
+async function setField(page: Page, group: string, key: string, value: string): Promise<void> {
+  const details = page.getByTestId('config-panel').locator('details.config-group').filter({ has: page.locator('summary', { hasText: new RegExp(`^${group}$`) }) });
+  if (!(await details.evaluate((element) => (element as HTMLDetailsElement).open))) await details.locator('summary').click();
+  const input = page.getByTestId(`config-${key.replace('.', '-')}`);
+  await input.fill(value);
+  await input.press('Enter');
+  // Enter drops the draft: the field shows the accepted config, so the value stays only once the trainer took it.
+  await expect(input, key).toHaveValue(value);
+  await expect(page.getByTestId('config-notice')).toHaveCount(0);
+}
+
+/** Exports ONNX, waits for the in-page onnxruntime-web check, and returns its max |Δ| and the downloaded bytes. */
+async function exportChecked(page: Page): Promise<{ maxAbsDifference: number; text: string; bytes: Uint8Array; name: string }> {
+  await page.getByTestId('export-onnx').click();
+  const check = page.getByTestId('onnx-check');
+  await expect(check).toBeVisible({ timeout: 60_000 });
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('onnx-download').click()]);
+  return {
+    maxAbsDifference: Number(await check.getAttribute('data-max-abs-diff')),
+    text: (await check.textContent()) ?? '',
+    bytes: new Uint8Array(readFileSync((await download.path())!)),
+    name: download.suggestedFilename(),
+  };
+}
+
+test.describe('journey 11: the studio trains a Gaussian policy (DESIGN.md §16)', () => {
+  test('hopper with preset gaussian-ppo trains 2 iterations from scratch, evaluates, and exports an ONNX graph that onnxruntime runs', async ({ page }, testInfo) => {
+    test.setTimeout(300_000);
+    // No shipped hopper checkpoint: the task starts from a freshly initialized policy, as a task without one does.
+    await page.route('**/checkpoints/hopper-bc.flowtune', (route) => route.fulfill({ status: 404, body: '' }));
+    await openStudio(page, { backend: 'wasm' });
+    await page.getByTestId('task').selectOption('hopper');
+    await expect(page.getByTestId('model-fresh')).toContainText('no shipped checkpoint for hopper');
+
+    await page.getByTestId('tab-config').click();
+    const preset = page.getByTestId('config-preset');
+    await expect(preset.locator('option[value="gaussian-ppo"]')).toHaveCount(1);
+    await preset.selectOption('gaussian-ppo');
+    await expect(preset).toHaveValue('gaussian-ppo');
+    await expect(page).toHaveURL(/policy\.kind=gaussian/);
+    await expect(page).toHaveURL(/task=hopper/);
+    for (const { group, key, value } of BUDGET) await setField(page, group, key, value);
+
+    // The flow-only views say what a Gaussian policy lacks instead of sampling chains.
+    await expect(page.getByTestId('noise-panel-flow-only')).toHaveText(/^A Gaussian policy has no exploration-noise schedule/);
+
+    await page.getByTestId('tab-charts').click();
+    await page.getByTestId('train').click();
+    await waitForIteration(page, 2, 240_000);
+    await expect(page.getByTestId('phase')).toHaveText('done', { timeout: 240_000 });
+    expect(await iteration(page)).toBe(2);
+    expect(await envSteps(page)).toBe(2 * STEPS_PER_ITERATION);
+
+    // The charts hold both iterations; the evaluation at iteration 2 gives a finite return.
+    await expect(page.getByTestId('record-count')).toHaveText('2 iterations logged');
+    for (const metric of ['losses-policy', 'losses-value', 'losses-approx_kl']) {
+      const chart = page.getByTestId(`chart-${metric}`);
+      await chart.scrollIntoViewIfNeeded();
+      await expect.poll(async () => Number(await chart.getAttribute('data-points')), { message: metric }).toBe(2);
+    }
+    const evalChart = page.getByTestId('chart-eval-episode_return');
+    await evalChart.scrollIntoViewIfNeeded();
+    await expect(evalChart).toHaveAttribute('data-points', '1');
+    expect(Number.isFinite(Number(await page.getByTestId('latest-eval-episode_return').textContent())), 'eval return').toBe(true);
+
+    await page.getByTestId('tab-inspect').click();
+    await expect(page.getByTestId('chain-view-flow-only')).toHaveText(/^A Gaussian policy has no denoising chain/);
+    await expect(page.getByTestId('chain-paths-flow-only')).toHaveText(/^A Gaussian policy has no denoising chains/);
+    await expect(page.getByTestId('chain-error')).toHaveCount(0);
+
+    // onnxruntime-web in the page runs the graph on env 0's rollout observation against the live policy's mean action.
+    const exported = await exportChecked(page);
+    expect(exported.name).toMatch(/^hopper-.*\.onnx$/);
+    expect(exported.text).toMatch(/^onnxruntime-web matches the live policy: max \|Δ\| .* on env 0's newest rollout observation$/);
+    expect(exported.maxAbsDifference).toBeLessThan(1e-5);
+    await page.getByTestId('export-panel').screenshot({ path: testInfo.outputPath('export-onnx-gaussian.png') });
+
+    // The file alone: obs in, actions out, no x0, and the metadata names the family.
+    const session = await ort.InferenceSession.create(exported.bytes);
+    try {
+      expect(session.inputNames).toEqual(['obs']);
+      expect(session.outputNames).toEqual(['actions']);
+      const props = new Map(onnxProto.onnx.ModelProto.decode(exported.bytes).metadataProps.map((entry) => [entry.key, entry.value]));
+      expect(props.get('task')).toBe('hopper');
+      expect(props.get('policy_kind')).toBe('gaussian');
+      const [obsDim, actionDim] = ['obs_dim', 'action_dim'].map((name) => Number(props.get(name)));
+      // Gymnasium's Hopper-v5: 11 observations, 3 torques.
+      expect([obsDim, actionDim]).toEqual([11, 3]);
+      const batch = 3;
+      const outputs = await session.run({ obs: new ort.Tensor('float32', new Float32Array(batch * obsDim), [batch, 1, obsDim]) });
+      expect(outputs.actions.dims).toEqual([batch, 1, actionDim]);
+      expect([...(outputs.actions.data as Float32Array)].every(Number.isFinite)).toBe(true);
+    } finally {
+      await session.release();
+    }
+  });
+});
