@@ -4,45 +4,16 @@
  * validated against the env a run gives, before any tf variable exists. Hosts decode a file once
  * into a PolicyCheckpoint and build live policies from that.
  */
-import { CheckpointError, isFlowtuneError } from '../errors';
+import { CheckpointError } from '../errors';
 import { MinMaxNormalizer, type MinMaxStats } from '../policy/normalizer';
-import { obsFrameSize, resolveFlowPolicyOptions, type FlowPolicyOptions } from '../policy/options';
+import { obsFrameSize, type FlowPolicyOptions } from '../policy/options';
 import { expectedParameterShapes } from '../policy/param-shapes';
 import type { AdamMoments, RunProgress, TensorData } from './checkpoint-types';
-import { checkSource, readChecked, type CheckedSource, type DecodedFlowtune } from './checkpoint-reader';
-import { parseFlowtuneFile } from './flowtune-file';
+import { parseCheckpointFile, type CheckpointFile } from './checkpoint-file';
+import { readChecked, type DecodedFlowtune } from './checkpoint-reader';
 import type { FlowtuneMetadata } from './metadata';
-import { parseTfjsFiles } from './tfjs-format';
 
-/** A checkpoint as files: a .flowtune, or a tfjs model.json with its weight file. */
-export type CheckpointFiles =
-  | { kind: 'flowtune'; name: string; bytes: Uint8Array }
-  | { kind: 'tfjs'; name: string; modelJson: string; weights: Uint8Array };
-
-/** A checkpoint file whose header was parsed and checked once; its tensors are not decoded yet. */
-export interface CheckpointHeader {
-  name: string;
-  format: CheckpointFiles['kind'];
-  metadata: FlowtuneMetadata;
-  /** The architecture the file declares, resolved and checked like a hand-built one. */
-  architecture: FlowPolicyOptions;
-  checked: CheckedSource;
-  data: Uint8Array;
-}
-
-/** The architecture a checkpoint declares, validated like a hand-built one. */
-export function architectureOf(metadata: FlowtuneMetadata): FlowPolicyOptions {
-  if ((metadata.architecture as { kind?: unknown }).kind === 'gaussian') {
-    throw new CheckpointError('this checkpoint holds a Gaussian policy (policy.kind=gaussian), which only npm run train, npm run eval and npm run export format=onnx open; the studio and the flow-policy tools do not');
-  }
-  const { denoise_steps: _k, n_action_steps: _n, ...rest } = metadata.architecture as Record<string, unknown>;
-  try {
-    return resolveFlowPolicyOptions(rest as unknown as FlowPolicyOptions);
-  } catch (error) {
-    const field = isFlowtuneError(error) && 'field' in error ? String((error as { field: string }).field) : 'architecture';
-    throw new CheckpointError(`checkpoint architecture field '${field}' is invalid: ${(error as Error).message}`);
-  }
-}
+export type { CheckpointFile, CheckpointFiles } from './checkpoint-file';
 
 function normalizerOf(metadata: FlowtuneMetadata, key: 'obs' | 'action', dim: number): MinMaxNormalizer {
   const stats = (metadata.normalizer as Record<string, unknown>)[key] as MinMaxStats | undefined;
@@ -82,6 +53,7 @@ export function adamFromTensors(prefix: string, decoded: DecodedFlowtune, paramS
  * Hosts decode a file once into this and build live policies from it when they need one.
  */
 export interface PolicyCheckpoint {
+  kind: 'flow';
   metadata: FlowtuneMetadata;
   architecture: FlowPolicyOptions;
   tensors: Map<string, TensorData>;
@@ -106,7 +78,7 @@ function checkpointFromDecoded(decoded: DecodedFlowtune, architecture: FlowPolic
       critic: adamFromTensors('critic', decoded, paramShapes),
     }
     : undefined;
-  const checkpoint: PolicyCheckpoint = { metadata: decoded.metadata, architecture, tensors: decoded.tensors, obsNormalizer, actionNormalizer, progress };
+  const checkpoint: PolicyCheckpoint = { kind: 'flow', metadata: decoded.metadata, architecture, tensors: decoded.tensors, obsNormalizer, actionNormalizer, progress };
   if (decoded.reference) checkpoint.reference = decoded.reference;
   return checkpoint;
 }
@@ -139,29 +111,20 @@ function checkArchitecture(architecture: FlowPolicyOptions, expected: ExpectedEn
   }
 }
 
-/**
- * Parses and checks a checkpoint's header once: layout, metadata, format version, task (when
- * `expectedTask` is given) and the declared architecture. No tensor value is read.
- */
-export function readCheckpointHeader(files: CheckpointFiles, options: { expectedTask?: string } = {}): CheckpointHeader {
-  const source = files.kind === 'flowtune' ? parseFlowtuneFile(files.bytes) : parseTfjsFiles(files.modelJson, files.weights);
-  const checked = checkSource(source, options.expectedTask);
-  return { name: files.name, format: files.kind, metadata: checked.metadata, architecture: architectureOf(checked.metadata), checked, data: source.data };
-}
-
-/** Decodes a checked header's tensors, validated against the env a run gives (`expected`), as plain arrays. */
-export function decodeCheckpoint(header: CheckpointHeader, expected?: ExpectedEnvShapes): PolicyCheckpoint {
-  checkArchitecture(header.architecture, expected);
-  const decoded = readChecked(header.checked, header.data, { expectedShapes: expectedParameterShapes(header.architecture) });
-  return checkpointFromDecoded(decoded, header.architecture);
+/** Decodes a flow checkpoint file's tensors, validated against the env a run gives (`expected`), as plain arrays. */
+export function decodeCheckpoint(file: CheckpointFile, expected?: ExpectedEnvShapes): PolicyCheckpoint {
+  if (file.kind !== 'flow') throw new CheckpointError(`${file.name} holds a ${file.kind} policy, not a flow policy`);
+  checkArchitecture(file.architecture, expected);
+  const decoded = readChecked(file.checked, file.data, { expectedShapes: expectedParameterShapes(file.architecture) });
+  return checkpointFromDecoded(decoded, file.architecture);
 }
 
 /** Reads and validates a .flowtune file for a run on `expectedTask` whose env has the given obs/action dims. */
 export function decodePolicyCheckpoint(bytes: Uint8Array, options: { expectedTask?: string; expected?: ExpectedEnvShapes } = {}): PolicyCheckpoint {
-  return decodeCheckpoint(readCheckpointHeader({ kind: 'flowtune', name: 'checkpoint', bytes }, options), options.expected);
+  return decodeCheckpoint(parseCheckpointFile({ kind: 'flowtune', name: 'checkpoint', bytes }, options), options.expected);
 }
 
 /** Reads and validates a tfjs model.json with its weights (the metadata rides in userDefinedMetadata). */
 export function decodeTfjsPolicyCheckpoint(modelJson: string, weights: Uint8Array, options: { expectedTask?: string; expected?: ExpectedEnvShapes } = {}): PolicyCheckpoint {
-  return decodeCheckpoint(readCheckpointHeader({ kind: 'tfjs', name: 'model.json', modelJson, weights }, options), options.expected);
+  return decodeCheckpoint(parseCheckpointFile({ kind: 'tfjs', name: 'model.json', modelJson, weights }, options), options.expected);
 }

@@ -5,7 +5,8 @@ import { FlowPolicy } from '../policy/flow-policy';
 import type { PolicyBundle } from '../policy/policy-bundle';
 import type { AdamMoments, JsonObject, OptimizerState, RunProgress, TensorData } from './checkpoint-types';
 import type { FlowtuneContents } from './checkpoint-writer';
-import { architectureOf, decodePolicyCheckpoint, type ExpectedEnvShapes, type PolicyCheckpoint } from './checkpoint-open';
+import { decodePolicyCheckpoint, type ExpectedEnvShapes, type PolicyCheckpoint } from './checkpoint-open';
+import { flowArchitectureOf } from './checkpoint-file';
 import { FLOWTUNE_FORMAT_VERSION, type CheckpointStage, type FlowtuneMetadata } from './metadata';
 import { getTask, hasTask } from '../envs/task-registry';
 
@@ -120,7 +121,7 @@ export function storedDenoisedClamp(metadata: FlowtuneMetadata): number {
  */
 export function configFromCheckpoint(base: RunConfig, metadata: FlowtuneMetadata): RunConfig {
   const architecture = metadata.architecture as Record<string, unknown>;
-  const arch = architectureOf(metadata);
+  const arch = flowArchitectureOf(metadata);
   return {
     ...base,
     task: metadata.task as RunConfig['task'],
