@@ -10,13 +10,19 @@ import { InThreadBatchEnv } from '../envs/in-thread-batch-env';
 import type { Mujoco } from '../envs/mujoco-types';
 import { CheckpointError } from '../errors';
 import type { MetricRecord } from '../metrics/metric-keys';
-import { decodeGaussianCheckpoint } from '../gaussian/gaussian-checkpoint';
-import { exportGaussianOnnx, GAUSSIAN_ONNX_IO } from '../gaussian/gaussian-onnx';
+import { decodeGaussianCheckpoint as decodeFile } from './gaussian-checkpoint';
+import { exportGaussianOnnx, GAUSSIAN_ONNX_IO } from './gaussian-onnx';
 import { createRng } from '../random';
 import { bitsOf } from '../rl/fixtures/test-support';
-import { gaussianActor } from './gaussian-run';
-import { gaussianBundle, openGaussianRun } from './open-gaussian-run';
-import type { RunPorts } from './run-ports';
+import { gaussianActor, gaussianBundle } from './gaussian-family';
+import { openRun } from '../run/open-run';
+import type { RunPorts } from '../run/run-ports';
+import { parseCheckpointFile } from '../checkpoint/checkpoint-file';
+
+/** A Gaussian checkpoint's bytes decoded for a run on `task` with the given env sizes. */
+function decodeGaussianCheckpoint(bytes: Uint8Array, expected: { task: string; obsDim: number; actionDim: number }) {
+  return decodeFile(parseCheckpointFile({ kind: 'flowtune', name: 'checkpoint', bytes }, { expectedTask: expected.task }), expected);
+}
 
 let mj: Mujoco;
 beforeAll(async () => {
@@ -41,7 +47,7 @@ async function weightBits(bytes: Uint8Array, config: RunConfig): Promise<Map<str
 
 async function train(config: RunConfig, from: Uint8Array | undefined, iterations: number) {
   const checkpoint = from ? decodeGaussianCheckpoint(from, { task: config.task, obsDim: 11, actionDim: 3 }) : undefined;
-  const opened = await openGaussianRun(config, checkpoint, ports());
+  const opened = await openRun(config, checkpoint, ports());
   try {
     const records: MetricRecord[] = [];
     for (let step = 0; step < iterations; step++) records.push(await opened.run.step());
@@ -51,7 +57,7 @@ async function train(config: RunConfig, from: Uint8Array | undefined, iterations
   }
 }
 
-describe('GaussianRun', () => {
+describe('the Gaussian family on the one Run', () => {
   it('resumes exactly: 4 iterations straight equal 2, save, resume, 2 (metrics, history, weights, obs and reward stats)', async () => {
     const config = smallConfig();
     const straight = await train(config, undefined, 4);
@@ -101,7 +107,7 @@ describe('GaussianRun', () => {
   it('a flow-policy reader refuses a Gaussian checkpoint with one sentence', async () => {
     const { saved } = await train(smallConfig(['total_env_steps=64']), undefined, 1);
     expect(() => decodePolicyCheckpoint(saved)).toThrow(CheckpointError);
-    expect(() => decodePolicyCheckpoint(saved)).toThrow('this checkpoint holds a Gaussian policy (policy.kind=gaussian)');
+    expect(() => decodePolicyCheckpoint(saved)).toThrow('checkpoint holds a gaussian policy, not a flow policy');
     expect(tf.memory().numTensors).toBeLessThan(1000);
   }, 60_000);
 });

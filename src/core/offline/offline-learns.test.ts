@@ -2,7 +2,9 @@ import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadMujocoNode } from '../../cli/mujoco-node';
 import { useNodeBackend } from '../../cli/node-backend';
-import { loadRunCheckpoint } from '../../cli/run-setup';
+import { openCheckpointFile } from '../../cli/run-setup';
+import { bundleFromCheckpoint } from '../checkpoint/policy-checkpoint';
+import type { PolicyCheckpoint } from '../checkpoint/checkpoint-open';
 import { applyOverrides, defaultConfig } from '../config';
 import { collectExpertDemos } from '../envs/expert-rollout';
 import { InThreadBatchEnv } from '../envs/in-thread-batch-env';
@@ -21,8 +23,8 @@ beforeAll(async () => {
 describe('stage 2 (advantage-weighted flow BC) on reach', () => {
   it('keeps the shipped BC policy\'s success on 50 fixed seeds (within 5 points) and favours the demos over its own rollouts', async () => {
     // The shipped stage-1 checkpoint: MLP [128, 128, 128], H = 8, 4 executed steps, K = 4, two obs steps.
-    const { loaded, config } = loadRunCheckpoint('public/checkpoints/reach-bc.flowtune', applyOverrides(defaultConfig(), ['task=reach']), []);
-    const { bundle } = loaded;
+    const { checkpoint, config } = openCheckpointFile('public/checkpoints/reach-bc.flowtune', applyOverrides(defaultConfig(), ['task=reach']), []);
+    const { bundle } = bundleFromCheckpoint(checkpoint as PolicyCheckpoint);
     // Noisy scripted-expert demos (σ = 0.3, as the checkpoint's own 8 were; every episode still succeeds),
     // on seeds apart from the eval (1 000 000 on) and rollout (2 000 000 on) seeds.
     const demos = collectExpertDemos(mj, { task: 'reach', episodes: 100, seed: 0, noise: 0.3 });

@@ -3,6 +3,7 @@ import { useNodeBackend } from '../../cli/node-backend';
 import { createBanditEnv } from './fixtures/bandit-env';
 import { tinyConfig, freshBundle } from './fixtures/test-support';
 import { Run } from '../run/run';
+import { FlowLearner } from './flow-family';
 
 beforeAll(async () => {
   await useNodeBackend('wasm');
@@ -23,7 +24,7 @@ describe('PPO on a one-step bandit', () => {
       ]);
       const env = createBanditEnv(config.num_envs, 3, 2, 0.6);
       const bundle = freshBundle(config, 3, 2, 5);
-      const trainer = new Run({ bundle, env, config });
+      const trainer = new Run({ learner: new FlowLearner(bundle, config), env, config });
       try {
         while (!trainer.done) await trainer.step();
         const first = trainer.history[0]['charts/episode_return']!;

@@ -5,6 +5,7 @@
  */
 import { configFromCheckpoint } from '../checkpoint/policy-checkpoint';
 import type { FlowtuneMetadata } from '../checkpoint/metadata';
+import { checkpointKind, gaussianArchitectureOf } from '../checkpoint/checkpoint-file';
 import {
   applyOverrides, asRunOverrides, assertNoCheckpointConflicts, CHECKPOINT_SHAPE_KEYS, CONFIG_FIELDS, fieldValueProblem, formatFieldValue, getField,
   setField, validateConfig, type ConfigKey, type ConfigValue, type RunConfig, type RunOverrides,
@@ -28,7 +29,9 @@ function storedValue<K extends ConfigKey>(metadata: FlowtuneMetadata, key: K): C
  * may already carry the overrides being checked.
  */
 export function checkpointRunConfig(base: RunConfig, metadata: FlowtuneMetadata): RunConfig {
+  if (checkpointKind(metadata) === 'gaussian') return gaussianRunConfig(base, metadata);
   let config = configFromCheckpoint(base, metadata);
+  config = { ...config, policy: { ...config.policy, kind: 'flow' } };
   const decide = <K extends ConfigKey>(key: K, value: ConfigValue<K> | undefined) => {
     config = setField(config, key, value ?? storedValue(metadata, key) ?? (CONFIG_FIELDS[key].default as ConfigValue<K>));
   };
@@ -36,6 +39,20 @@ export function checkpointRunConfig(base: RunConfig, metadata: FlowtuneMetadata)
   const actionSize = metadata.shape_meta.action.shape[0];
   decide('env.control_mode', controlForActionDim(config.task, actionSize));
   return config;
+}
+
+/**
+ * What a Gaussian checkpoint decides: policy.kind=gaussian, one action per decision on the current
+ * state observation, and its hidden widths.
+ */
+function gaussianRunConfig(base: RunConfig, metadata: FlowtuneMetadata): RunConfig {
+  const architecture = gaussianArchitectureOf(metadata);
+  return {
+    ...base,
+    task: metadata.task as RunConfig['task'],
+    policy: { ...base.policy, kind: 'gaussian', horizon: 1, n_action_steps: 1, n_obs_steps: 1, gaussian_hidden: [...architecture.hidden] },
+    env: { ...base.env, obs_type: 'state' },
+  };
 }
 
 /** The config a run from this checkpoint uses: the checkpoint's fields, then every override, validated. */

@@ -7,6 +7,7 @@ import { changedParameters, tinyConfig, weightSnapshot } from '../rl/fixtures/te
 import { freshBundle } from './fresh-bundle';
 import { Run } from './run';
 import { runEnvConfig } from './run-env-config';
+import { FlowLearner } from '../rl/flow-family';
 
 let mj: Mujoco;
 beforeAll(async () => {
@@ -31,7 +32,7 @@ describe('DiT-X through real rollouts: the ratio invariant at lr = 0 (DESIGN.md 
         const bundle = freshBundle(config, (await env.reset([1, 2, 3, 4])), env.obsDim, env.actionDim);
         expect(bundle.policy.options.velocityNet).toBe('ditx');
         expect(bundle.policy.options.obsEncoder).toBe(obs);
-        const run = new Run({ bundle, env, config, clock: () => 0 });
+        const run = new Run({ learner: new FlowLearner(bundle, config), env, config, clock: () => 0 });
         try {
           const before = await weightSnapshot(bundle);
           const record = await run.step();
@@ -54,7 +55,7 @@ describe('DiT-X through real rollouts: the ratio invariant at lr = 0 (DESIGN.md 
     const env = new InThreadBatchEnv(mj, runEnvConfig(config, 'train', false));
     opened.push(env);
     const bundle = freshBundle(config, await env.reset([1, 2, 3, 4]), env.obsDim, env.actionDim);
-    const run = new Run({ bundle, env, config, clock: () => 0 });
+    const run = new Run({ learner: new FlowLearner(bundle, config), env, config, clock: () => 0 });
     try {
       const before = await weightSnapshot(bundle);
       await run.step();

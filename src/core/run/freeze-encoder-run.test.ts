@@ -7,6 +7,7 @@ import { changedParameters, tinyConfig, weightSnapshot } from '../rl/fixtures/te
 import { freshBundle } from './fresh-bundle';
 import { Run } from './run';
 import { runEnvConfig } from './run-env-config';
+import { FlowLearner } from '../rl/flow-family';
 
 let mj: Mujoco;
 beforeAll(async () => {
@@ -25,7 +26,7 @@ async function changedByOneIteration(freeze: 'true' | 'false' | 'auto'): Promise
   opened.push(env);
   const bundle = freshBundle(config, await env.reset([1, 2, 3, 4]), env.obsDim, env.actionDim);
   expect(bundle.policy.options.obsEncoder).toBe('state');
-  const run = new Run({ bundle, env, config, clock: () => 0 });
+  const run = new Run({ learner: new FlowLearner(bundle, config), env, config, clock: () => 0 });
   try {
     const before = await weightSnapshot(bundle);
     await run.step();

@@ -10,6 +10,7 @@ import { NO_SUCCESS_EPISODE_RETURN, NO_SUCCESS_TASK, registerNoSuccessTask } fro
 import { freshBundle, openChunkEnv, tinyConfig } from '../rl/fixtures/test-support';
 import { decodeResumeState, encodeResumeState } from './resume-codec';
 import { Run } from './run';
+import { FlowLearner } from '../rl/flow-family';
 
 registerNoSuccessTask();
 
@@ -41,7 +42,7 @@ describe('a task without a success rule (DESIGN.md §13)', () => {
     const env = envFor(config);
     const evalEnv = envFor(config, config.eval_episodes);
     const bundle = freshBundle(config, env.obsDim, env.actionDim);
-    const run = new Run({ bundle, env, evalEnv, config, clock: frozenClock });
+    const run = new Run({ learner: new FlowLearner(bundle, config), env, evalEnv, config, clock: frozenClock });
     try {
       const records = [await run.step(), await run.step()];
       for (const record of records) {

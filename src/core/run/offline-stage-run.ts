@@ -54,6 +54,7 @@ export async function runOfflineStageRun(input: OfflineStageInput): Promise<Offl
   const { ports } = input;
   const opened = openCheckpoint(input.start, input.base, input.overrides ?? []);
   const { checkpoint } = opened;
+  if (checkpoint.kind !== 'flow') throw new ConfigError('policy.kind', `stage 2 (offline) fine-tunes flow policies; ${input.start.name} holds a ${checkpoint.kind} policy`);
   const config = input.settings ? withStageSettings(opened.config, 'offline', input.settings) : opened.config;
   assertDemosFit(input.demos.metadata, config, input.demos.source);
   // Demo files hold dense rewards; rollouts rewarded otherwise would not share their returns' scale.

@@ -26,7 +26,7 @@ describe('openCheckpoint: the one way a host opens a checkpoint for a run', () =
     expect(config.env.num_points).toBe(16);
     expect(config.policy.velocity_net).toBe('ditx');
     expect(config.policy.denoise_steps).toBe(3);
-    expect(checkpoint.architecture.numPoints).toBe(16);
+    expect(checkpoint.kind === 'flow' && checkpoint.architecture.numPoints).toBe(16);
     // And back: a state file into a point-cloud base config.
     expect(openCheckpoint(stateFile, smallConfig(POINT_OVERRIDES)).config.env.obs_type).toBe('state');
   });
@@ -56,7 +56,8 @@ describe('openCheckpoint: the one way a host opens a checkpoint for a run', () =
 
   it('reopens a checkpoint a run wrote for that run\'s config, refusing it for a run whose env differs', () => {
     const { config } = openCheckpoint(pointFile, smallConfig());
-    expect(reopenCheckpoint(pointFile, config).architecture.numPoints).toBe(16);
+    const reopened = reopenCheckpoint(pointFile, config);
+    expect(reopened.kind === 'flow' && reopened.architecture.numPoints).toBe(16);
     expect(() => reopenCheckpoint(pointFile, smallConfig())).toThrow(
       'checkpoint holds a DiT-X policy on point clouds, but this run\'s env gives state observations (env.obs_type=state); use env.obs_type=pointcloud',
     );

@@ -1,17 +1,16 @@
 /**
- * Turns a run config plus, optionally, a decoded checkpoint into a live Run with its envs
- * (DESIGN.md §2). A checkpoint written during a run resumes it exactly: counters,
+ * Turns a run config plus, optionally, a decoded checkpoint of any policy family into a live Run
+ * with its envs (DESIGN.md §2, §16). A checkpoint written during a run resumes it exactly: counters,
  * optimizer moments, metric history, env and RNG states, and the BC reference policy.
  */
-import { bundleFromCheckpoint } from '../checkpoint/policy-checkpoint';
-import { type PolicyCheckpoint } from '../checkpoint/checkpoint-open';
 import type { RunConfig } from '../config/run-config';
 import type { BatchEnv } from '../envs/batch-env';
-import type { PolicyBundle } from '../policy/policy-bundle';
-import { freshBundle, warmupObservations } from './fresh-bundle';
+import type { FamilyCheckpoint } from './family-checkpoint';
+import { familyOf } from './families';
 import { gatedEnv } from './gated-env';
 import { decodeResumeState } from './resume-codec';
 import { runEnvConfig } from './run-env-config';
+import type { FamilyLearner } from './policy-family';
 import type { RunPorts } from './run-ports';
 import { Run } from './run';
 
@@ -42,7 +41,7 @@ export async function openRunEnvs(config: RunConfig, ports: RunPorts): Promise<{
   }
 }
 
-/** What an opener built, disposed in reverse order: the run, its policy, then its envs. */
+/** What an opener built, disposed in reverse order: the run (with its policy), a policy no run owns yet, then the envs. */
 export async function disposeRunParts(parts: { run?: { dispose(): void }; policy?: { dispose(): void }; env: BatchEnv; evalEnv?: BatchEnv }): Promise<void> {
   parts.run?.dispose();
   parts.policy?.dispose();
@@ -50,31 +49,28 @@ export async function disposeRunParts(parts: { run?: { dispose(): void }; policy
   await parts.evalEnv?.dispose();
 }
 
-export async function openRun(config: RunConfig, checkpoint: PolicyCheckpoint | undefined, ports: RunPorts): Promise<OpenedRun> {
+/** A live run of `config`'s policy family: fresh, or from `checkpoint` (resumed exactly when it holds run progress). */
+export async function openRun(config: RunConfig, checkpoint: FamilyCheckpoint | undefined, ports: RunPorts): Promise<OpenedRun> {
   // The resume state is checked before any env worker or tf variable exists.
   const resume = checkpoint?.metadata.resume ? decodeResumeState(checkpoint.metadata.resume) : undefined;
+  const family = familyOf(config.policy.kind);
   const { env, evalEnv } = await openRunEnvs(config, ports);
   const gate = ports.pauseGate;
-  let bundle: PolicyBundle | undefined;
+  let learner: FamilyLearner | undefined;
   let run: Run | undefined;
   try {
-    if (checkpoint) {
-      bundle = bundleFromCheckpoint(checkpoint, config.policy.detach_critic_input).bundle;
-    } else {
-      bundle = freshBundle(config, await warmupObservations(config, env), env.obsDim, env.actionDim);
-    }
-    run = new Run({ bundle, env, evalEnv, config, clock: ports.clock, beforeMinibatch: gate ? () => gate('minibatch') : undefined, savesMidIteration: gate !== undefined });
-    const notes: string[] = [];
+    const built = await family.learner(config, env, checkpoint);
+    learner = built.learner;
+    run = new Run({ learner, env, evalEnv, config, clock: ports.clock, beforeMinibatch: gate ? () => gate('minibatch') : undefined, savesMidIteration: gate !== undefined });
+    const notes = [...built.notes];
     if (checkpoint?.progress) {
       const note = await run.restore(checkpoint.progress, resume);
-      if (note) notes.push(note);
-      const referenceNote = run.restoreReference(checkpoint.reference);
-      if (referenceNote) notes.push(referenceNote);
+      if (note) notes.unshift(note);
     }
-    const parts = { run, policy: bundle.policy, env, evalEnv };
+    const parts = { run, env, evalEnv };
     return { run, evalEnv, notes, close: () => disposeRunParts(parts) };
   } catch (error) {
-    await disposeRunParts({ run, policy: bundle?.policy, env, evalEnv });
+    await disposeRunParts({ run, policy: run ? undefined : learner, env, evalEnv });
     throw error;
   }
 }

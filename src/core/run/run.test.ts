@@ -13,6 +13,7 @@ import { bitsOf, changedParameters, freshBundle, openChunkEnv, tinyConfig, weigh
 import { openRun } from './open-run';
 import { Run } from './run';
 import type { RunPorts } from './run-ports';
+import { FlowLearner } from '../rl/flow-family';
 
 let mj: Mujoco;
 beforeAll(async () => {
@@ -32,7 +33,7 @@ async function initialCheckpoint(config: RunConfig) {
   const probe = openChunkEnv(mj, config, 1);
   const bundle = freshBundle(config, probe.obsDim, probe.actionDim, 5);
   await probe.dispose();
-  const run = new Run({ bundle, env: openChunkEnv(mj, config), config, clock: frozenClock });
+  const run = new Run({ learner: new FlowLearner(bundle, config), env: openChunkEnv(mj, config), config, clock: frozenClock });
   try {
     const contents = await run.contents('bc');
     // A BC checkpoint carries no optimizer state: drop it so the run starts at iteration 0.
@@ -174,9 +175,9 @@ describe('Run', () => {
     const bundle = freshBundle(config, 10, 4);
     try {
       const env = envFor(config);
-      expect(() => new Run({ bundle, env, config: tinyConfig(['noise.method=ode']) })).toThrow(/noise.method 'ode' has no exploration noise/);
-      expect(() => new Run({ bundle, env, config: tinyConfig(['num_envs=2', 'ppo.minibatch_size=2']) })).toThrow(ConfigError);
-      expect(() => new Run({ bundle, env, config: tinyConfig(['num_envs=2', 'ppo.minibatch_size=2']) })).toThrow(/the env batch has 4 envs but num_envs is 2/);
+      expect(() => new Run({ learner: new FlowLearner(bundle, tinyConfig(['noise.method=ode'])), env, config: tinyConfig(['noise.method=ode']) })).toThrow(/noise.method 'ode' has no exploration noise/);
+      expect(() => new Run({ learner: new FlowLearner(bundle, tinyConfig(['num_envs=2', 'ppo.minibatch_size=2'])), env, config: tinyConfig(['num_envs=2', 'ppo.minibatch_size=2']) })).toThrow(ConfigError);
+      expect(() => new Run({ learner: new FlowLearner(bundle, tinyConfig(['num_envs=2', 'ppo.minibatch_size=2'])), env, config: tinyConfig(['num_envs=2', 'ppo.minibatch_size=2']) })).toThrow(/the env batch has 4 envs but num_envs is 2/);
     } finally {
       bundle.policy.dispose();
     }
@@ -186,7 +187,7 @@ describe('Run', () => {
     const config = tinyConfig(['noise.method=sde', 'noise.level=0.5']);
     const env = envFor(config);
     const bundle = freshBundle(config, env.obsDim, env.actionDim);
-    const run = new Run({ bundle, env, config, clock: frozenClock });
+    const run = new Run({ learner: new FlowLearner(bundle, config), env, config, clock: frozenClock });
     try {
       expect(() => {
         (run.config.noise as { level: number }).level = 0.9;
@@ -220,7 +221,7 @@ describe('Run', () => {
     const config = tinyConfig(['actor_lr=0', 'critic_lr=0', 'noise.method=sde', 'noise.logprob_type=chunk']);
     const env = envFor(config);
     const bundle = freshBundle(config, env.obsDim, env.actionDim);
-    const run = new Run({ bundle, env, config, clock: frozenClock });
+    const run = new Run({ learner: new FlowLearner(bundle, config), env, config, clock: frozenClock });
     try {
       const before = await weightSnapshot(bundle);
       const record = await run.step();
@@ -244,7 +245,7 @@ describe('Run', () => {
     const env = envFor(config);
     const evalEnv = envFor(config, config.eval_episodes);
     const bundle = freshBundle(config, env.obsDim, env.actionDim);
-    const run = new Run({ bundle, env, evalEnv, config, clock: frozenClock });
+    const run = new Run({ learner: new FlowLearner(bundle, config), env, evalEnv, config, clock: frozenClock });
     try {
       const first = await run.step();
       expect(first['eval/success_rate']).toBeUndefined();
@@ -273,7 +274,7 @@ describe('Run', () => {
     const env = new InThreadBatchEnv(mj, { task: config.task, numEnvs: config.num_envs, recordEpisodes: false, maxEpisodeSteps: 3 });
     opened.push(env);
     const bundle = freshBundle(config, env.obsDim, env.actionDim);
-    const run = new Run({ bundle, env, config, clock: frozenClock });
+    const run = new Run({ learner: new FlowLearner(bundle, config), env, config, clock: frozenClock });
     try {
       const before = await weightSnapshot(bundle);
       const record = await run.step();
@@ -295,7 +296,7 @@ describe('Run', () => {
     const config = tinyConfig(['actor_lr=1e-3', 'critic_lr=1e-3']);
     const env = envFor(config);
     const bundle = freshBundle(config, env.obsDim, env.actionDim);
-    const run = new Run({ bundle, env, config, clock: frozenClock });
+    const run = new Run({ learner: new FlowLearner(bundle, config), env, config, clock: frozenClock });
     try {
       const weights = await bundle.policy.getWeights();
       weights.get('value.output.bias')!.data[0] = NaN;

@@ -1,15 +1,14 @@
 /**
- * One training run, whatever hosts it (DESIGN.md §2 "The run layer"): the policy, its
- * envs, both optimizers, the counters, the metric history and the config in force.
- * The CLI, the studio's trainer worker and sweep workers all drive this object. Its
- * state at every iteration boundary can be saved and restored exactly.
+ * One training run, whatever hosts it and whatever policy family it trains (DESIGN.md §2 "The
+ * run layer", §16): the family's live policy, its envs, both optimizers, the counters, the metric
+ * history and the config in force. The CLI, the studio's trainer worker and sweep workers all
+ * drive this object through trainLoop. Its state at every iteration boundary can be saved and
+ * restored exactly; the family plugs in acting, its update objective and its own state.
  */
 import type { FlowtuneContents } from '../checkpoint/checkpoint-writer';
 import type { RunProgress } from '../checkpoint/checkpoint-types';
 import type { CheckpointStage } from '../checkpoint/metadata';
-import { bundleContents } from '../checkpoint/policy-checkpoint';
-import { type CheckpointFiles, type PolicyCheckpoint } from '../checkpoint/checkpoint-open';
-import { reopenCheckpoint } from './open-checkpoint';
+import type { CheckpointFiles } from '../checkpoint/checkpoint-file';
 import { cloneConfig } from '../config/access';
 import { deriveSizes, type DerivedSizes } from '../config/derive';
 import type { NoiseConfig, RunConfig } from '../config/run-config';
@@ -19,22 +18,26 @@ import type { EpisodeRecord } from '../envs/task-env';
 import type { VectorEnvMetrics } from '../envs/vector-env';
 import { ConfigError, TrainingError } from '../errors';
 import type { MetricRecord } from '../metrics/metric-keys';
-import type { FlowPolicy, WeightEntry } from '../policy/flow-policy';
 import type { PolicyBundle } from '../policy/policy-bundle';
 import { createRng } from '../random';
 import { NamedAdam } from '../rl/adam';
-import { copyPolicy } from '../rl/bc-reference';
-import type { RolloutCursor } from '../rl/collect-rollout';
-import { evalSeeds, evalSummaryNumbers, evaluatePolicy, type EvalSummary, type EvalSummaryNumbers } from '../rl/evaluate';
-import { ObsHistory } from '../rl/obs-history';
+import { evalSeeds, evalSummaryNumbers, evaluateActor, taskHasSuccess, type EvalSummary, type EvalSummaryNumbers } from '../rl/evaluate';
+import { explainedVariance } from '../rl/explained-variance';
 import { adaptKlScale } from '../rl/kl-adaptive-lr';
-import { ppoIteration, trainSeeds } from '../rl/ppo-iteration';
+import { learningRateAt } from '../rl/lr-schedule';
+import { ObsHistory } from '../rl/obs-history';
+import { PhaseTimes } from '../rl/phase-times';
+import { ppoEpochs } from '../rl/ppo-epochs';
+import { episodeMetrics, iterationRng, lrSchedule, trainSeeds } from '../rl/ppo-iteration';
+import type { FamilyCheckpoint } from './family-checkpoint';
+import { reopenCheckpoint } from './open-checkpoint';
+import type { FamilyLearner, FamilyState } from './policy-family';
 import { decodeResumeState, encodeResumeState } from './resume-codec';
 import { rolloutStateKey } from './run-env-config';
 import type { RolloutResumeState, RunResumeState } from './run-state';
 
 export interface RunParts {
-  bundle: PolicyBundle;
+  learner: FamilyLearner;
   /** Training envs: `num_envs` of them. */
   env: BatchEnv;
   /** Evaluation envs, one per eval episode; evaluation is skipped without them. */
@@ -62,6 +65,12 @@ function frozen(config: RunConfig): RunConfig {
   return freezeDeep(cloneConfig(config));
 }
 
+/** Where an iteration started: the env side and the family's own state, for a save made during it. */
+interface Boundary {
+  rollout?: RolloutResumeState;
+  family: FamilyState;
+}
+
 export class Run {
   readonly sizes: DerivedSizes;
   readonly history: MetricRecord[] = [];
@@ -70,35 +79,29 @@ export class Run {
   lastEval?: EvalSummary;
   /** Training episodes that finished during the last iteration (qpos kept when the env records them). */
   lastEpisodes: readonly EpisodeRecord[] = [];
+  /** Rollbacks after non-finite updates so far (logged as train/rollbacks once there is one). */
+  rollbacks = 0;
   private configInForce: RunConfig;
   private readonly actorOptimizer: NamedAdam;
   private readonly criticOptimizer: NamedAdam;
   private readonly clock: () => number;
   private readonly skipStreak = { current: 0 };
-  private cursor?: RolloutCursor;
+  private history0?: ObsHistory;
   private envMetrics?: VectorEnvMetrics;
-  /** Env-side state where the current iteration started, for a save made during it. */
-  private boundary?: RolloutResumeState;
+  /** Where the current iteration started, for a save made during it. */
+  private boundary?: Boundary;
   /** An iteration is under way: its rollout has moved the envs past the saved counters. */
   private midIteration = false;
   private restoredEval?: EvalSummaryNumbers;
   private startedAt?: number;
   private elapsedBefore = 0;
-  /** The BC regularizer's frozen reference (ppo.bc_coef > 0): the policy the run started from. */
-  private readonly reference?: FlowPolicy;
-  /** Rollbacks after non-finite updates so far (logged as train/rollbacks once there is one). */
-  rollbacks = 0;
   /** ppo.kl_adapt's actor-lr scale, carried from update to update. */
   private klScale = 1;
 
   constructor(private readonly parts: RunParts) {
-    const config = parts.config;
-    if (config.policy.kind !== 'flow') {
-      throw new ConfigError('policy.kind', `policy.kind=${config.policy.kind} trains from the command line (npm run train -- preset=gaussian-ppo task=...); this host trains flow policies`);
-    }
-    if (config.noise.method === 'ode') {
-      throw new ConfigError('noise.method', "noise.method 'ode' has no exploration noise, so PPO has no log-probs to train; use sde, cps or noise");
-    }
+    const { config, learner } = parts;
+    if (config.policy.kind !== learner.kind) throw new ConfigError('policy.kind', `policy.kind=${config.policy.kind}, but the run's policy is a ${learner.kind} policy`);
+    learner.checkConfig(config);
     if (parts.env.numEnvs !== config.num_envs) {
       throw new ConfigError('num_envs', `the env batch has ${parts.env.numEnvs} envs but num_envs is ${config.num_envs}`);
     }
@@ -108,16 +111,26 @@ export class Run {
     this.actorOptimizer = adam();
     this.criticOptimizer = adam();
     this.clock = parts.clock ?? (() => performance.now());
-    if (config.ppo.bc_coef > 0) this.reference = copyPolicy(parts.bundle.policy);
   }
 
-  /** The config in force (frozen): noise fields change only through setNoise(). */
+  /** The config in force (frozen): noise fields change only through setNoise(), actor_lr only through a rollback. */
   get config(): RunConfig {
     return this.configInForce;
   }
 
+  get learner(): FamilyLearner {
+    return this.parts.learner;
+  }
+
+  get kind(): RunConfig['policy']['kind'] {
+    return this.parts.learner.kind;
+  }
+
+  /** The flow policy's bundle (chain views, probes); a run of another family has none. */
   get bundle(): PolicyBundle {
-    return this.parts.bundle;
+    const learner = this.parts.learner as FamilyLearner & { bundle?: PolicyBundle };
+    if (learner.kind !== 'flow' || !learner.bundle) throw new TrainingError(`a ${learner.kind} policy has no denoising chain to sample or inspect`);
+    return learner.bundle;
   }
 
   get env(): BatchEnv {
@@ -132,62 +145,86 @@ export class Run {
   setNoise(noise: Partial<NoiseConfig>): RunConfig {
     // Only the noise section is new; the other sections are the frozen ones already in force.
     const next: RunConfig = { ...this.configInForce, noise: { ...this.configInForce.noise, ...noise } };
-    if (next.noise.method === 'ode') {
+    if (this.kind === 'flow' && next.noise.method === 'ode') {
       throw new ConfigError('noise.method', "noise.method 'ode' has no exploration noise, so a running PPO update has no log-probs; use sde, cps or noise while training");
     }
     this.configInForce = freezeDeep(validateConfig(next));
     return this.configInForce;
   }
 
-  private async ensureStarted(): Promise<RolloutCursor> {
-    if (this.cursor && this.config.advantages.type !== 'grpo') return this.cursor;
+  private async ensureStarted(): Promise<ObsHistory> {
+    if (this.history0 && !this.parts.learner.resetsEachIteration(this.config)) return this.history0;
     const { env } = this.parts;
     const history = new ObsHistory(env.numEnvs, env.obsDim, this.config.policy.n_obs_steps);
     history.reset(await env.reset(trainSeeds(this.config, env.numEnvs, this.iteration)));
     await env.drainEpisodes();
     this.envMetrics = await env.metrics();
-    this.cursor = { history };
-    return this.cursor;
+    this.history0 = history;
+    return history;
   }
 
-  /** Env-side state now, at an iteration boundary; GRPO rollouts reset, so they keep none. */
-  private async captureBoundary(): Promise<RolloutResumeState | undefined> {
-    if (!this.cursor || this.config.advantages.type === 'grpo') return undefined;
-    return { envKey: rolloutStateKey(this.config), env: await this.parts.env.snapshot(), obsHistory: this.cursor.history.snapshot() };
+  /** Env-side state now, at an iteration boundary; rollouts that reset every iteration keep none. */
+  private async captureRollout(): Promise<RolloutResumeState | undefined> {
+    if (!this.history0 || this.parts.learner.resetsEachIteration(this.config)) return undefined;
+    return { envKey: rolloutStateKey(this.config), env: await this.parts.env.snapshot(), obsHistory: this.history0.snapshot() };
   }
 
-  /** One iteration: rollout, advantages, PPO update, metrics (and an evaluation when due). */
+  private lrAt(baseLr: number): number {
+    return learningRateAt(lrSchedule(this.config, baseLr, this.sizes.totalEnvSteps), this.envSteps);
+  }
+
+  /** One iteration: the family's rollout, the PPO update, metrics (and an evaluation when due). */
   async step(): Promise<MetricRecord> {
     const config = this.config;
+    const { learner, env } = this.parts;
     this.startedAt ??= this.clock();
-    const cursor = await this.ensureStarted();
-    if (this.parts.savesMidIteration) this.boundary = await this.captureBoundary();
+    const history = await this.ensureStarted();
+    if (this.parts.savesMidIteration) this.boundary = { rollout: await this.captureRollout(), family: learner.captureState() };
     this.midIteration = true;
-    let result;
+    const phases = new PhaseTimes(this.clock);
+    const criticOnly = this.envSteps < config.ppo.critic_warmup_steps;
+    let record: MetricRecord;
     try {
-      result = await ppoIteration({
-        bundle: this.parts.bundle, env: this.parts.env, config, sizes: this.sizes, cursor, iteration: this.iteration,
-        envStepsBefore: this.envSteps, envMetricsBefore: this.envMetrics!, actorOptimizer: this.actorOptimizer,
-        criticOptimizer: this.criticOptimizer, skipStreak: this.skipStreak, clock: this.clock, beforeMinibatch: this.parts.beforeMinibatch,
-        reference: this.reference, actorLrScale: this.klScale,
+      const rollout = await learner.collect({ env, history, config, envStepsBefore: this.envSteps, iteration: this.iteration, phases, criticOnly }, iterationRng(config, this.iteration, 1));
+      const actorLr = criticOnly ? 0 : this.lrAt(config.actor_lr) * this.klScale;
+      const criticLr = this.lrAt(config.critic_lr);
+      const updateStarted = this.clock();
+      const update = await ppoEpochs({
+        objective: rollout.objective, config, actorOptimizer: this.actorOptimizer, criticOptimizer: this.criticOptimizer, actorLr, criticLr, criticOnly,
+        rng: iterationRng(config, this.iteration, 2), skipStreak: this.skipStreak, beforeMinibatch: this.parts.beforeMinibatch, phases,
       });
+      const updateSeconds = (this.clock() - updateStarted) / 1000;
+      const after = await env.metrics();
+      const before = this.envMetrics!;
+      const newEnvSteps = Math.max(1, after.envSteps - before.envSteps);
+      this.iteration++;
+      this.envSteps += rollout.envSteps;
+      this.lastEpisodes = rollout.episodes;
+      this.envMetrics = after;
+      if (actorLr > 0) this.klScale = adaptKlScale(this.klScale, update.metrics['losses/approx_kl'] as number | undefined, config.ppo.kl_adapt);
+      record = {
+        'progress/iteration': this.iteration,
+        'progress/env_steps': this.envSteps,
+        'progress/wall_s': this.elapsedSeconds(),
+        ...episodeMetrics(rollout.episodes, taskHasSuccess(config.task)),
+        ...update.metrics,
+        ...rollout.metrics,
+        'losses/explained_variance': explainedVariance(rollout.values, rollout.returns, rollout.valueMask),
+        'noise/std': rollout.meanNoiseStd,
+        ...(rollout.noiseLevel !== undefined ? { 'noise/level': rollout.noiseLevel } : {}),
+        'train/actor_lr': actorLr,
+        'train/critic_lr': criticLr,
+        'env/clipped_actions': (after.clippedActions - before.clippedActions) / (newEnvSteps * env.actionDim),
+        'env/instability_resets': after.unstableResets - before.unstableResets,
+        'perf/env_steps_per_s': rollout.envSteps / Math.max(rollout.rolloutSeconds, 1e-9),
+        'perf/rollout_s': rollout.rolloutSeconds,
+        'perf/update_s': updateSeconds,
+        ...phases.metrics(),
+      };
     } finally {
       this.midIteration = false;
     }
-    this.iteration++;
-    this.envSteps += result.envSteps;
-    this.lastEpisodes = result.episodes;
-    this.envMetrics = result.envMetricsAfter;
     this.boundary = undefined;
-    if (Number(result.metrics['train/actor_lr']) > 0) {
-      this.klScale = adaptKlScale(this.klScale, result.metrics['losses/approx_kl'] as number | undefined, config.ppo.kl_adapt);
-    }
-    const record: MetricRecord = {
-      'progress/iteration': this.iteration,
-      'progress/env_steps': this.envSteps,
-      'progress/wall_s': this.elapsedSeconds(),
-      ...result.metrics,
-    };
     if (this.rollbacks > 0) record['train/rollbacks'] = this.rollbacks;
     if (this.parts.evalEnv && config.eval.every > 0 && (this.iteration % config.eval.every === 0 || this.done)) {
       const summary = await this.evaluate();
@@ -199,12 +236,12 @@ export class Run {
     return record;
   }
 
-  /** Deterministic ODE evaluation on the fixed eval seeds with the current weights. */
+  /** The family's deterministic policy on the fixed eval seeds with the current weights. */
   async evaluate(): Promise<EvalSummary> {
     const evalEnv = this.parts.evalEnv;
     if (!evalEnv) throw new ConfigError('eval_episodes', 'this run has no evaluation envs; set eval_episodes above 0');
     // A fixed stream: the same weights always see the same x_0, so eval curves move only with the weights.
-    this.lastEval = await evaluatePolicy(this.parts.bundle, evalEnv, this.config, evalSeeds(this.config, evalEnv.numEnvs), createRng(this.config.eval.seed));
+    this.lastEval = await evaluateActor(this.parts.learner.evalActor(this.config), evalEnv, this.config, evalSeeds(this.config, evalEnv.numEnvs), createRng(this.config.eval.seed));
     this.restoredEval = undefined;
     return this.lastEval;
   }
@@ -216,7 +253,7 @@ export class Run {
 
   /** [nObsSteps·obsDim] raw stacked observation the next decision of env `envIndex` sees; undefined before the first rollout. */
   stackedObs(envIndex: number): Float32Array | undefined {
-    const history = this.cursor?.history;
+    const history = this.history0;
     if (!history) return undefined;
     const size = history.stackedDim;
     return history.stacked().slice(envIndex * size, (envIndex + 1) * size);
@@ -230,43 +267,34 @@ export class Run {
     return { iteration: this.iteration, envSteps: this.envSteps, actor: await this.actorOptimizer.getState(), critic: await this.criticOptimizer.getState() };
   }
 
-  /**
-   * What a resume needs beyond weights and moments. Between iterations it is the state
-   * now; during one (a pause mid-rollout), the state where that iteration started, which
-   * matches the weights and counters, since those change only when the iteration ends.
-   */
-  async resumeState(): Promise<RunResumeState> {
-    if (this.midIteration && !this.boundary && this.cursor && this.config.advantages.type !== 'grpo') {
+  /** Between iterations the state now; during one (a pause), where it started, which matches the weights and counters. */
+  private async savedPoint(): Promise<Boundary | undefined> {
+    if (this.midIteration && !this.boundary && this.history0 && !this.parts.learner.resetsEachIteration(this.config)) {
       throw new TrainingError('this run was opened without savesMidIteration, so it can be saved only between iterations');
     }
-    const rollout = this.boundary ?? (await this.captureBoundary());
+    return this.midIteration ? this.boundary : undefined;
+  }
+
+  /** What a resume needs beyond weights and moments (RunResumeState), at the point savedPoint picks. */
+  async resumeState(): Promise<RunResumeState> {
+    const point = await this.savedPoint();
+    const rollout = point ? point.rollout : await this.captureRollout();
     const state: RunResumeState = { elapsedSeconds: this.elapsedSeconds(), skipStreak: this.skipStreak.current, history: [...this.history], klScale: this.klScale };
     const lastEval = this.evalSummary();
     if (lastEval) state.lastEval = lastEval;
     if (rollout) state.rollout = rollout;
+    this.parts.learner.writeResume(state, point?.family);
     return state;
   }
 
-  /** The run as a checkpoint: weights, normalizers, config, optimizer moments, resume state and any BC reference. */
+  /** The run as a checkpoint: weights, normalizers, config, optimizer moments, resume state and the family's own tensors. */
   async contents(stage: CheckpointStage = 'ppo'): Promise<FlowtuneContents> {
     const evalSummary = this.evalSummary();
-    return bundleContents({
-      bundle: this.parts.bundle, task: this.config.task, stage, config: this.config, progress: await this.progress(),
-      evalSummary: evalSummary ? { ...evalSummary } : undefined, resume: encodeResumeState(await this.resumeState()),
-      reference: this.reference ? await this.reference.getWeights() : undefined,
+    const point = await this.savedPoint();
+    return this.parts.learner.contents({
+      config: this.config, stage, progress: await this.progress(), evalSummary: evalSummary ? { ...evalSummary } : undefined,
+      resume: encodeResumeState(await this.resumeState()), state: point?.family,
     });
-  }
-
-  /**
-   * Puts back the BC reference a resumed run's checkpoint stored, so it regularizes toward the
-   * policy the run started from. Without one (the run was saved with ppo.bc_coef=0) the reference
-   * stays the weights the run opened with, and the sentence returned says so.
-   */
-  restoreReference(weights: ReadonlyMap<string, WeightEntry> | undefined): string | undefined {
-    if (!this.reference) return undefined;
-    if (!weights) return 'the checkpoint holds no BC reference policy, so ppo.bc_coef regularizes toward the weights it resumes from';
-    this.reference.setWeights(weights);
-    return undefined;
   }
 
   /**
@@ -274,12 +302,12 @@ export class Run {
    * continued (another env setup, or no env state saved), so the host can say the resume is not exact.
    */
   async restore(progress: RunProgress, state?: RunResumeState): Promise<string | undefined> {
-    const variables = this.parts.bundle.policy.namedVariables();
+    const variables = this.parts.learner.namedVariables();
     this.actorOptimizer.setState(progress.actor, variables);
     this.criticOptimizer.setState(progress.critic, variables);
     this.iteration = progress.iteration;
     this.envSteps = progress.envSteps;
-    this.cursor = undefined;
+    this.history0 = undefined;
     this.boundary = undefined;
     this.lastEval = undefined;
     this.startedAt = undefined;
@@ -288,7 +316,8 @@ export class Run {
     this.skipStreak.current = state?.skipStreak ?? 0;
     this.klScale = state?.klScale ?? 1;
     this.restoredEval = state?.lastEval;
-    if (this.config.advantages.type === 'grpo' || progress.iteration === 0) return undefined;
+    this.parts.learner.readResume(state);
+    if (this.parts.learner.resetsEachIteration(this.config) || progress.iteration === 0) return undefined;
     const rollout = state?.rollout;
     if (!rollout) return 'the checkpoint holds no env state, so episodes restart from fresh resets and the resume is not exact';
     if (rollout.envKey !== rolloutStateKey(this.config)) {
@@ -298,25 +327,24 @@ export class Run {
     await env.restore(rollout.env);
     const history = new ObsHistory(env.numEnvs, env.obsDim, this.config.policy.n_obs_steps);
     history.restore(rollout.obsHistory);
-    this.cursor = { history };
+    this.history0 = history;
     this.envMetrics = rollout.env.metrics;
     return undefined;
   }
 
   /**
    * The second live change to a run (after setNoise): back to a checkpoint it saved, with the actor
-   * lr scaled, after repeated non-finite updates (config on_nonfinite). Weights, moments, counters,
-   * history and env state are the checkpoint's; the history after it is dropped.
+   * lr scaled, after repeated non-finite updates (config on_nonfinite). Weights, normalizers, moments,
+   * counters, history and env state are the checkpoint's; the history after it is dropped.
    */
-  async rollBack(checkpoint: PolicyCheckpoint, actorLrScale = 0.5): Promise<string | undefined> {
+  async rollBack(checkpoint: FamilyCheckpoint, actorLrScale = 0.5): Promise<string | undefined> {
     if (!checkpoint.progress) throw new TrainingError('the checkpoint to roll back to holds no run progress (optimizer state and counters)');
-    this.parts.bundle.policy.setWeights(checkpoint.tensors);
+    const loadNote = this.parts.learner.load(checkpoint);
     const state = checkpoint.metadata.resume ? decodeResumeState(checkpoint.metadata.resume) : undefined;
     const note = await this.restore(checkpoint.progress, state);
-    this.restoreReference(checkpoint.reference);
     this.rollbacks++;
     this.configInForce = frozen(validateConfig({ ...cloneConfig(this.configInForce), actor_lr: this.configInForce.actor_lr * actorLrScale }));
-    return note;
+    return [note, loadNote].filter(Boolean).join('; ') || undefined;
   }
 
   /** rollBack to a checkpoint file this run saved, decoded for its config. */
@@ -326,13 +354,14 @@ export class Run {
 
   /** Puts the run back on fresh episodes (after its env workers were rebuilt). */
   restartEpisodes(): void {
-    this.cursor = undefined;
+    this.history0 = undefined;
     this.boundary = undefined;
   }
 
+  /** Frees the optimizers and the family's policy. */
   dispose(): void {
     this.actorOptimizer.dispose();
     this.criticOptimizer.dispose();
-    this.reference?.dispose();
+    this.parts.learner.dispose();
   }
 }

@@ -1,0 +1,37 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useNodeBackend } from '../../cli/node-backend';
+import { decodePolicyCheckpoint } from '../checkpoint/checkpoint-open';
+import { parseCheckpointFile } from '../checkpoint/checkpoint-file';
+import { encodeFlowtune } from '../checkpoint/flowtune-file';
+import { applyOverrides, presetConfig } from '../config';
+import { gaussianContents, decodeGaussianCheckpoint } from '../gaussian/gaussian-checkpoint';
+import { gaussianBundle } from '../gaussian/gaussian-family';
+import { describeCheckpointPolicy } from './describe-checkpoint';
+import { flowtuneFile, PICK_CUBE_PROPRIO as PROPRIO, PICK_CUBE_STATE, smallConfig } from './fixtures/test-checkpoints';
+
+const POINT_OVERRIDES = ['env.obs_type=pointcloud', 'env.num_points=16', 'policy.velocity_net=ditx', 'policy.ditx_dim=16', 'policy.ditx_depth=2', 'policy.ditx_heads=4'];
+
+describe('describeCheckpointPolicy', () => {
+  beforeAll(async () => {
+    await useNodeBackend('cpu');
+  });
+
+  it('describes a flow policy\'s observation, velocity net and sizes in one line', async () => {
+    const pointFile = await flowtuneFile('pc.flowtune', smallConfig(POINT_OVERRIDES), 16 * 3 + PROPRIO);
+    const stateFile = await flowtuneFile('state.flowtune', smallConfig(), PICK_CUBE_STATE);
+    expect(describeCheckpointPolicy(decodePolicyCheckpoint(pointFile.bytes))).toBe('point cloud 16 pts · DiT-X 16×2, 4 heads · H 4 · K 3 · act 4');
+    expect(describeCheckpointPolicy(decodePolicyCheckpoint(stateFile.bytes))).toBe('state · MLP [16, 16] · H 4 · K 3 · obs 39 · act 4');
+  });
+
+  it('describes a Gaussian policy by its hidden widths and sizes', async () => {
+    const config = applyOverrides(presetConfig('gaussian-ppo'), ['task=hopper', 'policy.gaussian_hidden=8,4']);
+    const bundle = gaussianBundle(config, 11, 3);
+    try {
+      const bytes = encodeFlowtune(await gaussianContents({ bundle, config, stage: 'ppo' }));
+      const checkpoint = decodeGaussianCheckpoint(parseCheckpointFile({ kind: 'flowtune', name: 'g.flowtune', bytes }));
+      expect(describeCheckpointPolicy(checkpoint)).toBe('state · Gaussian MLP [8, 4] · obs 11 · act 3');
+    } finally {
+      bundle.policy.dispose();
+    }
+  });
+});

@@ -1,0 +1,20 @@
+/**
+ * One line describing a decoded checkpoint's policy for a host's model panel, whatever its family:
+ * "point cloud 128 pts · DiT-X 64×2, 4 heads · H 8 · K 4 · act 4", "state · MLP [128, 128, 128] · H 8 ·
+ * K 4 · obs 39 · act 4" or "state · Gaussian MLP [64, 64] · obs 11 · act 3".
+ */
+import type { FamilyCheckpoint } from './family-checkpoint';
+
+export function describeCheckpointPolicy(checkpoint: FamilyCheckpoint): string {
+  if (checkpoint.kind === 'gaussian') {
+    const { hidden, obsDim, actionDim } = checkpoint.options;
+    return ['state', `Gaussian MLP [${hidden.join(', ')}]`, `obs ${obsDim}`, `act ${actionDim}`].join(' · ');
+  }
+  const arch = checkpoint.architecture;
+  const steps = (checkpoint.metadata.architecture as Record<string, unknown>).denoise_steps ?? '?';
+  const observation = arch.obsEncoder === 'pointcloud' ? `point cloud ${arch.numPoints} pts` : 'state';
+  const net = arch.velocityNet === 'ditx' ? `DiT-X ${arch.ditxDim}×${arch.ditxDepth}, ${arch.ditxHeads} heads` : `MLP [${arch.velocityHidden.join(', ')}]`;
+  // A point-cloud frame is mostly points: its proprioception size would read as the obs size.
+  const obs = arch.obsEncoder === 'pointcloud' ? [] : [`obs ${arch.obsDim}`];
+  return [observation, net, `H ${arch.horizon}`, `K ${steps}`, ...obs, `act ${arch.actionDim}`].join(' · ');
+}
