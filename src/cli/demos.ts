@@ -13,10 +13,8 @@ import { parseCliArgs, runCli, UsageError } from './cli-args';
 import { applyOverrides, defaultConfig } from '../core/config';
 import { collectPolicyDemos } from '../core/envs/policy-demos';
 import { createRng } from '../core/random';
-import { gaussianSamplingActor } from '../core/run/gaussian-run';
-import { gaussianBundle } from '../core/run/open-gaussian-run';
 import { useNodeBackend } from './node-backend';
-import { openGaussianCheckpointFile } from './run-setup';
+import { loadRunCheckpoint } from './run-setup';
 import { loadMujocoNode } from './mujoco-node';
 import { collectExpertDemos } from '../core/envs/expert-rollout';
 import { demoMetadataFor, writeDemoFile } from '../core/envs/demo-format';
@@ -48,10 +46,10 @@ function givenKeys(argv: readonly string[]): Set<string> {
 async function policyDemos(args: { task: string; policy: string; steps: number; envs: number; seed: number; out: string }): Promise<void> {
   await useNodeBackend('wasm');
   const mj = await loadMujocoNode();
-  const { checkpoint, config } = openGaussianCheckpointFile(args.policy, applyOverrides(defaultConfig(), [`task=${args.task}`]));
-  const bundle = gaussianBundle(config, checkpoint.options.obsDim, checkpoint.options.actionDim, checkpoint);
+  const { policy, config } = loadRunCheckpoint(args.policy, applyOverrides(defaultConfig(), [`task=${args.task}`]), []);
   try {
-    const sampler = gaussianSamplingActor(bundle, createRng(args.seed));
+    const sampler = policy.samplingActor?.(createRng(args.seed));
+    if (!sampler) throw new UsageError('policy', `policy= samples demos from a policy that draws one action per step; ${args.policy} holds a ${policy.kind} policy, which does not`);
     const progressEvery = Math.max(1, Math.floor(args.steps / 10));
     let nextReport = progressEvery;
     let returns = 0;
@@ -73,7 +71,7 @@ async function policyDemos(args: { task: string; policy: string; steps: number; 
     writeFileSync(args.out, bytes);
     console.log(JSON.stringify({ task: args.task, policy: args.policy, episodes: metadata.episodes, steps: metadata.steps, mean_return: returns / episodes, seed: args.seed, out: args.out, bytes: bytes.length }));
   } finally {
-    bundle.policy.dispose();
+    policy.dispose();
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * Deterministic ODE evaluation (DESIGN.md §4) on `episodes` consecutive reset seeds, in batches
+ * Deterministic evaluation (DESIGN.md §4, §16: each policy family's deterministic actor) on `episodes` consecutive reset seeds, in batches
  * of side-by-side envs in this thread (core's evaluateInBatches, which the recipe's stages also
  * use, so the summary they store in a checkpoint is exactly what `npm run eval` reports for it).
  * A `.onnx` export runs the same loop through onnxruntime-node, with the same x_0 draws.
@@ -8,9 +8,7 @@ import type { RunConfig } from '../core/config';
 import { bundleActor, type EvalActor } from '../core/rl/evaluate';
 import { evaluateInBatches, type BatchedEvalOptions, type BatchedEvaluation } from '../core/rl/evaluate-batches';
 import type { PolicyBundle } from '../core/policy/policy-bundle';
-import { gaussianActor } from '../core/run/gaussian-run';
-import { gaussianBundle } from '../core/run/open-gaussian-run';
-import { isGaussianCheckpointFile, loadRunCheckpoint, openEvalEnv, openGaussianCheckpointFile } from './run-setup';
+import { loadRunCheckpoint, openEvalEnv } from './run-setup';
 
 export { EVAL_DEFAULTS } from '../core/rl/evaluate';
 
@@ -45,19 +43,11 @@ export async function evaluateCheckpoint(path: string, parsed: RunConfig, overri
       await actor.dispose();
     }
   }
-  if (isGaussianCheckpointFile(path)) {
-    const { checkpoint, config } = openGaussianCheckpointFile(path, parsed);
-    const bundle = gaussianBundle(config, checkpoint.options.obsDim, checkpoint.options.actionDim, checkpoint);
-    try {
-      return await evaluateActorInBatches(gaussianActor(bundle), config, options);
-    } finally {
-      bundle.policy.dispose();
-    }
-  }
-  const { loaded, config } = await loadRunCheckpoint(path, parsed, overrides);
+  // The file is read once and its header parsed once; its family gives the deterministic actor.
+  const { policy, config } = loadRunCheckpoint(path, parsed, overrides);
   try {
-    return await evaluateBundle(loaded.bundle, config, options);
+    return await evaluateActorInBatches(policy.evalActor(config), config, options);
   } finally {
-    loaded.bundle.policy.dispose();
+    policy.dispose();
   }
 }

@@ -1,24 +1,23 @@
 /**
- * Deployable exports of a `.flowtune` checkpoint (DESIGN.md §6): the deterministic policy as one
- * ONNX graph, or the Flowtune tfjs weights manifest (weights and optimizer state, not a graph).
+ * Deployable exports of a `.flowtune` checkpoint (DESIGN.md §6, §16): the deterministic policy of
+ * any family as one ONNX graph, or the Flowtune tfjs weights manifest (weights and optimizer state,
+ * not a graph). The file is read once and its header parsed once. A checkpoint of a task this
+ * process has loaded is also checked against that task; one of a task that is not loaded exports
+ * from the shapes it declares, since the graph needs nothing else.
  */
 import { basename, dirname, join } from 'node:path';
-import { readCheckpointHeader, type CheckpointHeader } from '../core/checkpoint/checkpoint-open';
-import { readChecked } from '../core/checkpoint/checkpoint-reader';
-import { bundleFromCheckpoint } from '../core/checkpoint/policy-checkpoint';
-import { exportPolicyOnnx, ONNX_OPSET } from '../core/checkpoint/onnx/export-onnx';
-import { onnxPolicySpec } from '../core/checkpoint/onnx/export-spec';
+import { decodeFileContents, type CheckpointFile } from '../core/checkpoint/checkpoint-file';
+import { ONNX_OPSET } from '../core/checkpoint/onnx/export-onnx';
 import { exportTfjs } from '../core/checkpoint/tfjs-format';
 import { applyOverrides, defaultConfig } from '../core/config';
-import { hasTask, taskNames } from '../core/envs/task-registry';
+import { hasTask } from '../core/envs/task-registry';
 import { CheckpointError, ConfigError } from '../core/errors';
-import { expectedParameterShapes } from '../core/policy/param-shapes';
-import { openCheckpoint, type OpenedCheckpoint } from '../core/run/open-checkpoint';
+import { loadPolicy } from '../core/run/families';
+import type { FamilyCheckpoint } from '../core/run/family-checkpoint';
+import { decodeCheckpointAlone, openCheckpoint } from '../core/run/open-checkpoint';
+import { runConfigForCheckpoint } from '../core/run/checkpoint-run-config';
 import { writeFileDurable } from './durable-write';
-import { isGaussianCheckpointFile, openGaussianCheckpointFile, readCheckpointFile } from './run-setup';
-import { exportGaussianOnnx } from '../core/gaussian/gaussian-onnx';
-import { peekFlowtuneMetadata } from '../core/gaussian/gaussian-checkpoint';
-import { gaussianBundle } from '../core/run/open-gaussian-run';
+import { loadCheckpointFile } from './run-setup';
 
 /**
  * `open` with the checkpoint's own settings; an export takes no overrides, so a config problem
@@ -33,31 +32,26 @@ function fromCheckpointSettings<T>(open: () => T): T {
   }
 }
 
-/**
- * The checkpoint opened for its own task (an export has no run to fit, only its own env), its
- * header parsed once: the task comes from it, then the run layer maps and decodes it.
- */
-function openForExport(ckptPath: string): OpenedCheckpoint & { header: CheckpointHeader } {
-  const header = readCheckpointHeader({ kind: 'flowtune', name: ckptPath, bytes: readCheckpointFile(ckptPath) });
-  const { task } = header.metadata;
-  if (!hasTask(task)) {
-    throw new CheckpointError(`checkpoint is for task '${task}', which is not loaded (known tasks: ${taskNames().join(', ')}); for a task of your own add task=./path/to/it/`);
-  }
-  return { header, ...fromCheckpointSettings(() => openCheckpoint(header, applyOverrides(defaultConfig(), [`task=${task}`]), [])) };
+/** The run config the checkpoint's own settings give, when its task is loaded here. */
+const ownConfig = (file: CheckpointFile) => runConfigForCheckpoint(applyOverrides(defaultConfig(), [`task=${file.task}`]), file.metadata, []);
+
+/** The file decoded for export: against its task's env when that task is loaded, else against its own shapes. */
+function decodeForExport(file: CheckpointFile): { checkpoint: FamilyCheckpoint; config: ReturnType<typeof defaultConfig> } {
+  if (hasTask(file.task)) return fromCheckpointSettings(() => openCheckpoint(file, applyOverrides(defaultConfig(), [`task=${file.task}`]), []));
+  return { checkpoint: decodeCheckpointAlone(file), config: defaultConfig() };
 }
 
 /** Writes the ONNX policy of `ckptPath` to `outPath`; returns a one-line summary. */
 export async function exportCheckpointOnnx(ckptPath: string, outPath: string): Promise<string> {
-  if (isGaussianCheckpointFile(ckptPath)) return exportGaussianCheckpointOnnx(ckptPath, outPath);
-  const { checkpoint, config } = openForExport(ckptPath);
-  const loaded = bundleFromCheckpoint(checkpoint, config.policy.detach_critic_input);
+  const file = loadCheckpointFile(ckptPath);
+  const { checkpoint, config } = decodeForExport(file);
+  const policy = loadPolicy(checkpoint, config);
   try {
-    const spec = onnxPolicySpec(loaded.bundle, loaded.metadata);
-    const bytes = await exportPolicyOnnx(loaded.bundle, loaded.metadata);
+    const { bytes, description } = await policy.exportOnnx(checkpoint.metadata);
     writeFileDurable(outPath, bytes);
-    return `wrote ${outPath} (${bytes.byteLength} bytes, opset ${ONNX_OPSET}): obs [batch, ${spec.nObsSteps}, ${spec.obsFrameSize}] and x0 [batch, ${spec.horizon}, ${spec.actionDim}] → actions [batch, ${spec.nActionSteps}, ${spec.actionDim}] for ${spec.task} (${spec.controlMode}), ${spec.denoiseSteps} Euler steps`;
+    return `wrote ${outPath} (${bytes.byteLength} bytes, opset ${ONNX_OPSET}): ${description}`;
   } finally {
-    loaded.bundle.policy.dispose();
+    policy.dispose();
   }
 }
 
@@ -66,31 +60,14 @@ export async function exportCheckpointOnnx(ckptPath: string, outPath: string): P
  * with everything the checkpoint holds; returns a one-line summary.
  */
 export function exportCheckpointTfjs(ckptPath: string, outPath: string): string {
-  // Validated like any run's checkpoint first; then the file's own contents are copied whole.
-  const { header, checkpoint } = openForExport(ckptPath);
-  const decoded = readChecked(header.checked, header.data, { expectedShapes: expectedParameterShapes(checkpoint.architecture) });
+  const file = loadCheckpointFile(ckptPath);
+  // The stored settings are checked like any run's when the task is loaded; the file's contents are then copied whole.
+  if (hasTask(file.task)) fromCheckpointSettings(() => ownConfig(file));
+  const decoded = decodeFileContents(file);
   const weightsFileName = `${basename(outPath).replace(/\.json$/i, '')}.bin`;
   const { modelJson, weightsBin } = exportTfjs(decoded, { weightsFileName });
   writeFileDurable(outPath, modelJson);
   writeFileDurable(join(dirname(outPath), weightsFileName), weightsBin);
   const optimizer = decoded.optimizer ? 'with its optimizer state' : 'the checkpoint holds no optimizer state';
   return `wrote ${outPath} and ${weightsFileName}: weights for Flowtune, ${optimizer} (a weights manifest Flowtune reads back, not a runnable tfjs graph)`;
-}
-
-/** The ONNX export of a Gaussian policy's checkpoint: its mean action. */
-async function exportGaussianCheckpointOnnx(ckptPath: string, outPath: string): Promise<string> {
-  const task = peekFlowtuneMetadata({ kind: 'flowtune', name: ckptPath, bytes: readCheckpointFile(ckptPath) }).task;
-  if (!hasTask(task)) {
-    throw new CheckpointError(`checkpoint is for task '${task}', which is not loaded (known tasks: ${taskNames().join(', ')}); for a task of your own add task=./path/to/it/`);
-  }
-  const { checkpoint, config } = fromCheckpointSettings(() => openGaussianCheckpointFile(ckptPath, applyOverrides(defaultConfig(), [`task=${task}`])));
-  const bundle = gaussianBundle(config, checkpoint.options.obsDim, checkpoint.options.actionDim, checkpoint);
-  try {
-    const bytes = await exportGaussianOnnx(bundle, checkpoint.metadata);
-    writeFileDurable(outPath, bytes);
-    const { obsDim, actionDim } = checkpoint.options;
-    return `wrote ${outPath} (${bytes.byteLength} bytes, opset ${ONNX_OPSET}): obs [batch, 1, ${obsDim}] → actions [batch, 1, ${actionDim}] for ${task}, the Gaussian policy's mean action`;
-  } finally {
-    bundle.policy.dispose();
-  }
 }

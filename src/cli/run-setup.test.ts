@@ -16,8 +16,8 @@ beforeAll(async () => {
 
 async function load(overrides: string[] | ReturnType<typeof runOverrides>): Promise<RunConfig> {
   const list = Array.isArray(overrides) ? overrides : [...overrides.overrides];
-  const { loaded, config } = loadRunCheckpoint(LIFT_BC, parsed(list), overrides);
-  loaded.bundle.policy.dispose();
+  const { policy, config } = loadRunCheckpoint(LIFT_BC, parsed(list), overrides);
+  policy.dispose();
   return config;
 }
 

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadBundle } from '../core/checkpoint/policy-checkpoint';
 import { useNodeBackend } from './node-backend';
 import { decodeGaussianCheckpoint } from '../core/gaussian/gaussian-checkpoint';
+import { parseCheckpointFile } from '../core/checkpoint/checkpoint-file';
 
 /** The files `npm run reproduce` writes into public/checkpoints, which the studio and the README rely on. */
 const SHIPPED = [
@@ -84,7 +85,7 @@ describe('shipped checkpoints', () => {
   }
 
   it('hopper-gaussian.flowtune, the Gaussian PPO expert of the locomotion recipe, decodes for hopper after its 1M env steps', () => {
-    const checkpoint = decodeGaussianCheckpoint(new Uint8Array(readFileSync('public/checkpoints/hopper-gaussian.flowtune')), { task: 'hopper', obsDim: 11, actionDim: 3 });
+    const checkpoint = decodeGaussianCheckpoint(parseCheckpointFile({ kind: 'flowtune', name: 'hopper-gaussian.flowtune', bytes: new Uint8Array(readFileSync('public/checkpoints/hopper-gaussian.flowtune')) }, { expectedTask: 'hopper' }), { obsDim: 11, actionDim: 3 });
     expect(checkpoint.metadata.stage).toBe('ppo');
     expect(checkpoint.metadata.training.env_steps).toBe(1_001_472);
     expect(checkpoint.options.hidden).toEqual([64, 64]);

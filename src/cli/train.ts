@@ -11,19 +11,20 @@
 import { resolveTaskArgument } from './task-loading';
 import { hasTask } from '../core/envs/task-registry';
 import path from 'node:path';
-import { CLI_TRAIN_HOST, configFromJson, validateConfig, type RunConfig } from '../core/config';
+import { CLI_TRAIN_HOST, configFromJson, validateConfig } from '../core/config';
 import { formatProgressLine } from '../core/metrics';
 import { finalEvalFields } from '../core/rl/evaluate';
-import { openRun, type OpenedRun } from '../core/run/open-run';
-import { openGaussianRun, type OpenedGaussianRun } from '../core/run/open-gaussian-run';
+import { openRun } from '../core/run/open-run';
+import { timedModel } from '../core/backend/measured-model';
+import { freshPolicyName } from '../core/run/fresh-policy-name';
 import { trainLoop } from '../core/run/run-loop';
-import { BACKEND_ARG, chooseCliBackend, chooseResumedBackend, type TimedModel } from './backend-choice';
+import { BACKEND_ARG, chooseCliBackend, chooseResumedBackend } from './backend-choice';
 import { NODE_BACKENDS, releaseNodeBackends } from './node-backend';
 import { PRESET_ARG, printConfigWarnings, runCli, parseRunArgs, UsageError } from './cli-args';
 import { nodeRunPorts } from './node-run-ports';
 import { clearRunFolder, planRunFolder, readRunFolderBackend, readRunFolderConfig } from './run-folder';
 import { RunFolderStore } from './run-folder-store';
-import { isGaussianCheckpointFile, openCheckpointFile, openGaussianCheckpointFile, prepareRuntime } from './run-setup';
+import { openCheckpointFile, prepareRuntime } from './run-setup';
 import { stopWithSweepParent } from './sweep/parent-link';
 
 const SPEC = {
@@ -64,33 +65,18 @@ async function main(): Promise<void> {
   }
   await prepareRuntime();
   // Checked before the run folder is touched, so a contradicting override leaves nothing behind.
-  const gaussian = ckpt ? isGaussianCheckpointFile(ckpt) : parsed.config.policy.kind === 'gaussian';
-  let opened: OpenedRun | OpenedGaussianRun;
-  let config: RunConfig;
-  let backend: string;
+  const loaded = ckpt ? openCheckpointFile(ckpt, parsed.config, parsed) : { checkpoint: undefined, config: validateConfig(parsed.config) };
+  const { config } = loaded;
+  if (!loaded.checkpoint) console.error(`starting from a fresh ${freshPolicyName(config)} policy (no ckpt=)`);
+  printConfigWarnings(config, parsed.userOverrides, CLI_TRAIN_HOST);
   // A resumed run under auto goes back to the backend it was saved on (backend.txt), so it continues bit-exact.
   const savedOn = plan.kind === 'resume' && args.backend === 'auto' ? readRunFolderBackend(runDir, NODE_BACKENDS) : undefined;
-  const startBackend = async (model: TimedModel | undefined): Promise<string> => {
-    const choice = savedOn ? await chooseResumedBackend(savedOn, model) : await chooseCliBackend(args.backend, model);
-    console.error(choice.line);
-    return choice.backend;
-  };
-  if (gaussian) {
-    const loaded = ckpt ? openGaussianCheckpointFile(ckpt, parsed.config) : { checkpoint: undefined, config: validateConfig(parsed.config) };
-    config = loaded.config;
-    if (!loaded.checkpoint) console.error(`starting from a fresh Gaussian policy (no ckpt=), hidden ${config.policy.gaussian_hidden.join('×')}`);
-    printConfigWarnings(config, parsed.userOverrides, CLI_TRAIN_HOST);
-    backend = await startBackend(undefined);
-    opened = await openGaussianRun(config, loaded.checkpoint, nodeRunPorts(config));
-  } else {
-    const loaded = ckpt ? openCheckpointFile(ckpt, parsed.config, parsed) : { checkpoint: undefined, config: validateConfig(parsed.config) };
-    config = loaded.config;
-    if (!loaded.checkpoint) console.error(`starting from a fresh ${config.policy.velocity_net} policy (no ckpt=)`);
-    printConfigWarnings(config, parsed.userOverrides, CLI_TRAIN_HOST);
-    // Timed before the run's tensors exist, so they are made on the chosen backend.
-    backend = await startBackend({ config, checkpoint: loaded.checkpoint });
-    opened = await openRun(config, loaded.checkpoint, nodeRunPorts(config));
-  }
+  // Timed before the run's tensors exist, so they are made on the chosen backend.
+  const model = timedModel(config, loaded.checkpoint);
+  const choice = savedOn ? await chooseResumedBackend(savedOn, model) : await chooseCliBackend(args.backend, model);
+  console.error(choice.line);
+  const backend = choice.backend;
+  const opened = await openRun(config, loaded.checkpoint, nodeRunPorts(config));
   try {
     const { run } = opened;
     for (const note of opened.notes) console.error(`warning: ${note}`);

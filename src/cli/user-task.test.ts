@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCheckpointHeader } from '../core/checkpoint/checkpoint-open';
+import { parseCheckpointFile } from '../core/checkpoint/checkpoint-file';
 import type { Mujoco } from '../core/envs/mujoco-types';
 import { parseMetricsJsonl } from '../core/metrics/serialize';
 import { UsageError } from './cli-args';
@@ -92,7 +92,7 @@ describe('a task folder of a user\'s own', () => {
     expect(trained.status, trained.stderr).toBe(0);
     expect(trained.stderr).toContain('starting from a fresh mlp policy (no ckpt=)');
     const final = path.join(out, 'checkpoints/final.flowtune');
-    const header = readCheckpointHeader({ kind: 'flowtune', name: final, bytes: new Uint8Array(readFileSync(final)) });
+    const header = parseCheckpointFile({ kind: 'flowtune', name: final, bytes: new Uint8Array(readFileSync(final)) });
     expect(header.metadata.task).toBe('slide-to-target');
     expect(header.metadata.task_hash).toBe(expectedHash);
     const evaluated = cli('eval.ts', [`task=${EXAMPLE}`, `ckpt=${final}`, 'episodes=3']);

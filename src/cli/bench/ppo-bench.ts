@@ -15,6 +15,7 @@ import { createRng } from '../../core/random';
 import { logProbSliceFromConfig, policyOptionsFromConfig, samplerOptionsAt } from '../../core/rl/policy-setup';
 import { sampleDecision, valuesForObs } from '../../core/rl/rollout-policy';
 import { Run } from '../../core/run/run';
+import { FlowLearner } from '../../core/rl/flow-family';
 import { loadMujocoNode } from '../mujoco-node';
 import { useNodeBackend } from '../node-backend';
 import type { BenchRow } from './bench-row';
@@ -80,7 +81,7 @@ export async function runBench(): Promise<BenchRow[]> {
     obsNormalizer: new MinMaxNormalizer({ min: new Array(obsDim).fill(-1), max: new Array(obsDim).fill(1) }),
     actionNormalizer: new MinMaxNormalizer({ min: new Array(actionDim).fill(-1), max: new Array(actionDim).fill(1) }),
   };
-  const run = new Run({ bundle, env: vectorEnv, config });
+  const run = new Run({ learner: new FlowLearner(bundle, config), env: vectorEnv, config });
   const sums = new Map<keyof MetricRecord, number>();
   let calls: { decisionMs: number; valueMs: number };
   try {
