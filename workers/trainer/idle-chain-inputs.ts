@@ -6,7 +6,8 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { bundleFromCheckpoint } from '../../src/core/checkpoint/policy-checkpoint';
-import { type PolicyCheckpoint } from '../../src/core/checkpoint/checkpoint-open';
+import type { FamilyCheckpoint } from '../../src/core/run/family-checkpoint';
+import { TrainingError } from '../../src/core/errors';
 import type { RunConfig } from '../../src/core/config/run-config';
 import type { PolicyBundle } from '../../src/core/policy/policy-bundle';
 import { ObsHistory } from '../../src/core/rl/obs-history';
@@ -16,7 +17,7 @@ import { envShapes } from '../../src/core/run/open-checkpoint';
 import { RestartableEnv } from './restartable-env';
 
 export class IdleChainInputs {
-  private bundleEntry?: { key: string; checkpoint?: PolicyCheckpoint; bundle: PolicyBundle };
+  private bundleEntry?: { key: string; checkpoint?: FamilyCheckpoint; bundle: PolicyBundle };
   private obsEntry?: { key: string; obs: Float32Array };
 
   /** [numEnvs × obsDim] first observations of a seeded reset for this config's env. */
@@ -44,7 +45,9 @@ export class IdleChainInputs {
   }
 
   /** The selected checkpoint's policy, or a fresh policy with the run's seed when none is selected. */
-  async bundle(config: RunConfig, checkpoint: PolicyCheckpoint | undefined): Promise<PolicyBundle> {
+  async bundle(config: RunConfig, checkpoint: FamilyCheckpoint | undefined): Promise<PolicyBundle> {
+    const kind = checkpoint?.kind ?? config.policy.kind;
+    if (kind !== 'flow') throw new TrainingError(`a ${kind} policy has no denoising chain to sample or inspect`);
     // Built again after a backend switch: its variables live on the backend they were made on.
     const model = checkpoint ? `selected:${config.task}` : `fresh:${JSON.stringify([config.task, config.seed, config.policy, config.env])}`;
     const key = `${tf.getBackend()}:${model}`;
@@ -52,7 +55,7 @@ export class IdleChainInputs {
     this.dispose();
     let bundle: PolicyBundle;
     if (checkpoint) {
-      bundle = bundleFromCheckpoint(checkpoint).bundle;
+      bundle = bundleFromCheckpoint(checkpoint as Extract<FamilyCheckpoint, { kind: 'flow' }>).bundle;
     } else {
       const dims = envShapes(config);
       bundle = freshBundle(config, await this.resetObs(config), dims.obsFrameSize, dims.actionDim);

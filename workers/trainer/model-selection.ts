@@ -3,7 +3,7 @@
  * shipped checkpoint, opened by core/run's openCheckpoint, or a fresh policy). While a run
  * exists the Model panel describes the run's own model, and a newly chosen one waits for Reset.
  */
-import type { PolicyCheckpoint } from '../../src/core/checkpoint/checkpoint-open';
+import type { FamilyCheckpoint } from '../../src/core/run/family-checkpoint';
 import { cloneConfig, diffConfig, fieldGroup, validateConfig, type NoiseConfig, type RunConfig, type TaskName } from '../../src/core/config';
 import { getTask } from '../../src/core/envs/task-registry';
 import { assertConfigFitsCheckpoint } from '../../src/core/run/checkpoint-run-config';
@@ -16,7 +16,7 @@ import { checkpointInfo, fetchShipped, shippedCheckpointPath } from './model-sou
 export interface SelectedModel {
   files: CheckpointFiles;
   info: CheckpointInfo;
-  checkpoint: PolicyCheckpoint;
+  checkpoint: FamilyCheckpoint;
 }
 
 /** The model a run was opened from, and the selection it came from (a later drop replaces the selection, not this). */
@@ -43,7 +43,15 @@ export class ModelSelection {
    */
   setConfig(config: RunConfig): RunConfig {
     const valid = validateConfig(cloneConfig(config));
-    if (this.selected && valid.task === this.selected.checkpoint.metadata.task) assertConfigFitsCheckpoint(valid, this.selected.checkpoint.metadata);
+    const selected = this.selected;
+    // Another policy family (a preset such as gaussian-ppo) trains from a fresh policy of its own: the checkpoint is set aside.
+    if (selected && valid.policy.kind !== selected.checkpoint.kind) {
+      this.freshReason = `policy.kind=${valid.policy.kind}: Train starts from a fresh ${valid.policy.kind} policy, since ${selected.info.source} holds a ${selected.checkpoint.kind} policy (drop it again to train it)`;
+      this.liveRun()?.setNoise(valid.noise);
+      this.use(valid, undefined);
+      return this.config;
+    }
+    if (selected && valid.task === selected.checkpoint.metadata.task) assertConfigFitsCheckpoint(valid, selected.checkpoint.metadata);
     this.liveRun()?.setNoise(valid.noise);
     this.config = valid;
     this.emit({ type: 'config', config: this.config });

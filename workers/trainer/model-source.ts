@@ -3,25 +3,12 @@
  * shipped files. Opening one is core/run's openCheckpoint, the same as every host's.
  */
 import type { TaskName } from '../../src/core/config/run-config';
-import type { PolicyCheckpoint } from '../../src/core/checkpoint/checkpoint-open';
+import { describeCheckpointPolicy } from '../../src/core/run/describe-checkpoint';
+import type { FamilyCheckpoint } from '../../src/core/run/family-checkpoint';
 import { CheckpointError } from '../../src/core/errors';
 import type { CheckpointFiles, CheckpointInfo, ObsType } from '../../src/protocol/trainer-api';
 
-/**
- * One line for the model panel, e.g. "point cloud 128 pts · DiT-X 64×2, 4 heads · H 8 · K 4 · act 4"
- * or "state · MLP [128, 128, 128] · H 8 · K 4 · obs 39 · act 4".
- */
-export function describeArchitecture(checkpoint: Pick<PolicyCheckpoint, 'architecture' | 'metadata'>): string {
-  const arch = checkpoint.architecture;
-  const steps = (checkpoint.metadata.architecture as Record<string, unknown>).denoise_steps ?? '?';
-  const observation = arch.obsEncoder === 'pointcloud' ? `point cloud ${arch.numPoints} pts` : 'state';
-  const net = arch.velocityNet === 'ditx' ? `DiT-X ${arch.ditxDim}×${arch.ditxDepth}, ${arch.ditxHeads} heads` : `MLP [${arch.velocityHidden.join(', ')}]`;
-  // A point-cloud frame is mostly points: its proprioception size would read as the obs size.
-  const obs = arch.obsEncoder === 'pointcloud' ? [] : [`obs ${arch.obsDim}`];
-  return [observation, net, `H ${arch.horizon}`, `K ${steps}`, ...obs, `act ${arch.actionDim}`].join(' · ');
-}
-
-export function checkpointInfo(files: CheckpointFiles, checkpoint: PolicyCheckpoint): CheckpointInfo {
+export function checkpointInfo(files: CheckpointFiles, checkpoint: FamilyCheckpoint): CheckpointInfo {
   const { metadata } = checkpoint;
   return {
     source: files.name,
@@ -30,7 +17,7 @@ export function checkpointInfo(files: CheckpointFiles, checkpoint: PolicyCheckpo
     step: metadata.training.step,
     iteration: metadata.training.iteration,
     envSteps: metadata.training.env_steps,
-    architecture: describeArchitecture(checkpoint),
+    architecture: describeCheckpointPolicy(checkpoint),
     eval: { ...metadata.eval },
     hasOptimizerState: checkpoint.progress !== undefined,
     format: files.kind,

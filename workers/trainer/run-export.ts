@@ -1,10 +1,8 @@
-import { readCheckpointHeader } from '../../src/core/checkpoint/checkpoint-open';
-import { readChecked } from '../../src/core/checkpoint/checkpoint-reader';
+import { decodeFileContents, parseCheckpointFile } from '../../src/core/checkpoint/checkpoint-file';
 import type { FlowtuneContents } from '../../src/core/checkpoint/checkpoint-writer';
 import { encodeFlowtune } from '../../src/core/checkpoint/flowtune-file';
 import { exportTfjs } from '../../src/core/checkpoint/tfjs-format';
 import { TrainingError } from '../../src/core/errors';
-import { expectedParameterShapes } from '../../src/core/policy/param-shapes';
 import type { Run } from '../../src/core/run/run';
 import type { ModelExport } from '../../src/protocol/trainer-api';
 import type { SelectedModel } from './model-selection';
@@ -24,7 +22,6 @@ export async function exportModelFiles(run: Run | undefined, selected: SelectedM
   if (run) return asFiles(await run.contents(), `${run.config.task}-ppo-it${run.iteration}`);
   if (!selected) throw new TrainingError('there is no model to export: drop a checkpoint in, or train one first');
   // The file was validated when it was selected; its own contents are copied whole, as `npm run export` does.
-  const header = readCheckpointHeader(selected.files);
-  const decoded = readChecked(header.checked, header.data, { expectedShapes: expectedParameterShapes(selected.checkpoint.architecture) });
+  const decoded = decodeFileContents(parseCheckpointFile(selected.files));
   return asFiles(decoded, selected.info.source.replace(/^.*\//, '').replace(/\.(flowtune|json|tfjs\.zip)$/, ''));
 }
