@@ -14,9 +14,9 @@ import { TrainingSession } from './trainer/training-session';
 import { episodeReplay } from './trainer/episode-replay';
 import { chainPaths } from './trainer/chain-paths';
 import { liveFrame } from './trainer/live-frame';
-import { forgetRuns, forgetSweep, keptRunDetails, keptSweeps } from './trainer/run-archive';
-import { importFolders } from './trainer/folder-import';
-import { RunQueue } from './trainer/run-queue';
+import { queuePorts, runArchive } from './trainer/indexeddb-stores';
+import { importFolders } from '../src/core/studio/folder-import';
+import { RunQueue } from '../src/core/studio/run-queue';
 import { RecipeSession } from './trainer/recipe-session';
 import { exportOnnx } from './trainer/onnx-export';
 import { taskEntries, taskEntry } from './trainer/task-catalog';
@@ -32,7 +32,7 @@ let choice: BackendChoice | undefined;
 let faults: FaultInjection | undefined;
 let listener: unknown;
 let session = new TrainingSession(defaultConfig());
-let queue = new RunQueue(session, (event) => session.emit(event));
+let queue = new RunQueue(session, (event) => session.emit(event), queuePorts);
 let recipe = new RecipeSession(session, (event) => session.emit(event));
 // Kept tasks load before anything reads the registry for them (config, model, resume).
 const userTasks = new UserTasks((message) => session.emit({ type: 'error', name: 'TaskError', message }));
@@ -83,7 +83,7 @@ const api: TrainerWorkerApi = {
     if (options.faults === true && !faults) {
       faults = new FaultInjection();
       session = new TrainingSession(session.config, faults);
-      queue = new RunQueue(session, (event) => session.emit(event));
+      queue = new RunQueue(session, (event) => session.emit(event), queuePorts);
       recipe = new RecipeSession(session, (event) => session.emit(event));
       wireSession();
     }
@@ -202,20 +202,20 @@ const api: TrainerWorkerApi = {
     return frame ? Comlink.transfer(frame, [frame.poses.poses.buffer, frame.poses.tcp.buffer]) : null;
   },
   listRuns: () => session.listings.all(),
-  runDetails: (ids) => keptRunDetails(ids, session.currentRunId),
+  runDetails: (ids) => runArchive.details(ids, session.currentRunId),
   async deleteRun(id) {
-    await forgetRuns([id], session.currentRunId);
+    await runArchive.forgetRuns([id], session.currentRunId);
     await session.listings.announce();
     // Deleting the run the banner offers withdraws the offer.
     await session.offers.announce();
   },
-  listSweeps: () => keptSweeps(),
+  listSweeps: () => runArchive.sweeps(),
   async deleteSweep(id) {
-    await forgetSweep(id);
+    await runArchive.forgetSweep(id);
     await session.listings.announce();
   },
   async importFolder(files) {
-    const result = await importFolders(files);
+    const result = await importFolders(runArchive, files);
     await session.listings.announce();
     return result;
   },

@@ -5,11 +5,12 @@
  * Version 2 added the run list, sweeps and queue; version 3 the per-run saves; version 4 the added
  * tasks. An upgrade keeps what earlier versions stored.
  */
+import { STUDIO_STORES as STORES, type StudioStore } from '../../src/core/studio/studio-stores';
+
+export type { StudioStore };
+
 const DB_NAME = 'flowtune-studio';
 const DB_VERSION = 4;
-
-export type StudioStore = 'autosave' | 'run-saves' | 'run-listings' | 'run-data' | 'sweeps' | 'queue' | 'tasks';
-const STORES: readonly StudioStore[] = ['autosave', 'run-saves', 'run-listings', 'run-data', 'sweeps', 'queue', 'tasks'];
 
 function openDb(): Promise<IDBDatabase> {
   return new Promise((resolve, reject) => {

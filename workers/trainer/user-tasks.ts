@@ -12,7 +12,7 @@ import type { Mujoco } from '../../src/core/envs/mujoco-types';
 import { TaskError } from '../../src/core/errors';
 import type { TaskFolder } from '../../src/protocol/tasks-api';
 import { taskFolderModule } from './task-folder';
-import { forgetTask, keepTask, keptTasks } from './task-store';
+import { taskStore } from './indexeddb-stores';
 import { trainerMujoco } from './trainer-mujoco';
 
 const importModule = (url: string): Promise<unknown> => import(/* @vite-ignore */ url);
@@ -52,7 +52,7 @@ export class UserTasks {
   }
 
   private async loadKept(): Promise<void> {
-    const kept = await keptTasks().catch((error: unknown) => {
+    const kept = await taskStore.all().catch((error: unknown) => {
       this.report(`the added tasks could not be read from IndexedDB: ${(error as Error).message}`);
       return [];
     });
@@ -65,7 +65,7 @@ export class UserTasks {
         registerTask(task, { replace: true });
       } catch (error) {
         this.report(`the added task '${name}' no longer loads and was removed (${(error as Error).message}); add its folder again`);
-        await forgetTask(name).catch(() => undefined);
+        await taskStore.forget(name).catch(() => undefined);
       }
     }
   }
@@ -93,8 +93,8 @@ export class UserTasks {
     if (busy) throw refuse(`another version of '${task.name}' ${busy}`);
     registerChecked(task, mj);
     try {
-      const addedAt = known ? (await keptTasks()).find((kept) => kept.name === task.name)?.addedAt ?? Date.now() : Date.now();
-      await keepTask({ name: task.name, folder, hash: task.hash, addedAt });
+      const addedAt = known ? (await taskStore.all()).find((kept) => kept.name === task.name)?.addedAt ?? Date.now() : Date.now();
+      await taskStore.keep({ name: task.name, folder, hash: task.hash, addedAt });
     } catch (error) {
       if (known) registerTask(known, { replace: true });
       else unregisterTask(task.name);
@@ -110,7 +110,7 @@ export class UserTasks {
     if (!task.module) throw new TaskError(`'${name}' is a built-in task; only added tasks can be removed`);
     const busy = inUse(name);
     if (busy) throw new TaskError(`'${name}' ${busy}`);
-    await forgetTask(name);
+    await taskStore.forget(name);
     unregisterTask(name);
   }
 }

@@ -1,13 +1,13 @@
 /** Dropped run and sweep folders as kept runs and sweeps (ids from their paths, so a re-import replaces). */
-import { readDroppedFolders } from '../../src/core/sweep/folder-import';
-import type { DroppedFile, ImportedSweep, ImportResult } from '../../src/protocol/runs-api';
-import { keepRuns, keepSweeps, runProgress, type StoredListing } from './run-archive';
+import { readDroppedFolders } from '../sweep/folder-import';
+import type { DroppedFile, ImportedSweep, ImportResult } from '../../protocol/runs-api';
+import { runProgress, type RunArchive, type StoredListing } from './run-archive';
 
 /** A folder's last name; files dropped loose (no folder) are named for what they are. */
 const baseName = (folder: string, loose: string) => folder.slice(folder.lastIndexOf('/') + 1) || loose;
 const sweepId = (folder: string) => `import-sweep:${folder}`;
 
-export async function importFolders(files: readonly DroppedFile[], now = Date.now()): Promise<ImportResult> {
+export async function importFolders(archive: RunArchive, files: readonly DroppedFile[], now = Date.now()): Promise<ImportResult> {
   const { runs, sweeps, warnings } = readDroppedFolders(files);
   const kept = runs.map((run) => {
     const listing: StoredListing = {
@@ -25,7 +25,7 @@ export async function importFolders(files: readonly DroppedFile[], now = Date.no
     id: sweepId(sweep.folder), name: baseName(sweep.folder, 'dropped sweep'), summary: sweep.summary,
     runIds: sweep.runFolders.map((folder) => `import:${folder}`), importedAt: now,
   }));
-  await keepRuns(kept);
-  await keepSweeps(importedSweeps);
+  await archive.keepRuns(kept);
+  await archive.keepSweeps(importedSweeps);
   return { runs: kept.map((run) => ({ ...run.listing, current: false })), sweeps: importedSweeps, warnings };
 }

@@ -4,11 +4,11 @@
  * whichever run autosaved last; it is moved under its run's id (with a Runs-list entry when it has
  * none) before anything else reads or replaces the offer, so an upgrade loses no saved run.
  */
-import type { MetricRecord } from '../../src/core/metrics/metric-keys';
-import type { RunConfig } from '../../src/core/config/run-config';
-import type { SavedRunSummary } from '../../src/protocol/trainer-api';
+import type { MetricRecord } from '../metrics/metric-keys';
+import type { RunConfig } from '../config/run-config';
+import type { SavedRunSummary } from '../../protocol/trainer-api';
 import { OFFER_KEY, runProgress, type StoredListing } from './run-archive';
-import { dbGet, dbPut, type StudioStore } from './studio-db';
+import type { StoreAccess } from './studio-stores';
 
 /** What a reload offers to resume: the run's id, its name in the Runs list, and where its save stands. */
 export interface SavedRunOffer {
@@ -43,17 +43,17 @@ function legacyListing(runId: string, legacy: LegacySave): StoredListing {
  * The offer, within a transaction over the 'autosave', 'run-saves', 'run-listings' and 'run-data'
  * stores; an older studio's whole save under 'latest' is first moved under its run's id.
  */
-export async function currentOffer(store: (name: StudioStore) => IDBObjectStore): Promise<SavedRunOffer | null> {
-  const record = await dbGet<SavedRunOffer | LegacySave>(store('autosave'), OFFER_KEY);
+export async function currentOffer(store: StoreAccess): Promise<SavedRunOffer | null> {
+  const record = await store('autosave').get<SavedRunOffer | LegacySave>(OFFER_KEY);
   if (!record) return null;
   if (!isLegacy(record)) return record;
   const runId = record.runId ?? `studio-${record.summary.savedAt}-saved`;
-  const kept = await dbGet<StoredListing>(store('run-listings'), runId);
+  const kept = await store('run-listings').get<StoredListing>(runId);
   const listing: StoredListing = { ...(kept ?? record.listing ?? legacyListing(runId, record)), savedIteration: record.summary.iteration };
-  if (!kept) await dbPut(store('run-data'), runId, { config: record.config, records: record.history });
-  await dbPut(store('run-listings'), runId, listing);
-  await dbPut(store('run-saves'), runId, { summary: record.summary, runId, listing, config: record.config, checkpoint: record.checkpoint, history: record.history });
+  if (!kept) await store('run-data').put(runId, { config: record.config, records: record.history });
+  await store('run-listings').put(runId, listing);
+  await store('run-saves').put(runId, { summary: record.summary, runId, listing, config: record.config, checkpoint: record.checkpoint, history: record.history });
   const offer: SavedRunOffer = { runId, name: listing.name, summary: record.summary };
-  await dbPut(store('autosave'), OFFER_KEY, offer);
+  await store('autosave').put(OFFER_KEY, offer);
   return offer;
 }

@@ -1,7 +1,7 @@
-/** The studio's queue in IndexedDB, so a reload finds it: its status, each run's config, and the model it starts from. */
-import type { RunConfig } from '../../src/core/config/run-config';
-import type { CheckpointFiles, QueueStatus } from '../../src/protocol/trainer-api';
-import { dbDelete, dbGet, dbPut, inStudioDb } from './studio-db';
+/** The studio's queue as kept, so a reload finds it: its status, each run's config, and the model it starts from. */
+import type { RunConfig } from '../config/run-config';
+import type { CheckpointFiles, QueueStatus } from '../../protocol/trainer-api';
+import type { StudioStores } from './studio-stores';
 
 const KEY = 'active';
 
@@ -13,14 +13,16 @@ export interface StoredQueue {
   files?: CheckpointFiles;
 }
 
-export function writeQueue(queue: StoredQueue): Promise<void> {
-  return inStudioDb(['queue'], 'readwrite', (store) => dbPut(store('queue'), KEY, queue));
+/** Where the queue is kept; the studio's is StudioStores, tests may keep it in a variable. */
+export interface QueueStore {
+  read(): Promise<StoredQueue | null>;
+  write(queue: StoredQueue): Promise<void>;
 }
 
-export async function readQueue(): Promise<StoredQueue | null> {
-  return (await inStudioDb(['queue'], 'readonly', (store) => dbGet<StoredQueue>(store('queue'), KEY))) ?? null;
-}
-
-export function clearQueue(): Promise<void> {
-  return inStudioDb(['queue'], 'readwrite', (store) => dbDelete(store('queue'), KEY));
+/** The queue in the 'queue' store under one key. */
+export function studioQueueStore(db: StudioStores): QueueStore {
+  return {
+    read: async () => (await db.transact(['queue'], 'readonly', (store) => store('queue').get<StoredQueue>(KEY))) ?? null,
+    write: (queue) => db.transact(['queue'], 'readwrite', (store) => store('queue').put(KEY, queue)),
+  };
 }

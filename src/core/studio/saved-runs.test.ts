@@ -1,11 +1,23 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { defaultConfig } from '../../src/core/config';
-import type { MetricRecord } from '../../src/core/metrics/metric-keys';
-import { moveOffer, readOffer, readRunSave, readSavedRun, withdrawOffer, writeRunSave, type SavedRun } from './autosave-store';
-import { clearMemoryDb, memoryStore } from './fixtures/memory-studio-db';
-import { forgetRuns, keptListings, type StoredListing } from './run-archive';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { defaultConfig } from '../config';
+import type { MetricRecord } from '../metrics/metric-keys';
+import { MemoryStudioStores } from './memory-stores';
+import { RunArchive, type StoredListing } from './run-archive';
+import { SavedRuns, type SavedRun } from './saved-runs';
 
-vi.mock('./studio-db', () => import('./fixtures/memory-studio-db'));
+const db = new MemoryStudioStores();
+const saved = new SavedRuns(db);
+const archive = new RunArchive(db);
+const writeRunSave = (save: SavedRun) => saved.write(save);
+const readRunSave = (runId: string) => saved.read(runId);
+const readOffer = () => saved.offer();
+const readSavedRun = () => saved.offered();
+const moveOffer = (runId: string | undefined) => saved.moveOffer(runId);
+const withdrawOffer = (runId: string) => saved.withdrawOffer(runId);
+const forgetRuns = (ids: string[], current: string | undefined) => archive.forgetRuns(ids, current);
+const keptListings = () => archive.listings();
+const memoryStore = (name: Parameters<typeof db.map>[0]) => db.map(name);
+const clearMemoryDb = () => db.clear();
 
 const history = (iterations: number): MetricRecord[] =>
   Array.from({ length: iterations }, (_, index) => ({ 'progress/iteration': index + 1, 'progress/env_steps': (index + 1) * 64 }));

@@ -1,6 +1,6 @@
-/** The task folders the user added, kept in IndexedDB by task name so they load again after a reload. */
-import type { TaskFolder } from '../../src/protocol/tasks-api';
-import { dbDelete, dbGetAll, dbPut, inStudioDb } from './studio-db';
+/** The task folders the user added, kept by task name so they load again after a reload. */
+import type { TaskFolder } from '../../protocol/tasks-api';
+import type { StudioStores } from './studio-stores';
 
 export interface KeptTask {
   name: string;
@@ -11,16 +11,20 @@ export interface KeptTask {
   addedAt: number;
 }
 
-/** Every kept task, oldest first (the picker lists them in the order they were added). */
-export async function keptTasks(): Promise<KeptTask[]> {
-  const tasks = await inStudioDb(['tasks'], 'readonly', (store) => dbGetAll<KeptTask>(store('tasks')));
-  return tasks.sort((a, b) => a.addedAt - b.addedAt);
-}
+export class TaskStore {
+  constructor(private readonly db: StudioStores) {}
 
-export function keepTask(task: KeptTask): Promise<void> {
-  return inStudioDb(['tasks'], 'readwrite', (store) => dbPut(store('tasks'), task.name, task));
-}
+  /** Every kept task, oldest first (the picker lists them in the order they were added). */
+  async all(): Promise<KeptTask[]> {
+    const tasks = await this.db.transact(['tasks'], 'readonly', (store) => store('tasks').getAll<KeptTask>());
+    return tasks.sort((a, b) => a.addedAt - b.addedAt);
+  }
 
-export function forgetTask(name: string): Promise<void> {
-  return inStudioDb(['tasks'], 'readwrite', (store) => dbDelete(store('tasks'), name));
+  keep(task: KeptTask): Promise<void> {
+    return this.db.transact(['tasks'], 'readwrite', (store) => store('tasks').put(task.name, task));
+  }
+
+  forget(name: string): Promise<void> {
+    return this.db.transact(['tasks'], 'readwrite', (store) => store('tasks').delete(name));
+  }
 }

@@ -1,17 +1,22 @@
 /**
  * The studio's queue (DESIGN.md §11 "In the studio"): a sweep preset's variants × seeds, trained one
- * after another in this worker's session, each an ordinary autosaved run in the Runs list. The
- * queue is kept in IndexedDB at every change, so a reload resumes it: the interrupted run from its
- * autosave, or from its start when it had not autosaved yet.
+ * after another in the trainer's session, each an ordinary autosaved run in the Runs list. The
+ * queue is kept (IndexedDB in the studio) at every change, so a reload resumes it: the interrupted
+ * run from its autosave, or from its start when it had not autosaved yet.
  */
-import { cloneConfig } from '../../src/core/config';
-import { TrainingError } from '../../src/core/errors';
-import { planQueue } from '../../src/core/sweep/queue-plan';
-import type { QueueItem, QueueRequest, QueueStatus, TrainerEvent } from '../../src/protocol/trainer-api';
-import { readSavedRun } from './autosave-store';
-import { readQueue, writeQueue, type StoredQueue } from './queue-store';
-import type { LoopOutcome } from './loop-control';
-import type { TrainingSession } from './training-session';
+import { cloneConfig } from '../config';
+import { TrainingError } from '../errors';
+import { planQueue } from '../sweep/queue-plan';
+import type { QueueItem, QueueRequest, QueueStatus, TrainerEvent } from '../../protocol/trainer-api';
+import type { QueueStore, StoredQueue } from './queue-store';
+import type { LoopEnd, QueueSession } from './queue-session';
+
+/** Where the queue is kept, and which run's save a reload offers. */
+export interface QueuePorts {
+  store: QueueStore;
+  /** The run id of the save a reload offers to resume; undefined when none is offered. */
+  savedRunId(): Promise<string | undefined>;
+}
 
 /** Session phases in which a run holds the trainer: a queue cannot start then. */
 const ACTIVE_PHASES = new Set(['starting', 'running', 'paused']);
@@ -19,13 +24,17 @@ const ACTIVE_PHASES = new Set(['starting', 'running', 'paused']);
 export class RunQueue {
   private stored?: StoredQueue | null;
 
-  constructor(private readonly session: TrainingSession, private readonly emit: (event: TrainerEvent) => void) {
+  constructor(
+    private readonly session: QueueSession,
+    private readonly emit: (event: TrainerEvent) => void,
+    private readonly ports: QueuePorts,
+  ) {
     session.onLoopEnd = (outcome) => void this.itemEnded(outcome);
   }
 
-  /** The queue kept in IndexedDB, read once. */
+  /** The kept queue, read once. */
   private async load(): Promise<StoredQueue | null> {
-    if (this.stored === undefined) this.stored = await readQueue();
+    if (this.stored === undefined) this.stored = await this.ports.store.read();
     return this.stored;
   }
 
@@ -74,8 +83,8 @@ export class RunQueue {
     this.emit({ type: 'queue', queue: stored.status });
     if (stored.status.phase !== 'running') return stored.status;
     const current = this.currentItem();
-    const saved = await readSavedRun();
-    if (current?.state === 'running' && current.runId !== undefined && saved?.runId === current.runId) {
+    const savedRunId = await this.ports.savedRunId();
+    if (current?.state === 'running' && current.runId !== undefined && savedRunId === current.runId) {
       await this.session.resume(undefined, false);
       // A reload between the run's last autosave and its end reaching the queue finds it finished:
       // train() would start no loop, so the item ends here and the next one starts.
@@ -98,7 +107,7 @@ export class RunQueue {
     if (!this.stored) return;
     this.emit({ type: 'queue', queue: this.stored.status });
     try {
-      await writeQueue(this.stored);
+      await this.ports.store.write(this.stored);
     } catch (error) {
       this.emit({ type: 'error', name: 'QueueError', message: `the queue could not be saved, so a reload will not resume it: ${(error as Error).message}` });
     }
@@ -141,7 +150,7 @@ export class RunQueue {
    * The session's loop ended: a finished or failed item lets the next one start; a pause waits for
    * the user. Resolves once the next item's run is open (or the queue ended).
    */
-  private async itemEnded(outcome: LoopOutcome): Promise<void> {
+  private async itemEnded(outcome: LoopEnd): Promise<void> {
     const stored = this.stored;
     const item = this.currentItem();
     if (!stored || stored.status.phase !== 'running' || item?.state !== 'running') return;
