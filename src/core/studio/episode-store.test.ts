@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { EpisodeRecord } from '../../src/core/envs/task-env';
-import { createRng } from '../../src/core/random';
+import { defaultConfig } from '../config';
+import type { EvalSummary } from '../rl/evaluate';
+import type { EpisodeRecord } from '../envs/task-env';
+import { createRng } from '../random';
 import { DEFAULT_EPISODE_LIMITS, EpisodeStore, recordedBytes } from './episode-store';
 
 function record(envIndex: number, success: boolean, episodeReturn = 0): EpisodeRecord {
@@ -19,6 +21,15 @@ describe('EpisodeStore', () => {
     expect(store.get('train-3-999')).toBeUndefined();
     expect(store.list().map((s) => s.id)).toEqual(added.map((s) => s.id));
     expect(added[0].obsType).toBeUndefined();
+  });
+
+  it('takes a run\'s training episodes, and its eval episodes only when the iteration\'s record has an eval return', () => {
+    const store = new EpisodeStore();
+    const config = { ...defaultConfig(), task: 'reach' as const };
+    const run = { config, iteration: 4, lastEpisodes: [record(0, true)], lastEval: { records: [record(1, false), record(2, true)] } as unknown as EvalSummary };
+    expect(store.addIteration(run, { 'progress/iteration': 4 }).added.map((s) => s.source)).toEqual(['train']);
+    const evaluated = store.addIteration(run, { 'progress/iteration': 4, 'eval/episode_return': -1 }).added;
+    expect(evaluated.map((s) => `${s.source}/${s.envIndex}/${s.iteration}/${s.task}`)).toEqual(['train/0/4/reach', 'eval/1/4/reach', 'eval/2/4/reach']);
   });
 
   it('marks the episodes of a point-cloud policy', () => {
