@@ -16,7 +16,7 @@ const SPEC = {
   ckpt: { kind: 'string', required: true, doc: 'checkpoint to export (.flowtune)' },
   format: { kind: 'enum', values: FORMATS, default: 'onnx', doc: 'onnx: the deterministic policy as one graph (onnxruntime, no Flowtune code); tfjs: weights for Flowtune, with its optimizer state (not a graph)' },
   out: { kind: 'string', required: true, doc: 'output file: FILE.onnx, or FILE.json for tfjs (its weights go to FILE.bin beside it)' },
-  task: { kind: 'string', doc: 'the checkpoint\'s task when it is one of your own (./path/ to it); built-ins are known' },
+  task: { kind: 'string', doc: 'optional: a task of your own (./path/ to it), so the checkpoint is also checked against it; the graph needs only the checkpoint' },
 } as const;
 
 async function main(): Promise<void> {

@@ -98,6 +98,15 @@ describe('a task folder of a user\'s own', () => {
     const evaluated = cli('eval.ts', [`task=${EXAMPLE}`, `ckpt=${final}`, 'episodes=3']);
     expect(evaluated.status, evaluated.stderr).toBe(0);
     expect(JSON.parse(evaluated.stdout.trim().split('\n').at(-1)!)).toMatchObject({ task: 'slide-to-target', episodes: 3 });
+    // Export needs no task=: the checkpoint holds every shape the graph needs, and the graph is the one task= gives.
+    const alone = path.join(dir, 'slide-alone.onnx');
+    const withTask = path.join(dir, 'slide-with-task.onnx');
+    const exportedAlone = cli('export.ts', [`ckpt=${final}`, 'format=onnx', `out=${alone}`]);
+    expect(exportedAlone.status, exportedAlone.stderr).toBe(0);
+    expect(exportedAlone.stdout).toMatch(/→ actions \[batch, \d+, 2\] for slide-to-target \(default\)/);
+    expect(cli('export.ts', [`task=${EXAMPLE}`, `ckpt=${final}`, 'format=onnx', `out=${withTask}`]).status).toBe(0);
+    expect(readFileSync(alone).equals(readFileSync(withTask))).toBe(true);
+    expect(cli('export.ts', [`ckpt=${final}`, 'format=tfjs', `out=${path.join(dir, 'slide-alone.json')}`]).status).toBe(0);
     // Without task= the checkpoint's task is not loaded: one sentence says how to load it.
     const unloaded = cli('eval.ts', ['task=slide-to-target', `ckpt=${final}`, 'episodes=3']);
     expect(unloaded.status).toBe(2);

@@ -39,8 +39,9 @@ const OBS_ENCODERS: readonly string[] = ['state', 'pointcloud'];
  */
 function controlModeOf(metadata: FlowtuneMetadata, actionDim: number): string {
   const stored = (metadata.config as { env?: { control_mode?: unknown } } | undefined)?.env?.control_mode;
+  // A task not loaded here: the run's control as recorded, 'default' included.
+  if (!hasTask(metadata.task) && typeof stored === 'string') return stored;
   const known = typeof stored === 'string' && stored !== 'default' ? stored : undefined;
-  if (!hasTask(metadata.task) && known) return known;
   if (known && getTask(metadata.task).controls.get(known)?.dim === actionDim) return known;
   const mode = hasTask(metadata.task) ? controlForActionDim(metadata.task, actionDim) : undefined;
   if (!mode) throw new CheckpointError(`task '${metadata.task}' has no control that takes ${actionDim}-D actions, so the export cannot say what the actions are for`);
