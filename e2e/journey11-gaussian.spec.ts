@@ -45,17 +45,18 @@ async function exportChecked(page: Page): Promise<{ maxAbsDifference: number; te
 test.describe('journey 11: the studio trains a Gaussian policy (DESIGN.md §16)', () => {
   test('hopper with preset gaussian-ppo trains 2 iterations from scratch, evaluates, and exports an ONNX graph that onnxruntime runs', async ({ page }, testInfo) => {
     test.setTimeout(300_000);
-    // No shipped hopper checkpoint: the task starts from a freshly initialized policy, as a task without one does.
-    await page.route('**/checkpoints/hopper-bc.flowtune', (route) => route.fulfill({ status: 404, body: '' }));
     await openStudio(page, { backend: 'wasm' });
+    // Hopper preselects its shipped flow BC checkpoint ...
     await page.getByTestId('task').selectOption('hopper');
-    await expect(page.getByTestId('model-fresh')).toContainText('no shipped checkpoint for hopper');
+    await expect(page.getByTestId('meta-task')).toHaveText('hopper');
 
     await page.getByTestId('tab-config').click();
     const preset = page.getByTestId('config-preset');
     await expect(preset.locator('option[value="gaussian-ppo"]')).toHaveCount(1);
     await preset.selectOption('gaussian-ppo');
     await expect(preset).toHaveValue('gaussian-ppo');
+    // ... which a Gaussian preset sets aside: Train starts from a fresh Gaussian policy, and the Model panel says why.
+    await expect(page.getByTestId('model-fresh')).toContainText('policy.kind=gaussian: Train starts from a fresh gaussian policy');
     await expect(page).toHaveURL(/policy\.kind=gaussian/);
     await expect(page).toHaveURL(/task=hopper/);
     for (const { group, key, value } of BUDGET) await setField(page, group, key, value);

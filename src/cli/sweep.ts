@@ -14,7 +14,8 @@ import { dryRunLines, planSweep } from '../core/sweep/sweep-plan';
 import { SWEEP_PRESET_NAMES, SWEEP_PRESETS, type SweepPresetName } from '../core/sweep/sweep-presets';
 import { formatSweepSummary, summarizeSweep } from '../core/sweep/sweep-summary';
 import { parseCliArgs, parseCliArgsWithOverrides, runCli, UsageError } from './cli-args';
-import { prepareRuntime } from './run-setup';
+import { loadCheckpointFile, prepareRuntime } from './run-setup';
+import { checkpointStartsRun } from '../core/run/open-checkpoint';
 import { runLocalSweep } from './sweep/local-executor';
 import { parseRedisUrl } from './sweep/redis-connection';
 import { runRedisSweep } from './sweep/redis-executor';
@@ -76,8 +77,9 @@ async function main(): Promise<void> {
   }
   else if (args.redis_url || args.tls_ca) throw new UsageError(args.redis_url ? 'redis_url' : 'tls_ca', `${args.redis_url ? 'redis_url' : 'tls_ca'} does nothing with executor=local; add executor=redis to run on sweep workers`);
   const shipped = path.join('public', 'checkpoints', `${args.task}-bc.flowtune`);
-  // A Gaussian baseline trains from scratch: the shipped checkpoints are flow policies.
-  const fromScratch = presetConfig(SWEEP_PRESETS[args.preset as SweepPresetName].baseline).policy.kind === 'gaussian';
+  // The task's shipped checkpoint starts the sweep's runs when it holds the family the sweep trains; else they start fresh.
+  const baseline = presetConfig(SWEEP_PRESETS[args.preset as SweepPresetName].baseline);
+  const fromScratch = existsSync(shipped) && !checkpointStartsRun(baseline, loadCheckpointFile(shipped).kind);
   const ckpt = args.ckpt || (!fromScratch && existsSync(shipped) ? shipped : '');
   if (ckpt && !existsSync(ckpt)) throw new UsageError('ckpt', `checkpoint ${ckpt} does not exist`);
   if (!ckpt && !fromScratch) console.error(`warning: no ckpt= and no ${shipped}: every run starts from a fresh policy`);

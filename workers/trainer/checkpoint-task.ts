@@ -3,7 +3,7 @@
  * task than the studio's is not an error to the user but a choice (switch the task), which the
  * page offers. The header is parsed and checked again when the file is opened.
  */
-import { parseCheckpointFile, type CheckpointFiles } from '../../src/core/checkpoint/checkpoint-file';
+import { parseCheckpointFile, type CheckpointFiles } from '../../src/core/run/open-checkpoint';
 import type { TaskName } from '../../src/core/config';
 import { hasTask } from '../../src/core/envs/task-registry';
 import type { CheckpointForOtherTask } from '../../src/protocol/trainer-api';

@@ -7,7 +7,7 @@ import type { FamilyCheckpoint } from '../../src/core/run/family-checkpoint';
 import { cloneConfig, diffConfig, fieldGroup, validateConfig, type NoiseConfig, type RunConfig, type TaskName } from '../../src/core/config';
 import { getTask } from '../../src/core/envs/task-registry';
 import { assertConfigFitsCheckpoint } from '../../src/core/run/checkpoint-run-config';
-import { openCheckpoint } from '../../src/core/run/open-checkpoint';
+import { checkpointStartsRun, openCheckpoint, parseCheckpointFile } from '../../src/core/run/open-checkpoint';
 import type { Run } from '../../src/core/run/run';
 import type { CheckpointFiles, CheckpointInfo, ModelSource, ObsType, TrainerEvent } from '../../src/protocol/trainer-api';
 import { checkpointInfo, fetchShipped, shippedCheckpointPath } from './model-source';
@@ -45,7 +45,7 @@ export class ModelSelection {
     const valid = validateConfig(cloneConfig(config));
     const selected = this.selected;
     // Another policy family (a preset such as gaussian-ppo) trains from a fresh policy of its own: the checkpoint is set aside.
-    if (selected && valid.policy.kind !== selected.checkpoint.kind) {
+    if (selected && !checkpointStartsRun(valid, selected.checkpoint.kind)) {
       this.freshReason = `policy.kind=${valid.policy.kind}: Train starts from a fresh ${valid.policy.kind} policy, since ${selected.info.source} holds a ${selected.checkpoint.kind} policy (drop it again to train it)`;
       this.liveRun()?.setNoise(valid.noise);
       this.use(valid, undefined);
@@ -84,14 +84,20 @@ export class ModelSelection {
     return info;
   }
 
-  /** Selects the model and config of a queued run; the files are opened as a dropped checkpoint is, and must fit the config. */
+  /**
+   * Selects the model and config of a queued run; the files are opened as a dropped checkpoint is, and must fit the config.
+   * Files of another policy family than the config trains are not its start: the run starts from a fresh policy, as on the CLI.
+   */
   prepareRun(files: CheckpointFiles | undefined, config: RunConfig): void {
     const valid = validateConfig(cloneConfig(config));
     let selected: SelectedModel | undefined;
-    if (files) {
-      const { checkpoint } = openCheckpoint(files, valid);
+    const file = files && parseCheckpointFile(files, { expectedTask: valid.task });
+    if (files && file && checkpointStartsRun(valid, file.kind)) {
+      const { checkpoint } = openCheckpoint(file, valid);
       assertConfigFitsCheckpoint(valid, checkpoint.metadata);
       selected = { files, info: checkpointInfo(files, checkpoint), checkpoint };
+    } else if (files && file) {
+      this.freshReason = `policy.kind=${valid.policy.kind}: the run starts from a fresh ${valid.policy.kind} policy, since ${files.name} holds a ${file.kind} policy`;
     }
     this.use(valid, selected);
   }

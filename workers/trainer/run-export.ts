@@ -1,4 +1,4 @@
-import { decodeFileContents, parseCheckpointFile } from '../../src/core/checkpoint/checkpoint-file';
+import { decodeFileContents, parseCheckpointFile } from '../../src/core/run/open-checkpoint';
 import type { FlowtuneContents } from '../../src/core/checkpoint/checkpoint-writer';
 import { encodeFlowtune } from '../../src/core/checkpoint/flowtune-file';
 import { exportTfjs } from '../../src/core/checkpoint/tfjs-format';

@@ -3,7 +3,7 @@ import { SWEEP_PRESET_NAMES, SWEEP_PRESETS, type SweepPresetName } from '../../c
 import type { QueueStatus } from '../../protocol/trainer-api';
 import { useCompareStore } from '../store/compare-slice';
 import { useRunStore } from '../store/run-slice';
-import { parseSeeds, queueFamilyProblem, variantTooltip } from './queue-request';
+import { parseSeeds, queueFamilyNote, variantTooltip } from './queue-request';
 import { cancelQueue, startQueue } from './runs-actions';
 
 function QueueItems({ queue }: { queue: QueueStatus }) {
@@ -39,7 +39,7 @@ export function QueueForm() {
   const [notice, setNotice] = useState<string>();
   const [busy, setBusy] = useState(false);
   const variants = SWEEP_PRESETS[preset].variants;
-  const familyProblem = queueFamilyProblem(preset, checkpointKind);
+  const familyNote = queueFamilyNote(preset, checkpointKind);
   const seeds = parseSeeds(seedsText);
   const running = queue?.phase === 'running';
   const toggle = (name: string, on: boolean) => setChecked((names) => (on ? [...names, name] : names.filter((other) => other !== name)));
@@ -90,7 +90,7 @@ export function QueueForm() {
         {plural(checked.length, 'variant')} × {'seeds' in seeds ? plural(seeds.seeds.length, 'seed') : '? seeds'}. Each run's config is the preset's baseline for every key
         you left at its default, then your config, then the variant's own keys; each run starts from the selected model.
       </p>
-      {familyProblem && <p className="notice notice-error small" data-testid="queue-family">{familyProblem}</p>}
+      {familyNote && <p className="notice small" data-testid="queue-family">{familyNote}</p>}
       <div className="row">
         <button className="primary" data-testid="queue-start" disabled={running || busy} onClick={() => void start()}>Start queue</button>
         {running && <button data-testid="queue-cancel" disabled={busy} onClick={() => void cancel()}>Cancel</button>}

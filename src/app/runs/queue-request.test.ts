@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SWEEP_PRESET_NAMES } from '../../core/sweep/sweep-presets';
-import { parseSeeds, queueFamilyProblem, variantOwnOverrides, variantTooltip } from './queue-request';
+import { parseSeeds, queueFamilyNote, variantOwnOverrides, variantTooltip } from './queue-request';
 
 describe('parseSeeds', () => {
   it('reads a comma list of whole numbers with any spacing', () => {
@@ -41,14 +41,14 @@ describe('the sweep family against the selected checkpoint', () => {
   });
 
   it('fits with no checkpoint (a fresh policy) or one of the same family', () => {
-    expect(queueFamilyProblem('gaussian-baseline', undefined)).toBeUndefined();
-    expect(queueFamilyProblem('gaussian-baseline', 'gaussian')).toBeUndefined();
-    expect(queueFamilyProblem('reinflow-ablation', 'flow')).toBeUndefined();
+    expect(queueFamilyNote('gaussian-baseline', undefined)).toBeUndefined();
+    expect(queueFamilyNote('gaussian-baseline', 'gaussian')).toBeUndefined();
+    expect(queueFamilyNote('reinflow-ablation', 'flow')).toBeUndefined();
   });
 
-  it('names both families when the checkpoint is of the other one', () => {
-    expect(queueFamilyProblem('gaussian-baseline', 'flow')).toBe(
-      'gaussian-baseline trains a Gaussian policy, but each run starts from the selected model, a flow checkpoint: drop a Gaussian checkpoint for this task first.');
-    expect(queueFamilyProblem('reinflow-ablation', 'gaussian')).toMatch(/^reinflow-ablation trains a flow policy, .* a Gaussian checkpoint/);
+  it('says the runs start fresh when the checkpoint is of the other family, naming both', () => {
+    expect(queueFamilyNote('gaussian-baseline', 'flow')).toBe(
+      'gaussian-baseline trains a Gaussian policy: its runs start from a fresh one, not from the selected flow checkpoint.');
+    expect(queueFamilyNote('reinflow-ablation', 'gaussian')).toMatch(/^reinflow-ablation trains a flow policy: .* the selected Gaussian checkpoint/);
   });
 });

@@ -37,11 +37,12 @@ export function variantTooltip(presetName: SweepPresetName, variantName: string)
 }
 
 /**
- * Each queued run starts from the selected model: a checkpoint of another family than the sweep
- * trains cannot be its start, and this says so before the queue runs; undefined when it fits.
+ * Each queued run starts from the selected model when it holds the family the sweep trains; a
+ * checkpoint of the other family is not its start, and the runs begin from a fresh policy, as the
+ * CLI's sweeps do. This says so before the queue runs; undefined when the selected model is the start.
  */
-export function queueFamilyProblem(presetName: SweepPresetName, checkpointKind: PolicyKind | undefined): string | undefined {
+export function queueFamilyNote(presetName: SweepPresetName, checkpointKind: PolicyKind | undefined): string | undefined {
   const kind = presetConfig(SWEEP_PRESETS[presetName].baseline).policy.kind;
   if (checkpointKind === undefined || checkpointKind === kind) return undefined;
-  return `${presetName} trains a ${familyName(kind)} policy, but each run starts from the selected model, a ${familyName(checkpointKind)} checkpoint: drop a ${familyName(kind)} checkpoint for this task first.`;
+  return `${presetName} trains a ${familyName(kind)} policy: its runs start from a fresh one, not from the selected ${familyName(checkpointKind)} checkpoint.`;
 }

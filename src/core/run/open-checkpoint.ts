@@ -26,6 +26,14 @@ export function envShapes(config: RunConfig): Required<ExpectedEnvShapes> {
   };
 }
 
+// Hosts parse a file once here and hand the parsed value on (a drop reads its task first, an export copies its contents).
+export { decodeFileContents, parseCheckpointFile, type CheckpointFile, type CheckpointFiles } from '../checkpoint/checkpoint-file';
+
+/** Whether a checkpoint of family `kind` can start a run of `config`; a run of another family starts from a fresh policy. */
+export function checkpointStartsRun(config: RunConfig, kind: CheckpointFile['kind']): boolean {
+  return config.policy.kind === kind;
+}
+
 export interface OpenedCheckpoint {
   checkpoint: FamilyCheckpoint;
   /** The run config in force: `base`, then what the checkpoint fixes, then the overrides; validated. */
