@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readOnnxPolicy } from '../core/checkpoint/onnx/policy-metadata';
 import { decodeFlowtune, encodeFlowtune } from '../core/checkpoint/flowtune-file';
-import { decodeTfjsPolicyCheckpoint, decodePolicyCheckpoint } from '../core/checkpoint/checkpoint-open';
+import { decodePolicyCheckpoint, decodeTfjsPolicyCheckpoint } from '../core/checkpoint/fixtures/decode-bytes';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../..');

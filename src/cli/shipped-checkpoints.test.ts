@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadBundle } from '../core/checkpoint/policy-checkpoint';
+
 import { useNodeBackend } from './node-backend';
 import { decodeGaussianCheckpoint } from '../core/gaussian/gaussian-checkpoint';
 import { parseCheckpointFile } from '../core/checkpoint/checkpoint-file';
+import { loadBundle } from '../core/checkpoint/fixtures/decode-bytes';
 
 /** The files `npm run reproduce` writes into public/checkpoints, which the studio and the README rely on. */
 const SHIPPED = [

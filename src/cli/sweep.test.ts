@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { decodePolicyCheckpoint } from '../core/checkpoint/checkpoint-open';
+import { decodePolicyCheckpoint } from '../core/checkpoint/fixtures/decode-bytes';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../..');

@@ -9,7 +9,7 @@ import { MinMaxNormalizer, type MinMaxStats } from '../policy/normalizer';
 import { obsFrameSize, type FlowPolicyOptions } from '../policy/options';
 import { expectedParameterShapes } from '../policy/param-shapes';
 import type { AdamMoments, RunProgress, TensorData } from './checkpoint-types';
-import { parseCheckpointFile, type CheckpointFile } from './checkpoint-file';
+import type { CheckpointFile } from './checkpoint-file';
 import { readChecked, type DecodedFlowtune } from './checkpoint-reader';
 import type { FlowtuneMetadata } from './metadata';
 
@@ -117,14 +117,4 @@ export function decodeCheckpoint(file: CheckpointFile, expected?: ExpectedEnvSha
   checkArchitecture(file.architecture, expected);
   const decoded = readChecked(file.checked, file.data, { expectedShapes: expectedParameterShapes(file.architecture) });
   return checkpointFromDecoded(decoded, file.architecture);
-}
-
-/** Reads and validates a .flowtune file for a run on `expectedTask` whose env has the given obs/action dims. */
-export function decodePolicyCheckpoint(bytes: Uint8Array, options: { expectedTask?: string; expected?: ExpectedEnvShapes } = {}): PolicyCheckpoint {
-  return decodeCheckpoint(parseCheckpointFile({ kind: 'flowtune', name: 'checkpoint', bytes }, options), options.expected);
-}
-
-/** Reads and validates a tfjs model.json with its weights (the metadata rides in userDefinedMetadata). */
-export function decodeTfjsPolicyCheckpoint(modelJson: string, weights: Uint8Array, options: { expectedTask?: string; expected?: ExpectedEnvShapes } = {}): PolicyCheckpoint {
-  return decodeCheckpoint(parseCheckpointFile({ kind: 'tfjs', name: 'model.json', modelJson, weights }, options), options.expected);
 }

@@ -11,7 +11,7 @@ import { runConfigForCheckpoint } from '../run/checkpoint-run-config';
 import type { FlowtuneContents } from './checkpoint-writer';
 import { encodeFlowtune } from './flowtune-file';
 import { bundleContents, configFromCheckpoint } from './policy-checkpoint';
-import { decodePolicyCheckpoint } from './checkpoint-open';
+import { decodePolicyCheckpoint } from './fixtures/decode-bytes';
 
 beforeAll(async () => {
   await useNodeBackend('wasm');

@@ -12,9 +12,10 @@ import { samplerOptionsAt } from '../rl/policy-setup';
 import { bitsOf, freshBundle, tinyConfig } from '../rl/fixtures/test-support';
 import type { RunProgress } from './checkpoint-types';
 import { encodeFlowtune, inspectFlowtune } from './flowtune-file';
-import { bundleContents, bundleFromCheckpoint, configFromCheckpoint, loadBundle, storedDenoisedClamp, type LoadedBundle } from './policy-checkpoint';
-import { decodePolicyCheckpoint, decodeTfjsPolicyCheckpoint } from './checkpoint-open';
+import { bundleContents, bundleFromCheckpoint, configFromCheckpoint, storedDenoisedClamp, type LoadedBundle } from './policy-checkpoint';
+
 import { exportTfjs } from './tfjs-format';
+import { decodePolicyCheckpoint, decodeTfjsPolicyCheckpoint, loadBundle } from './fixtures/decode-bytes';
 
 const OBS_DIM = 10;
 const ACTION_DIM = 4;

@@ -5,7 +5,7 @@ import { FlowPolicy } from '../policy/flow-policy';
 import type { PolicyBundle } from '../policy/policy-bundle';
 import type { AdamMoments, JsonObject, OptimizerState, RunProgress, TensorData } from './checkpoint-types';
 import type { FlowtuneContents } from './checkpoint-writer';
-import { decodePolicyCheckpoint, type ExpectedEnvShapes, type PolicyCheckpoint } from './checkpoint-open';
+import type { PolicyCheckpoint } from './checkpoint-open';
 import { flowArchitectureOf } from './checkpoint-file';
 import { FLOWTUNE_FORMAT_VERSION, type CheckpointStage, type FlowtuneMetadata } from './metadata';
 import { getTask, hasTask } from '../envs/task-registry';
@@ -87,11 +87,6 @@ export function bundleFromCheckpoint(checkpoint: PolicyCheckpoint, detachCriticI
   }
   const { obsNormalizer, actionNormalizer, metadata, progress } = checkpoint;
   return { bundle: { policy, obsNormalizer, actionNormalizer }, metadata, progress };
-}
-
-/** Reads a .flowtune file straight into a live policy. */
-export function loadBundle(bytes: Uint8Array, options: { expectedTask?: string; expected?: ExpectedEnvShapes; detachCriticInput?: boolean } = {}): LoadedBundle {
-  return bundleFromCheckpoint(decodePolicyCheckpoint(bytes, options), options.detachCriticInput);
 }
 
 /**

@@ -3,7 +3,7 @@ import * as ort from 'onnxruntime-node';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadMujocoNode } from '../../cli/mujoco-node';
 import { useNodeBackend } from '../../cli/node-backend';
-import { decodePolicyCheckpoint } from '../checkpoint/checkpoint-open';
+
 import { encodeFlowtune } from '../checkpoint/flowtune-file';
 import { applyOverrides, presetConfig, type RunConfig } from '../config';
 import { InThreadBatchEnv } from '../envs/in-thread-batch-env';
@@ -18,6 +18,7 @@ import { gaussianActor, gaussianBundle } from './gaussian-family';
 import { openRun } from '../run/open-run';
 import type { RunPorts } from '../run/run-ports';
 import { parseCheckpointFile } from '../checkpoint/checkpoint-file';
+import { decodePolicyCheckpoint } from '../checkpoint/fixtures/decode-bytes';
 
 /** A Gaussian checkpoint's bytes decoded for a run on `task` with the given env sizes. */
 function decodeGaussianCheckpoint(bytes: Uint8Array, expected: { task: string; obsDim: number; actionDim: number }) {

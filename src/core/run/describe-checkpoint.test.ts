@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useNodeBackend } from '../../cli/node-backend';
-import { decodePolicyCheckpoint } from '../checkpoint/checkpoint-open';
+
 import { parseCheckpointFile } from '../checkpoint/checkpoint-file';
 import { encodeFlowtune } from '../checkpoint/flowtune-file';
 import { applyOverrides, presetConfig } from '../config';
@@ -8,6 +8,7 @@ import { gaussianContents, decodeGaussianCheckpoint } from '../gaussian/gaussian
 import { gaussianBundle } from '../gaussian/gaussian-family';
 import { describeCheckpointPolicy } from './describe-checkpoint';
 import { flowtuneFile, PICK_CUBE_PROPRIO as PROPRIO, PICK_CUBE_STATE, smallConfig } from './fixtures/test-checkpoints';
+import { decodePolicyCheckpoint } from '../checkpoint/fixtures/decode-bytes';
 
 const POINT_OVERRIDES = ['env.obs_type=pointcloud', 'env.num_points=16', 'policy.velocity_net=ditx', 'policy.ditx_dim=16', 'policy.ditx_depth=2', 'policy.ditx_heads=4'];
 

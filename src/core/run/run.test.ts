@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMujocoNode } from '../../cli/mujoco-node';
 import { useNodeBackend } from '../../cli/node-backend';
 import { encodeFlowtune } from '../checkpoint/flowtune-file';
-import { decodePolicyCheckpoint } from '../checkpoint/checkpoint-open';
+
 import type { RunConfig } from '../config/run-config';
 import { InThreadBatchEnv } from '../envs/in-thread-batch-env';
 import type { Mujoco } from '../envs/mujoco-types';
@@ -14,6 +14,7 @@ import { openRun } from './open-run';
 import { Run } from './run';
 import type { RunPorts } from './run-ports';
 import { FlowLearner } from '../rl/flow-family';
+import { decodePolicyCheckpoint } from '../checkpoint/fixtures/decode-bytes';
 
 let mj: Mujoco;
 beforeAll(async () => {
