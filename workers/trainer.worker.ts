@@ -3,12 +3,12 @@ import { parseStubbedTimings } from '../src/core/backend/stubbed-timings';
 import { defaultConfig } from '../src/core/config';
 import { TrainingError } from '../src/core/errors';
 import type { TrainerWorkerApi } from '../src/protocol/trainer-api';
-import { initBrowserBackend } from './tfjs-browser';
+import { initBrowserBackend, startBrowserBackend, timedCandidates } from './tfjs-browser';
 import { probeSample } from './probe-sample';
 import { probeEvalActions } from './trainer/action-probe';
 import { chainSampleBuffers } from './trainer/chain-sampler';
 import { forgetIdlePolicy, idlePolicy, sampleChains } from './trainer/chain-requests';
-import { BackendChoice } from './trainer/backend-choice';
+import { BackendChoice } from '../src/core/studio/backend-choice';
 import { FaultInjection } from './trainer/fault-injection';
 import { TrainingSession } from './trainer/training-session';
 import { episodeReplay } from './trainer/episode-replay';
@@ -78,7 +78,9 @@ const api: TrainerWorkerApi = {
   async init(options) {
     const report = await initBrowserBackend(options.backend);
     const stubbed = options.stubbedBackendTimings ? parseStubbedTimings(options.stubbedBackendTimings) : undefined;
-    choice = new BackendChoice(report, { session: () => session, stageHoldsTensors, emit: (event) => session.emit(event), switched: forgetIdlePolicy, stubbed });
+    choice = new BackendChoice(report, {
+      session: () => session, start: startBrowserBackend, candidates: timedCandidates, stageHoldsTensors, emit: (event) => session.emit(event), switched: forgetIdlePolicy, stubbed,
+    });
     // Test builds plug fault injection in as ports; the session is new, since nothing ran yet.
     if (options.faults === true && !faults) {
       faults = new FaultInjection();

@@ -8,8 +8,8 @@ import type { PolicyCheckpoint } from '../core/checkpoint/checkpoint-open';
 import type { RunConfig } from '../core/config/run-config';
 import { speedsSummary, workloadOf, type BackendSpeed } from '../core/backend/backend-speed';
 import { chooseBySpeed, type BackendFailure } from '../core/backend/choose-by-speed';
-import { measuredPolicy } from '../core/backend/measured-model';
-import { measurePolicySpeed, QUICK_SPEED_PLAN, type SpeedPlan } from '../core/backend/policy-speed';
+import { timedSizes, timeModel } from '../core/backend/model-timing';
+import { QUICK_SPEED_PLAN, type SpeedPlan } from '../core/backend/policy-speed';
 import type { CliArgSpec } from './cli-args';
 import { adapterName } from './dawn-adapter';
 import { nodeWebgpuAdapter, useNodeBackend, type NodeBackend } from './node-backend';
@@ -101,20 +101,12 @@ export async function chooseCliBackend(setting: BackendSetting, model: TimedMode
   const { config, checkpoint } = model;
   const choice = await chooseBySpeed(usable, [], workloadOf(config), {
     start: async (backend) => void (await useNodeBackend(backend as NodeBackend)),
-    measure: async (_backend, boundSeconds) => {
-      const policy = measuredPolicy(config, checkpoint);
-      try {
-        return await measurePolicySpeed(policy, config, options.plan ?? QUICK_SPEED_PLAN, boundSeconds);
-      } finally {
-        policy.dispose();
-      }
-    },
+    measure: (_backend, boundSeconds) => timeModel(config, checkpoint, boundSeconds, options.plan ?? QUICK_SPEED_PLAN),
   });
   const backend = choice.backend as NodeBackend;
-  const sizes = `${config.num_envs} envs, minibatch ${workloadOf(config).minibatchSize}`;
   return {
     backend,
-    line: `backend: ${label(backend)} (auto, timed at ${sizes}: ${speedsSummary(choice.speeds)}${failureText([...failures, ...choice.failures])})`,
+    line: `backend: ${label(backend)} (auto, timed at ${timedSizes(config)}: ${speedsSummary(choice.speeds)}${failureText([...failures, ...choice.failures])})`,
     speeds: choice.speeds,
   };
 }

@@ -1,5 +1,5 @@
 /**
- * The trainer's backend, chosen by timing the selected model at the next run's sizes (core/backend's
+ * The studio trainer's backend, chosen by timing the selected model at the next run's sizes (core/backend's
  * rule) on each backend the browser starts, and used by every tensor made afterwards.
  *
  * Design: the timing happens only while no tensor outlives a call, before a run's tensors exist:
@@ -10,19 +10,31 @@
  * back the backend it was saved on. Short tfjs calls go through the TfGate, so none overlaps a
  * switch. A backend forced with ?backend= is not timed.
  */
-import { workloadOf } from '../../src/core/backend/backend-speed';
-import { chooseBySpeed, type BackendTrialPorts } from '../../src/core/backend/choose-by-speed';
-import { measuredPolicy, measurementKey } from '../../src/core/backend/measured-model';
-import { measurePolicySpeed } from '../../src/core/backend/policy-speed';
-import type { BackendName } from '../../src/core/backend/choose-backend';
-import type { StubbedTimings } from '../../src/core/backend/stubbed-timings';
-import type { BackendReport, TrainerEvent } from '../../src/protocol/trainer-api';
-import { startBrowserBackend, timedCandidates } from '../tfjs-browser';
+import { workloadOf } from '../backend/backend-speed';
+import { chooseBySpeed, type BackendTrialPorts } from '../backend/choose-by-speed';
+import { measurementKey, timedModel } from '../backend/measured-model';
+import { timedSizes, timeModel } from '../backend/model-timing';
+import type { BackendName } from '../backend/choose-backend';
+import type { StubbedTimings } from '../backend/stubbed-timings';
+import type { RunConfig } from '../config/run-config';
+import type { FamilyCheckpoint } from '../run/family-checkpoint';
+import type { BackendReport, TrainerEvent } from '../../protocol/trainer-api';
 import { TfGate } from './tf-gate';
-import type { TrainingSession } from './training-session';
+
+/** What the choice reads of the trainer's session: whether a run holds tensors, and the next run's model. */
+export interface BackendSession {
+  readonly hasRun: boolean;
+  readonly phase: string;
+  readonly config: RunConfig;
+  readonly models: { readonly selected?: { readonly checkpoint: FamilyCheckpoint } };
+}
 
 export interface BackendChoiceHost {
-  session: () => TrainingSession;
+  session: () => BackendSession;
+  /** Makes `backend` the one in use (the browser's tfjs, or a fake in tests); throws when it does not start. */
+  start: (backend: BackendName) => Promise<void>;
+  /** The backends worth timing here, in order of preference. */
+  candidates: () => Promise<BackendName[]>;
   /** A demos stage is running or parked: it holds tensors. */
   stageHoldsTensors: () => boolean;
   emit: (event: TrainerEvent) => void;
@@ -96,9 +108,9 @@ export class BackendChoice {
     return this.gate.exclusive(async () => {
       const before = this.report.backend;
       try {
-        await startBrowserBackend(backend);
+        await this.host.start(backend);
       } catch (error) {
-        await startBrowserBackend(before).catch(() => undefined);
+        await this.host.start(before).catch(() => undefined);
         this.host.emit({ type: 'error', name: 'BackendError', message: `the run was saved on ${backend}, which does not start here (${(error as Error).message}); it resumes on the backend timed fastest and may not continue bit-exact` });
         return false;
       }
@@ -115,11 +127,11 @@ export class BackendChoice {
     return !session.hasRun && (forRun || session.phase !== 'starting') && !this.host.stageHoldsTensors();
   }
 
-  /** The key of what the next run would time; undefined when it cannot be timed (a Gaussian policy, an unknown task). */
+  /** The key of what the next run would time; undefined when it cannot be timed (a family that is not timed, an unknown task). */
   private key(): string | undefined {
     if (this.report.forced && this.report.backend === this.report.forced) return undefined;
     const { config, models } = this.host.session();
-    if (config.policy.kind !== 'flow') return undefined;
+    if (!timedModel(config, models.selected?.checkpoint)) return undefined;
     try {
       return measurementKey(config, models.selected?.checkpoint);
     } catch {
@@ -140,7 +152,7 @@ export class BackendChoice {
         this.timedKey = key;
       } catch (error) {
         // The backend in use before the timing stays; the page hears why.
-        await startBrowserBackend(this.report.backend).catch(() => undefined);
+        await this.host.start(this.report.backend).catch(() => undefined);
         this.publish({ ...this.report, timing: false });
         this.host.emit({ type: 'error', name: 'BackendError', message: `the backends could not be timed: ${(error as Error).message}` });
       }
@@ -154,19 +166,10 @@ export class BackendChoice {
     const before = this.report.backend;
     const stubbed = this.host.stubbed;
     const ports: BackendTrialPorts = {
-      start: startBrowserBackend,
-      measure: async (backend, boundSeconds) => {
-        const stub = stubbed?.[backend];
-        if (stub) return stub;
-        const policy = measuredPolicy(config, checkpoint);
-        try {
-          return await measurePolicySpeed(policy, config, undefined, boundSeconds);
-        } finally {
-          policy.dispose();
-        }
-      },
+      start: this.host.start,
+      measure: async (backend, boundSeconds) => stubbed?.[backend] ?? timeModel(config, checkpoint, boundSeconds),
     };
-    const candidates = await timedCandidates();
+    const candidates = await this.host.candidates();
     const choice = await chooseBySpeed(candidates, ['cpu'], workload, ports);
     if (choice.backend !== before) this.host.switched?.();
     this.publish({
@@ -174,7 +177,7 @@ export class BackendChoice {
       backend: choice.backend,
       choice: 'measured',
       speeds: choice.speeds,
-      timedAt: `${config.num_envs} envs, minibatch ${workload.minibatchSize}`,
+      timedAt: timedSizes(config),
       timing: false,
       stubbed: stubbed !== undefined && candidates.some((backend) => stubbed[backend] !== undefined),
       failures: [...this.report.failures.filter((failure) => !candidates.includes(failure.backend)), ...choice.failures],
