@@ -74,6 +74,32 @@ describe('the Gaussian family on the one Run', () => {
     expect(straight.records[3]['progress/env_steps']).toBe(256);
   }, 120_000);
 
+  it('a save made mid-rollout (a pause in the studio) resumes from the start of that iteration exactly, running stats included', async () => {
+    const config = smallConfig();
+    const straight = await train(config, undefined, 4);
+    let decisions = 0;
+    let midRollout: Uint8Array | undefined;
+    const holder: { run?: Awaited<ReturnType<typeof openRun>>['run'] } = {};
+    const opened = await openRun(config, undefined, {
+      ...ports(),
+      pauseGate: async (where) => {
+        // 32 decisions an iteration: the 80th is the 16th of iteration 3, after the obs and reward stats moved in it.
+        if (where === 'decision' && ++decisions === 80) midRollout = encodeFlowtune(await holder.run!.contents());
+      },
+    });
+    holder.run = opened.run;
+    try {
+      for (let step = 0; step < 3; step++) await opened.run.step();
+    } finally {
+      await opened.close();
+    }
+    expect(midRollout).toBeDefined();
+    const resumed = await train(config, midRollout, 2);
+    expect(resumed.notes).toEqual([]);
+    expect(resumed.records).toEqual(straight.records.slice(2));
+    expect(await weightBits(resumed.saved, config)).toEqual(await weightBits(straight.saved, config));
+  }, 120_000);
+
   it('learns: on hopper the mean training return of the 4th 2048-step iteration is at least twice the 1st\'s', async () => {
     // CleanRL's own settings; a fresh policy falls at once (return ≈ 15), and 8k steps of PPO make it hop forward.
     const config = applyOverrides(presetConfig('gaussian-ppo'), ['task=hopper', 'total_env_steps=8192', 'eval_episodes=0', 'eval.every=0', 'checkpoint_every=0']);
