@@ -145,9 +145,7 @@ export class Run {
   setNoise(noise: Partial<NoiseConfig>): RunConfig {
     // Only the noise section is new; the other sections are the frozen ones already in force.
     const next: RunConfig = { ...this.configInForce, noise: { ...this.configInForce.noise, ...noise } };
-    if (this.kind === 'flow' && next.noise.method === 'ode') {
-      throw new ConfigError('noise.method', "noise.method 'ode' has no exploration noise, so a running PPO update has no log-probs; use sde, cps or noise while training");
-    }
+    this.parts.learner.checkConfig(next);
     this.configInForce = freezeDeep(validateConfig(next));
     return this.configInForce;
   }
