@@ -17,7 +17,7 @@ import { liveFrame } from './trainer/live-frame';
 import { queuePorts, runArchive } from './trainer/indexeddb-stores';
 import { importFolders } from '../src/core/studio/folder-import';
 import { RunQueue } from '../src/core/studio/run-queue';
-import { RecipeSession } from './trainer/recipe-session';
+import { browserRecipeSession } from './trainer/recipe-session';
 import { exportOnnx } from './trainer/onnx-export';
 import { taskEntries, taskEntry } from './trainer/task-catalog';
 import { UserTasks } from './trainer/user-tasks';
@@ -33,7 +33,7 @@ let faults: FaultInjection | undefined;
 let listener: unknown;
 let session = new TrainingSession(defaultConfig());
 let queue = new RunQueue(session, (event) => session.emit(event), queuePorts);
-let recipe = new RecipeSession(session, (event) => session.emit(event));
+let recipe = browserRecipeSession(session, (event) => session.emit(event));
 // Kept tasks load before anything reads the registry for them (config, model, resume).
 const userTasks = new UserTasks((message) => session.emit({ type: 'error', name: 'TaskError', message }));
 const tasksReady = () => userTasks.ready();
@@ -86,7 +86,7 @@ const api: TrainerWorkerApi = {
       faults = new FaultInjection();
       session = new TrainingSession(session.config, faults);
       queue = new RunQueue(session, (event) => session.emit(event), queuePorts);
-      recipe = new RecipeSession(session, (event) => session.emit(event));
+      recipe = browserRecipeSession(session, (event) => session.emit(event));
       wireSession();
     }
     return report;

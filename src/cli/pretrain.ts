@@ -6,13 +6,14 @@
  */
 import { resolveTaskArgument } from './task-loading';
 import { CLI_PRETRAIN_HOST } from '../core/config';
+import { overriddenKeys, pretrainConfigForDemos } from '../core/config/pretrain-demos';
 import { encodeFlowtune } from '../core/checkpoint/flowtune-file';
 import { InThreadBatchEnv } from '../core/envs/in-thread-batch-env';
 import { ConfigError } from '../core/errors';
 import { evalMeasureText } from '../core/rl/evaluate';
 import { runPretrainStage } from '../core/run/pretrain-stage';
 import { printConfigWarnings, runCli, parseRunArgs } from './cli-args';
-import { pretrainRunConfig, readDemosFile } from './demos-file';
+import { readDemosFile } from './demos-file';
 import { writeFileDurable } from './durable-write';
 import type { KeyAliases } from './key-aliases';
 import { loadMujocoNode } from './mujoco-node';
@@ -36,7 +37,7 @@ async function main(): Promise<void> {
   await prepareRuntime();
   const { demos, metadata } = readDemosFile(args.demos);
   if (metadata.task !== args.task) throw new ConfigError('task', `demos file is for task '${metadata.task}' but task is '${args.task}'`);
-  const config = pretrainRunConfig(parsedConfig, userOverrides, metadata);
+  const config = pretrainConfigForDemos(parsedConfig, metadata, overriddenKeys(userOverrides));
   const mj = await loadMujocoNode();
   const { steps } = config.pretrain;
   const result = await runPretrainStage({

@@ -1,20 +1,20 @@
 /**
- * The demonstrations the studio's demos flow holds (DESIGN.md §12, journey 7): recorded in the
- * env workers, or read from a dropped `.demos` file and checked against the task's env with the
- * one demos-fit check before they replace anything.
+ * The demonstrations the studio's demos flow holds (DESIGN.md §12, journey 7): recorded in sharded
+ * envs (the studio's env workers), or read from a dropped `.demos` file and checked with the one
+ * demos-fit check before they replace anything, against the env stage 1 would train them in.
  */
-import type { RunConfig } from '../../src/core/config/run-config';
-import { demoMetadataFor, readDemoFile, type DemoMetadata } from '../../src/core/envs/demo-format';
-import type { Demonstrations } from '../../src/core/envs/expert-rollout';
-import { observationSpec } from '../../src/core/envs/observation';
-import { getTask } from '../../src/core/envs/task-registry';
-import type { ShardedVectorEnv } from '../../src/core/envs/sharded-vector-env';
-import type { VectorEnvConfig } from '../../src/core/envs/vector-env-config';
-import { DemosError } from '../../src/core/errors';
-import { assertDemosFit } from '../../src/core/offline/demos-fit';
-import type { StageDemos } from '../../src/core/run/pretrain-stage';
-import type { DemoSetSummary, RecipeFile, RecordDemosRequest } from '../../src/protocol/trainer-api';
-import { hardwareCores } from '../env-pool';
+import { pretrainConfigForDemos } from '../config/pretrain-demos';
+import type { RunConfig } from '../config/run-config';
+import { demoMetadataFor, readDemoFile, type DemoMetadata } from '../envs/demo-format';
+import type { Demonstrations } from '../envs/expert-rollout';
+import { observationSpec } from '../envs/observation';
+import { getTask } from '../envs/task-registry';
+import type { ShardedVectorEnv } from '../envs/sharded-vector-env';
+import type { VectorEnvConfig } from '../envs/vector-env-config';
+import { DemosError } from '../errors';
+import { assertDemosFit } from '../offline/demos-fit';
+import type { StageDemos } from '../run/pretrain-stage';
+import type { DemoSetSummary, RecipeFile, RecordDemosRequest } from '../../protocol/trainer-api';
 
 export type OpenShardedEnv = (config: VectorEnvConfig) => Promise<ShardedVectorEnv>;
 
@@ -31,7 +31,10 @@ function summaryOf(source: string, demos: Demonstrations, metadata: DemoMetadata
   };
 }
 
-/** Reads and checks a `.demos` file completely; throws DemosError naming the file. */
+/**
+ * Reads and checks a `.demos` file completely; throws DemosError naming the file. The demos decide
+ * stage 1's observation (pretrainConfigForDemos), so they are checked in the env of that config.
+ */
 export function readDemosUpload(file: RecipeFile, config: RunConfig): HeldDemos {
   let read: { demos: Demonstrations; metadata: DemoMetadata };
   try {
@@ -39,24 +42,31 @@ export function readDemosUpload(file: RecipeFile, config: RunConfig): HeldDemos 
   } catch (error) {
     throw new DemosError(`${file.name} is not a valid .demos file: ${(error as Error).message}`);
   }
-  assertDemosFit(read.metadata, config, file.name);
+  assertDemosFit(read.metadata, pretrainConfigForDemos(config, read.metadata), file.name);
   if (read.metadata.episodes === 0) throw new DemosError(`${file.name} holds no episodes`);
   return { ...read, summary: summaryOf(file.name, read.demos, read.metadata, read.metadata.noise) };
+}
+
+/** Where and how wide the expert records: sharded envs, one single-env shard per core but one. */
+export interface RecordingEnvs {
+  openEnv: OpenShardedEnv;
+  /** The host's hardware threads. */
+  cores: number;
 }
 
 /**
  * Records the scripted expert's episodes in single-env shards, one per worker, each taking the
  * next few episodes as it frees up; undefined when `shouldStop` cancelled it.
  */
-export async function recordInWorkers(
+export async function recordDemos(
   config: RunConfig,
   request: RecordDemosRequest,
-  openEnv: OpenShardedEnv,
+  { openEnv, cores }: RecordingEnvs,
   progress: { shouldStop: () => boolean; onProgress: (episodes: number, successes: number) => void },
 ): Promise<HeldDemos | undefined> {
   const task = getTask(config.task);
   const numPoints = config.env.obs_type === 'pointcloud' ? config.env.num_points : undefined;
-  const workers = Math.max(1, Math.min(request.episodes, hardwareCores() - 1));
+  const workers = Math.max(1, Math.min(request.episodes, cores - 1));
   // An added task's env workers import its module, as a run's do.
   const taskModule = task.module ? { taskModule: task.module } : {};
   const env = await openEnv({ task: config.task, ...taskModule, numEnvs: workers, obsMode: config.env.obs_type, numPoints, recordEpisodes: false });

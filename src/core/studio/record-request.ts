@@ -1,6 +1,6 @@
 /** Checks the demos flow's recording request before anything runs: one sentence naming the bad field (the stages' settings are config fields, checked by their own validators). */
-import { ConfigError } from '../../src/core/errors';
-import type { RecordDemosRequest } from '../../src/protocol/trainer-api';
+import { ConfigError } from '../errors';
+import type { RecordDemosRequest } from '../../protocol/trainer-api';
 
 function integer(field: string, value: number, min: number, max: number): void {
   if (!Number.isInteger(value) || value < min || value > max) throw new ConfigError(field, `${field} must be an integer in [${min}, ${max}], got ${value}`);

@@ -2,11 +2,11 @@
  * The demos flow's status line and chart points, mirrored to the page as trainer events, and a
  * stage's hooks (core/run StagePorts) turned into those events.
  */
-import type { FlowtuneContents } from '../../src/core/checkpoint/checkpoint-writer';
-import type { VectorEnvConfig } from '../../src/core/envs/vector-env-config';
-import type { BatchEnv } from '../../src/core/envs/batch-env';
-import type { StagePorts } from '../../src/core/run/stage-ports';
-import type { RecipePoint, RecipeStage, RecipeStatus, TrainerEvent } from '../../src/protocol/trainer-api';
+import type { FlowtuneContents } from '../checkpoint/checkpoint-writer';
+import type { VectorEnvConfig } from '../envs/vector-env-config';
+import type { BatchEnv } from '../envs/batch-env';
+import type { StagePorts } from '../run/stage-ports';
+import type { RecipePoint, RecipeStage, RecipeStatus, TrainerEvent } from '../../protocol/trainer-api';
 
 export type TrainingStage = Exclude<RecipeStage, 'record'>;
 

@@ -1,32 +1,41 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createNodeShardedEnv } from '../../src/cli/mujoco-node';
-import { useNodeBackend } from '../../src/cli/node-backend';
-import { inspectFlowtune } from '../../src/core/checkpoint/flowtune-file';
-import { readDemoFile } from '../../src/core/envs/demo-format';
-import type { RecipePoint, RecipeStatus, TrainerEvent } from '../../src/protocol/trainer-api';
-import { smallConfig } from '../../src/core/run/fixtures/test-checkpoints';
+import { createNodeShardedEnv } from '../../cli/mujoco-node';
+import { useNodeBackend } from '../../cli/node-backend';
+import { inspectFlowtune } from '../checkpoint/flowtune-file';
+import type { CheckpointSummary } from '../checkpoint/checkpoint-reader';
+import type { RunConfig } from '../config/run-config';
+import { readDemoFile } from '../envs/demo-format';
+import type { CheckpointFiles, RecipePoint, RecipeStatus, TrainerEvent } from '../../protocol/trainer-api';
+import { smallConfig } from '../run/fixtures/test-checkpoints';
 import { RecipeSession } from './recipe-session';
-import { TrainingSession } from './training-session';
 
 const openEnv = (config: Parameters<typeof createNodeShardedEnv>[0]) => createNodeShardedEnv(config, { numWorkers: 1 });
 
+/** The demos flow over a session stand-in whose model hand-over records each finished stage's file. */
 function studio() {
-  const session = new TrainingSession(smallConfig(['task=reach', 'policy.n_obs_steps=1']));
+  const selected: { checkpoint?: CheckpointSummary } = {};
+  const models: string[] = [];
+  const session = {
+    config: smallConfig(['task=reach', 'policy.n_obs_steps=1']) as RunConfig,
+    phase: 'idle',
+    hasRun: false,
+    models: {
+      loadCheckpoint: (files: CheckpointFiles) => {
+        if (files.kind !== 'flowtune') throw new Error(`a stage hands over .flowtune files, got ${files.kind}`);
+        selected.checkpoint = inspectFlowtune(files.bytes);
+        models.push(`${files.name} ${selected.checkpoint.metadata.stage}`);
+      },
+    },
+  };
   const statuses: RecipeStatus[] = [];
   const points: RecipePoint[] = [];
-  const models: string[] = [];
   const emit = (event: TrainerEvent) => {
-    session.emit(event);
     if (event.type === 'recipe') statuses.push(event.status);
     if (event.type === 'recipe-point') points.push(event.point);
     if (event.type === 'recipe-points') points.splice(0, points.length, ...event.points);
   };
-  session.setListener((event) => {
-    if (event.type === 'model' && event.model.kind === 'checkpoint') models.push(`${event.model.info.source} ${event.model.info.stage}`);
-  });
-  const recipe = new RecipeSession(session, emit, openEnv);
-  session.blockedBy = () => recipe.blocksTraining();
-  return { session, recipe, statuses, points, models };
+  const recipe = new RecipeSession(session, emit, { openEnv, cores: 2 });
+  return { session, selected, recipe, statuses, points, models };
 }
 
 describe('RecipeSession', () => {
@@ -35,7 +44,7 @@ describe('RecipeSession', () => {
   });
 
   it('records demos in env workers, pretrains with pauses and evals, runs stage 2, and each result becomes the model', async () => {
-    const { session, recipe, statuses, points, models } = studio();
+    const { selected, recipe, statuses, points, models } = studio();
     const summary = await recipe.recordDemos({ episodes: 3, noise: 0.1, seed: 0 });
     expect(summary).toMatchObject({ source: 'recorded', task: 'reach', episodes: 3, noise: 0.1 });
     expect(statuses.filter((status) => status.stage === 'record').map((status) => status.done)).toContain(3);
@@ -45,7 +54,7 @@ describe('RecipeSession', () => {
 
     // Pause at once: the stage parks after its first step, and Train is refused only while it runs.
     const started = recipe.startPretrain({ 'pretrain.steps': 8, 'pretrain.batch_size': 16, 'pretrain.lr': 1e-3, 'pretrain.eval_every': 4, eval_episodes: 2 });
-    await expect(session.train()).rejects.toThrow('the demos flow is pretraining: pause it or let it finish before training');
+    expect(recipe.blocksTraining()).toBe('the demos flow is pretraining: pause it or let it finish before training');
     await recipe.pauseRecipe();
     await started;
     expect(recipe.status()).toMatchObject({ phase: 'paused', stage: 'pretrain', done: 1, total: 8 });
@@ -57,17 +66,17 @@ describe('RecipeSession', () => {
     expect(points.filter((point) => point.evalSuccess !== undefined).map((point) => point.step)).toEqual([4, 8]);
     expect(points.some((point) => point.loss !== undefined && Number.isFinite(point.loss))).toBe(true);
     expect(models.at(-1)).toBe('reach-demos-bc.flowtune bc');
-    expect(session.models.selected?.checkpoint.metadata.eval).toMatchObject({ episodes: 2, seed: 1_000_000 });
+    expect(selected.checkpoint?.metadata.eval).toMatchObject({ episodes: 2, seed: 1_000_000 });
 
     await recipe.startOffline({ 'offline.rollouts': 2, 'offline.steps': 4, 'offline.beta': 1, 'offline.eval_every': 0, eval_episodes: 1 });
     expect(recipe.status()).toMatchObject({ phase: 'done', stage: 'offline', policyStage: 'offline' });
     expect(models.at(-1)).toBe('reach-demos-offline.flowtune offline');
-    expect(session.models.selected?.checkpoint.metadata.training.step).toBe(12);
+    expect(selected.checkpoint?.metadata.training.step).toBe(12);
     // Stage 1's chart points stay; stage 2's follow them.
     expect(points.some((point) => point.stage === 'pretrain')).toBe(true);
     // Stage 2 evaluates its start policy (step 0) and its end, as npm run offline does.
     expect(points.filter((point) => point.stage === 'offline' && point.evalSuccess !== undefined).map((point) => point.step)).toEqual([0, 4]);
-    expect(session.models.selected?.checkpoint.metadata.eval).toMatchObject({ episodes: 1, seed: 1_000_000 });
+    expect(selected.checkpoint?.metadata.eval).toMatchObject({ episodes: 1, seed: 1_000_000 });
   }, 120_000);
 
   it('refuses a corrupt or mismatched .demos file in one sentence and keeps the demos it holds', async () => {
@@ -76,7 +85,7 @@ describe('RecipeSession', () => {
     const held = recipe.status().demos;
     expect(() => recipe.loadDemos({ name: 'broken.demos', bytes: new Uint8Array([1, 2, 3]) })).toThrow(/^broken\.demos is not a valid \.demos file: /);
     const lift = studio();
-    lift.session.models.config = smallConfig(['task=lift', 'policy.n_obs_steps=1']);
+    lift.session.config = smallConfig(['task=lift', 'policy.n_obs_steps=1']);
     const liftDemos = await lift.recipe.recordDemos({ episodes: 1, noise: 0, seed: 0 });
     expect(liftDemos?.task).toBe('lift');
     expect(() => recipe.loadDemos({ name: 'lift.demos', bytes: lift.recipe.exportDemos().bytes }))
@@ -107,5 +116,17 @@ describe('RecipeSession', () => {
     expect(recipe.status()).toMatchObject({ phase: 'done', stage: 'pretrain', done: 3, total: 3, policyStage: 'bc' });
     expect(models).toEqual(['reach-demos-bc.flowtune bc']);
   }, 60_000);
-});
 
+  it('trains stage 1 in the observation its demos hold, as npm run pretrain does, when the Config tab asks for another', async () => {
+    const { session, recipe, selected } = studio();
+    await recipe.recordDemos({ episodes: 2, noise: 0, seed: 0 });
+    session.config = smallConfig(['task=reach', 'policy.n_obs_steps=1', 'env.obs_type=pointcloud']);
+    // A dropped file of those demos is taken too: its observation is stage 1's.
+    expect(recipe.loadDemos({ name: 'state.demos', bytes: recipe.exportDemos().bytes })).toMatchObject({ source: 'state.demos', obsType: 'state', episodes: 2 });
+    await recipe.startPretrain({ 'pretrain.steps': 2, 'pretrain.batch_size': 8, 'pretrain.eval_every': 0, eval_episodes: 0 });
+    expect(recipe.status()).toMatchObject({ phase: 'done', stage: 'pretrain', policyStage: 'bc' });
+    expect(selected.checkpoint?.metadata.config).toMatchObject({ env: { obs_type: 'state' } });
+    // Stage 2 starts from that policy, whose env the demos fit; the Config tab's still does not.
+    await expect(recipe.startOffline({ 'offline.rollouts': 0, 'offline.steps': 1, eval_episodes: 0 })).rejects.toThrow(/^the held demos cannot be used: the demos hold state observations but reach's env gives pointcloud observations/);
+  }, 60_000);
+});
