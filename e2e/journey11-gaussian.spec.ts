@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import onnxProto from 'onnx-proto';
 import * as ort from 'onnxruntime-node';
-import { envSteps, iteration, openStudio, waitForIteration } from './studio';
+import { envSteps, iteration, openStudio, tinyHash, waitForIteration } from './studio';
 
 /** A tiny budget on top of preset gaussian-ppo: 1 env × 64 decisions, 2 minibatches of 32, one epoch, two iterations, eval at the second. */
 const BUDGET: { group: string; key: string; value: string }[] = [
@@ -113,5 +113,57 @@ test.describe('journey 11: the studio trains a Gaussian policy (DESIGN.md §16)'
     } finally {
       await session.release();
     }
+  });
+  test('a reload mid-run resumes the Gaussian run from its IndexedDB autosave, and its iterations equal an uninterrupted run\'s', async ({ browser }) => {
+    test.setTimeout(360_000);
+    // The preset's keys in the link, as a shared link carries them, with a tiny budget and short episodes.
+    const total = 6;
+    const overrides = [
+      'task=hopper', 'policy.kind=gaussian', 'policy.horizon=1', 'policy.n_action_steps=1', 'policy.n_obs_steps=1', 'num_envs=1',
+      'env.steps_per_iteration=32', 'ppo.minibatch_size=16', 'ppo.epochs=2', `iterations=${total}`, 'eval.every=0', 'checkpoint_every=2',
+      'env.max_episode_steps=20', 'ppo.lr_schedule=linear', 'seed=5',
+    ];
+    const isTimingKey = (key: string) => key === 'progress/wall_s' || key.startsWith('perf/');
+    const metrics = async (page: Page) => {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-jsonl').click()]);
+      return readFileSync((await download.path())!, 'utf8').trim().split('\n').map((line) => {
+        const record = JSON.parse(line) as Record<string, number | string>;
+        for (const key of Object.keys(record)) if (isTimingKey(key)) delete record[key];
+        return record;
+      });
+    };
+    const open = async (page: Page) => {
+      await page.goto(`/?backend=wasm#${tinyHash(overrides)}`);
+      await expect(page.getByTestId('backend')).toHaveText('wasm');
+      // The link's policy.kind keeps the fresh Gaussian policy: hopper's shipped flow checkpoint is set aside.
+      await expect(page.getByTestId('model-fresh')).toContainText('policy.kind=gaussian');
+    };
+
+    const straightContext = await browser.newContext();
+    const straight = await straightContext.newPage();
+    await open(straight);
+    await straight.getByTestId('train').click();
+    await expect(straight.getByTestId('phase')).toHaveText('done', { timeout: 180_000 });
+    const expected = await metrics(straight);
+    await straightContext.close();
+    expect(expected).toHaveLength(total);
+
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await open(page);
+    await page.getByTestId('train').click();
+    await expect(page.getByTestId('saved-iteration')).toHaveText(/autosaved at iteration \d+/);
+    await page.reload();
+    await expect(page.getByTestId('resume-banner')).toBeVisible();
+    const savedAt = Number(await page.getByTestId('resume-iteration').textContent());
+    expect(savedAt).toBeGreaterThanOrEqual(2);
+    expect(savedAt).toBeLessThan(total);
+    await page.getByTestId('resume').click();
+    await expect(page.getByTestId('phase')).toHaveText('done', { timeout: 180_000 });
+    const resumed = await metrics(page);
+    await context.close();
+    // Weights, optimizer moments, env state and the running observation and reward statistics all came back.
+    expect(resumed).toEqual(expected);
+    expect(new Set(expected.map((record) => record['losses/policy'])).size).toBe(total);
   });
 });

@@ -7,7 +7,7 @@ import type { FamilyCheckpoint } from '../../src/core/run/family-checkpoint';
 import { cloneConfig, diffConfig, fieldGroup, validateConfig, type NoiseConfig, type RunConfig, type TaskName } from '../../src/core/config';
 import { getTask } from '../../src/core/envs/task-registry';
 import { assertConfigFitsCheckpoint } from '../../src/core/run/checkpoint-run-config';
-import { checkpointStartsRun, openCheckpoint, parseCheckpointFile } from '../../src/core/run/open-checkpoint';
+import { checkpointStartsRun, openCheckpoint, parseCheckpointFile, type CheckpointFile } from '../../src/core/run/open-checkpoint';
 import type { Run } from '../../src/core/run/run';
 import type { CheckpointFiles, CheckpointInfo, ModelSource, ObsType, TrainerEvent } from '../../src/protocol/trainer-api';
 import { checkpointInfo, fetchShipped, shippedCheckpointPath } from './model-source';
@@ -76,9 +76,10 @@ export class ModelSelection {
   /**
    * Opens the files completely (the checkpoint's architecture and observation become the next
    * run's); only then do they replace the selected model. A run's model stays: the file waits for Reset.
+   * `parsed` is the files' CheckpointFile when the caller already parsed the header (it is not parsed again).
    */
-  loadCheckpoint(files: CheckpointFiles): CheckpointInfo {
-    const { checkpoint, config } = openCheckpoint(files, this.config);
+  loadCheckpoint(files: CheckpointFiles, parsed?: CheckpointFile): CheckpointInfo {
+    const { checkpoint, config } = openCheckpoint(parsed ?? files, this.config);
     const info = checkpointInfo(files, checkpoint);
     this.use(config, { files, info, checkpoint });
     return info;
@@ -125,7 +126,11 @@ export class ModelSelection {
     });
     if (shipped) {
       try {
-        this.loadCheckpoint({ kind: 'flowtune', name: shipped.name, bytes: shipped.bytes });
+        const files: CheckpointFiles = { kind: 'flowtune', name: shipped.name, bytes: shipped.bytes };
+        const file = parseCheckpointFile(files, { expectedTask: task });
+        // A config of another family (policy.kind from the link or a preset) keeps its fresh policy.
+        if (checkpointStartsRun(this.config, file.kind)) this.loadCheckpoint(files, file);
+        else reason = `policy.kind=${this.config.policy.kind}: Train starts from a fresh ${this.config.policy.kind} policy, since the shipped checkpoint for ${variant} holds a ${file.kind} policy`;
       } catch (error) {
         reason = `the shipped checkpoint for ${variant} was rejected: ${(error as Error).message}`;
       }

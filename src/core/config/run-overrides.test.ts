@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from './access';
 import { PRESETS } from './presets';
+import { checkpointFixedKeys } from './checkpoint-conflicts';
 import {
   asRunOverrides, configFromRunOverrides, matchingPreset, overrideKeys, presetConfigOver, presetNamed, runOverrides,
 } from './run-overrides';
@@ -65,6 +66,16 @@ describe('matchingPreset', () => {
     expect(matchingPreset(defaultConfig())).toBe('default');
     expect(matchingPreset(presetConfigOver('reinflow-steps-16', { ...defaultConfig(), task: 'lift' }))).toBe('reinflow-steps-16');
     expect(matchingPreset({ ...presetConfigOver('tiny', { ...defaultConfig(), task: 'reach' }), seed: 5 })).toBeUndefined();
+  });
+
+  it('passes over presets that cannot apply over the kept fields of a Gaussian checkpoint, and still finds its own', () => {
+    const gaussian = presetConfigOver('gaussian-ppo', { ...defaultConfig(), task: 'hopper' });
+    const kept = checkpointFixedKeys(gaussian);
+    expect(kept).toContain('policy.kind');
+    // A flow preset over policy.kind=gaussian, horizon 1, is no valid config: it is skipped, not thrown.
+    expect(() => presetConfigOver('reinflow-steps-16', gaussian, kept)).toThrow();
+    expect(matchingPreset(gaussian, kept)).toBe('gaussian-ppo');
+    expect(matchingPreset({ ...gaussian, seed: 9 }, kept)).toBeUndefined();
   });
 });
 

@@ -69,7 +69,14 @@ export function presetConfigOver(name: PresetName, current: RunConfig, kept: rea
 
 /** The first preset whose config over `config` equals `config`, or undefined for a hand-made config. */
 export function matchingPreset(config: RunConfig, kept: readonly ConfigKey[] = []): PresetName | undefined {
-  return PRESET_NAMES.find((name) => diffConfig(presetConfigOver(name, config, kept), config).length === 0);
+  return PRESET_NAMES.find((name) => {
+    // A preset that cannot apply over the kept fields (another policy family's) is not the one in force.
+    try {
+      return diffConfig(presetConfigOver(name, config, kept), config).length === 0;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** The keys the overrides set, first mention first. */
