@@ -1,9 +1,10 @@
+/** A quick check that a backend samples: the studio's probe of the backend it started (finite actions of the right shape). */
 import * as tf from '@tensorflow/tfjs';
-import type { BackendName } from '../src/core/backend/choose-backend';
-import { sampleActions } from '../src/core/flow/sampler';
-import { FlowPolicy } from '../src/core/policy/flow-policy';
-import { createRng } from '../src/core/random';
-import type { ProbeSampleResult } from '../src/protocol/trainer-api';
+import type { ProbeSampleResult } from '../../protocol/trainer-api';
+import { sampleActions } from '../flow/sampler';
+import { FlowPolicy } from '../policy/flow-policy';
+import { createRng } from '../random';
+import type { BackendName } from './choose-backend';
 
 /** A tiny policy (SwiftShader emulates the GPU on the CPU, so keep it small). */
 const PROBE = { batch: 2, obsDim: 8, horizon: 4, actionDim: 4, steps: 4 } as const;

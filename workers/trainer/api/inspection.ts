@@ -1,0 +1,64 @@
+/** InspectionApi and ExportApi: probes, chains, episodes and exports, transferred to the page. */
+import * as Comlink from 'comlink';
+import { probeSample } from '../../../src/core/backend/probe-sample';
+import { TrainingError } from '../../../src/core/errors';
+import type { ExportApi, InspectionApi } from '../../../src/protocol/trainer-api';
+import { probeEvalActions } from '../action-probe';
+import { chainPaths } from '../chain-paths';
+import { idlePolicy, sampleChains } from '../chain-requests';
+import { chainSampleBuffers } from '../chain-sampler';
+import { episodeReplay } from '../episode-replay';
+import { liveFrame } from '../live-frame';
+import { exportOnnx } from '../onnx-export';
+import { exportModelFiles } from '../run-export';
+import type { TrainerParts } from '../trainer-parts';
+
+export function inspectionApi(parts: TrainerParts): InspectionApi & ExportApi {
+  const withTf = <T>(work: () => Promise<T>) => parts.withTf(work);
+  return {
+    async probeSample(seed) {
+      const result = await withTf(() => probeSample(seed, parts.requireBackend().report.backend));
+      return Comlink.transfer(result, [result.actions.buffer]);
+    },
+    async probeActions(model, seed) {
+      const actions = await withTf(async () => {
+        const session = parts.session;
+        if (model === 'run') {
+          const run = session.run;
+          if (!run) throw new TrainingError('there is no run to probe: press Train first');
+          return probeEvalActions(run.bundle, run.config, seed);
+        }
+        if (!session.models.selected) throw new TrainingError('no checkpoint is selected: drop one in first');
+        return probeEvalActions(await idlePolicy(session), session.config, seed);
+      });
+      return Comlink.transfer({ model, seed, actions }, [actions.buffer]);
+    },
+    async sampleChains(request) {
+      const sample = await withTf(() => sampleChains(parts.session, request));
+      return Comlink.transfer(sample, chainSampleBuffers(sample));
+    },
+    listEpisodes: async () => parts.session.episodes.list(),
+    async episodeReplay(id) {
+      const replay = await episodeReplay(parts.session.episodes, id);
+      return Comlink.transfer(replay, [replay.poses.poses.buffer, replay.poses.tcp.buffer]);
+    },
+    async chainPaths(request) {
+      const paths = await withTf(() => chainPaths(parts.session, request));
+      const cloud = paths.pointCloud ? [paths.pointCloud.points.buffer, paths.pointCloud.shares.buffer] : [];
+      return Comlink.transfer(paths, [paths.paths.buffer, paths.odePath.buffer, paths.poses.poses.buffer, paths.poses.tcp.buffer, ...cloud]);
+    },
+    async liveFrame(envIndex) {
+      const frame = await liveFrame(parts.session, envIndex);
+      return frame ? Comlink.transfer(frame, [frame.poses.poses.buffer, frame.poses.tcp.buffer]) : null;
+    },
+    async exportModel() {
+      const files = await exportModelFiles(parts.session.run, parts.session.models.selected);
+      return Comlink.transfer(files, [files.flowtune.buffer as ArrayBuffer, files.weightsBin.buffer as ArrayBuffer]);
+    },
+    async exportOnnx() {
+      const file = await withTf(() => exportOnnx(parts.session));
+      const { check } = file;
+      return Comlink.transfer(file, [file.bytes.buffer as ArrayBuffer, check.obs.buffer as ArrayBuffer, check.x0.buffer as ArrayBuffer, check.actions.buffer as ArrayBuffer]);
+    },
+  };
+}
