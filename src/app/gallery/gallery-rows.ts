@@ -6,7 +6,7 @@ import type { EpisodeSummary } from '../../protocol/trainer-api';
 
 export type SuccessFilter = 'all' | 'success' | 'failure';
 
-/** The page keeps what the trainer worker keeps (workers/trainer/episode-store.ts defaults); byte-budget evictions arrive as dropped ids. */
+/** The page keeps what the trainer worker keeps (src/core/studio/episode-store.ts defaults); byte-budget evictions arrive as dropped ids. */
 export const PAGE_LIMITS: { trainEpisodes: number; evaluations: number } = { trainEpisodes: 200, evaluations: 10 };
 
 /** Creation order of an id "<source>-<iteration>-<sequence>". */
