@@ -117,10 +117,11 @@ test.describe('journey 11: the studio trains a Gaussian policy (DESIGN.md §16)'
   test('a reload mid-run resumes the Gaussian run from its IndexedDB autosave, and its iterations equal an uninterrupted run\'s', async ({ browser }) => {
     test.setTimeout(360_000);
     // The preset's keys in the link, as a shared link carries them, with a tiny budget and short episodes.
-    const total = 6;
+    // Rollouts of 256 steps keep the run going well past the reload that follows the first autosave.
+    const total = 10;
     const overrides = [
       'task=hopper', 'policy.kind=gaussian', 'policy.horizon=1', 'policy.n_action_steps=1', 'policy.n_obs_steps=1', 'num_envs=1',
-      'env.steps_per_iteration=32', 'ppo.minibatch_size=16', 'ppo.epochs=2', `iterations=${total}`, 'eval.every=0', 'checkpoint_every=2',
+      'env.steps_per_iteration=256', 'ppo.minibatch_size=128', 'ppo.epochs=2', `iterations=${total}`, 'eval.every=0', 'checkpoint_every=2',
       'env.max_episode_steps=20', 'ppo.lr_schedule=linear', 'seed=5',
     ];
     const isTimingKey = (key: string) => key === 'progress/wall_s' || key.startsWith('perf/');
