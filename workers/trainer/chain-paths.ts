@@ -14,9 +14,9 @@ import { freeBodyGeomSlots } from '../../src/core/render/free-body-geoms';
 import { episodePoses, sceneVisual, visibleGeomIds } from '../../src/core/render/scene-visual';
 import { finalChunks, tcpPaths } from '../../src/core/render/tcp-paths';
 import type { ChainPaths, ChainSampleRequest } from '../../src/protocol/trainer-api';
-import { episodeStepInput, resolveChainRequest, sampleChainSet } from './chain-sampler';
+import { episodeStepInput, resolveChainRequest, sampleChainSet } from '../../src/core/studio/chain-sampler';
 import { replayScenes } from './episode-replay';
-import { policyPointCloud } from './policy-point-cloud';
+import { policyPointCloud } from '../../src/core/studio/policy-point-cloud';
 import type { TrainingSession } from './training-session';
 
 export function chainPaths(session: TrainingSession, request: ChainSampleRequest): Promise<ChainPaths> {

@@ -5,7 +5,7 @@
  * episode instead. Never overlaps a PPO update.
  */
 import type { ChainSample, ChainSampleRequest } from '../../src/protocol/trainer-api';
-import { resolveChainRequest, sampleChainSet, sampleEpisodeChains } from './chain-sampler';
+import { resolveChainRequest, sampleChainSet, sampleEpisodeChains } from '../../src/core/studio/chain-sampler';
 import { IdleChainInputs } from './idle-chain-inputs';
 import type { TrainingSession } from './training-session';
 

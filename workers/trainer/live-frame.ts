@@ -8,7 +8,7 @@ import { observationSpec } from '../../src/core/envs/observation';
 import { observationState, stateRecord } from '../../src/core/render/observation-state';
 import { episodePoses, sceneVisual } from '../../src/core/render/scene-visual';
 import type { LiveFrame } from '../../src/protocol/trainer-api';
-import { resolveChainRequest } from './chain-sampler';
+import { resolveChainRequest } from '../../src/core/studio/chain-sampler';
 import { replayScenes } from './episode-replay';
 import type { TrainingSession } from './training-session';
 

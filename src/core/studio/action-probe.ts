@@ -3,11 +3,11 @@
  * from a seeded observation and seeded x_1, so two copies of the same weights give
  * identical actions. Used to check that an exported checkpoint re-imports exactly.
  */
-import type { RunConfig } from '../../src/core/config/run-config';
-import { createRng } from '../../src/core/random';
-import { sampleForObs } from '../../src/core/rl/policy-bundle';
-import type { PolicyBundle } from '../../src/core/policy/policy-bundle';
-import { samplerOptionsAt } from '../../src/core/rl/policy-setup';
+import type { RunConfig } from '../config/run-config';
+import { createRng } from '../random';
+import { sampleForObs } from '../rl/policy-bundle';
+import type { PolicyBundle } from '../policy/policy-bundle';
+import { samplerOptionsAt } from '../rl/policy-setup';
 
 /** [H × A] normalized actions of one chain for a seeded observation in [-1, 1]. */
 export async function probeEvalActions(bundle: PolicyBundle, config: RunConfig, seed: number): Promise<Float32Array> {

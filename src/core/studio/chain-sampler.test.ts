@@ -1,12 +1,12 @@
 import * as tf from '@tensorflow/tfjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useNodeBackend } from '../../src/cli/node-backend';
-import type { EpisodeRecord } from '../../src/core/envs/task-env';
-import { TrainingError } from '../../src/core/errors';
-import { createRng } from '../../src/core/random';
-import { stackEpisodeObs } from '../../src/core/rl/episode-obs-stack';
-import type { PolicyBundle } from '../../src/core/policy/policy-bundle';
-import { freshBundle, tinyConfig } from '../../src/core/rl/fixtures/test-support';
+import { useNodeBackend } from '../../cli/node-backend';
+import type { EpisodeRecord } from '../envs/task-env';
+import { TrainingError } from '../errors';
+import { createRng } from '../random';
+import { stackEpisodeObs } from '../rl/episode-obs-stack';
+import type { PolicyBundle } from '../policy/policy-bundle';
+import { freshBundle, tinyConfig } from '../rl/fixtures/test-support';
 import { episodeStepObservation, sampleChainSet, sampleEpisodeChains } from './chain-sampler';
 import { EpisodeStore } from './episode-store';
 

@@ -4,17 +4,17 @@
  * x_0, and each step's mean and std recomputed on the log-prob code path.
  */
 import * as tf from '@tensorflow/tfjs';
-import type { RunConfig } from '../../src/core/config/run-config';
-import { ConfigError, TrainingError } from '../../src/core/errors';
-import { chainStepMeans } from '../../src/core/flow/chain-means';
-import { sampleActions } from '../../src/core/flow/sampler';
-import { createRng, type Rng } from '../../src/core/random';
-import { normalizeStacked } from '../../src/core/rl/policy-bundle';
-import { obsFrameSize } from '../../src/core/policy/options';
-import type { PolicyBundle } from '../../src/core/policy/policy-bundle';
-import { samplerOptionsAt } from '../../src/core/rl/policy-setup';
-import { stackEpisodeObs } from '../../src/core/rl/episode-obs-stack';
-import type { ChainSample, ChainSampleRequest, EpisodeStep } from '../../src/protocol/trainer-api';
+import type { RunConfig } from '../config/run-config';
+import { ConfigError, TrainingError } from '../errors';
+import { chainStepMeans } from '../flow/chain-means';
+import { sampleActions } from '../flow/sampler';
+import { createRng, type Rng } from '../random';
+import { normalizeStacked } from '../rl/policy-bundle';
+import { obsFrameSize } from '../policy/options';
+import type { PolicyBundle } from '../policy/policy-bundle';
+import { samplerOptionsAt } from '../rl/policy-setup';
+import { stackEpisodeObs } from '../rl/episode-obs-stack';
+import type { ChainSample, ChainSampleRequest, EpisodeStep } from '../../protocol/trainer-api';
 import type { EpisodeStore } from './episode-store';
 
 export const DEFAULT_CHAIN_COUNT = 16;

@@ -1,8 +1,8 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useNodeBackend } from '../../src/cli/node-backend';
-import { createRng } from '../../src/core/random';
-import { freshBundle, tinyConfig } from '../../src/core/rl/fixtures/test-support';
+import { useNodeBackend } from '../../cli/node-backend';
+import { createRng } from '../random';
+import { freshBundle, tinyConfig } from '../rl/fixtures/test-support';
 import { policyPointCloud } from './policy-point-cloud';
 
 const NUM_POINTS = 16;

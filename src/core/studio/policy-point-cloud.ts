@@ -3,10 +3,10 @@
  * the newest frame's points in env units, and the share of the PointNet's max-pool channels
  * each point wins on that frame, normalized as the policy normalizes it.
  */
-import { obsFrameSize } from '../../src/core/policy/options';
-import type { PolicyBundle } from '../../src/core/policy/policy-bundle';
-import { pointWinShares } from '../../src/core/policy/point-wins';
-import type { PolicyPointCloud } from '../../src/protocol/trainer-api';
+import { obsFrameSize } from '../policy/options';
+import type { PolicyBundle } from '../policy/policy-bundle';
+import { pointWinShares } from '../policy/point-wins';
+import type { PolicyPointCloud } from '../../protocol/trainer-api';
 
 /** rawStackedObs: [nObs·frameSize] in env units; undefined for a state policy. */
 export async function policyPointCloud(bundle: PolicyBundle, rawStackedObs: Float32Array): Promise<PolicyPointCloud | undefined> {
