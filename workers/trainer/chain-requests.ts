@@ -6,10 +6,11 @@
  */
 import type { ChainSample, ChainSampleRequest } from '../../src/protocol/trainer-api';
 import { resolveChainRequest, sampleChainSet, sampleEpisodeChains } from '../../src/core/studio/chain-sampler';
-import { IdleChainInputs } from './idle-chain-inputs';
+import { IdleChainInputs } from '../../src/core/studio/idle-chain-inputs';
+import { RestartableEnv } from './restartable-env';
 import type { TrainingSession } from './training-session';
 
-const idleInputs = new IdleChainInputs();
+const idleInputs = new IdleChainInputs((envConfig) => RestartableEnv.create(envConfig, 1));
 
 /** Frees the idle policy (after a backend switch: the next view builds it on the new backend). */
 export function forgetIdlePolicy(): void {

@@ -3,7 +3,7 @@
  * stores under one loop): each save replaces the run's own autosave and keeps its Runs-list entry
  * current; a rollback returns to that autosave. A failed save is reported and never stops the run.
  */
-import type { CheckpointFiles } from '../../src/core/checkpoint/checkpoint-open';
+import type { CheckpointFiles } from '../../src/core/run/open-checkpoint';
 import type { Run } from '../../src/core/run/run';
 import type { RunStore } from '../../src/core/run/run-ports';
 import type { TrainerEvent } from '../../src/protocol/trainer-api';

@@ -5,18 +5,24 @@
  * noise change costs only the sampling.
  */
 import * as tf from '@tensorflow/tfjs';
-import { bundleFromCheckpoint } from '../../src/core/checkpoint/policy-checkpoint';
-import type { FamilyCheckpoint } from '../../src/core/run/family-checkpoint';
-import { TrainingError } from '../../src/core/errors';
-import type { RunConfig } from '../../src/core/config/run-config';
-import type { PolicyBundle } from '../../src/core/policy/policy-bundle';
-import { ObsHistory } from '../../src/core/rl/obs-history';
-import { freshBundle } from '../../src/core/run/fresh-bundle';
-import { runEnvConfig } from '../../src/core/run/run-env-config';
-import { envShapes } from '../../src/core/run/open-checkpoint';
-import { RestartableEnv } from './restartable-env';
+import { bundleFromCheckpoint } from '../checkpoint/policy-checkpoint';
+import type { FamilyCheckpoint } from '../run/family-checkpoint';
+import { TrainingError } from '../errors';
+import type { RunConfig } from '../config/run-config';
+import type { PolicyBundle } from '../policy/policy-bundle';
+import { ObsHistory } from '../rl/obs-history';
+import { freshBundle } from '../run/fresh-bundle';
+import { runEnvConfig } from '../run/run-env-config';
+import { envShapes } from '../run/open-checkpoint';
+import type { BatchEnv } from '../envs/batch-env';
+import type { VectorEnvConfig } from '../envs/vector-env-config';
+
+/** Opens `numEnvs` envs for one seeded reset (the studio's env workers, or envs in this thread). */
+export type ResetEnvOpener = (config: VectorEnvConfig) => Promise<Pick<BatchEnv, 'reset' | 'dispose'>>;
 
 export class IdleChainInputs {
+  constructor(private readonly openEnv: ResetEnvOpener) {}
+
   private bundleEntry?: { key: string; checkpoint?: FamilyCheckpoint; bundle: PolicyBundle };
   private obsEntry?: { key: string; obs: Float32Array };
 
@@ -24,7 +30,7 @@ export class IdleChainInputs {
   private async resetObs(config: RunConfig): Promise<Float32Array> {
     const key = JSON.stringify([config.task, config.env, config.seed, config.num_envs]);
     if (this.obsEntry?.key === key) return this.obsEntry.obs;
-    const env = await RestartableEnv.create(runEnvConfig(config, 'train', false), 1);
+    const env = await this.openEnv(runEnvConfig(config, 'train', false));
     try {
       const obs = await env.reset(Array.from({ length: config.num_envs }, (_, envIndex) => config.seed + envIndex));
       this.obsEntry = { key, obs };

@@ -10,7 +10,7 @@ import { chainSampleBuffers } from '../../../src/core/studio/chain-sampler';
 import { episodeReplay } from '../episode-replay';
 import { liveFrame } from '../live-frame';
 import { exportOnnx } from '../onnx-export';
-import { exportModelFiles } from '../run-export';
+import { exportModelFiles } from '../../../src/core/studio/model-files';
 import type { TrainerParts } from '../trainer-parts';
 
 export function inspectionApi(parts: TrainerParts): InspectionApi & ExportApi {
