@@ -65,14 +65,7 @@ export default tseslint.config(
   },
   {
     files: ['workers/**/*.ts'],
-    rules: { 'no-restricted-imports': restrict(workerPatterns, workerCliPatterns) },
-  },
-  {
-    // A second rule name, so the allow-list warns while the arrows above stay errors. 'warn' until
-    // the worker files still listed by it are moved behind core/run or core/studio.
-    files: ['workers/**/*.ts'],
-    ignores: ['workers/**/*.test.ts', 'workers/**/fixtures/**/*.ts'],
-    rules: { '@typescript-eslint/no-restricted-imports': ['warn', { patterns: workerCorePatterns }] },
+    rules: { 'no-restricted-imports': restrict(workerPatterns, workerCliPatterns, workerCorePatterns) },
   },
   {
     // The workers' unit tests run in Node, where the CLI's backend and MuJoCo loaders are the way in.

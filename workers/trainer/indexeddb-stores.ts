@@ -2,6 +2,7 @@
 import { studioQueueStore } from '../../src/core/studio/queue-store';
 import { RunArchive } from '../../src/core/studio/run-archive';
 import type { QueuePorts } from '../../src/core/studio/run-queue';
+import { RunAutosaves } from '../../src/core/studio/run-autosave';
 import { SavedRuns } from '../../src/core/studio/saved-runs';
 import type { KeyValueStore, StudioStores } from '../../src/core/studio/studio-stores';
 import { TaskStore } from '../../src/core/studio/task-store';
@@ -22,6 +23,7 @@ export const studioStores: StudioStores = {
 
 export const runArchive = new RunArchive(studioStores);
 export const savedRuns = new SavedRuns(studioStores);
+export const autosaves = new RunAutosaves(savedRuns);
 export const queueStore = studioQueueStore(studioStores);
 export const taskStore = new TaskStore(studioStores);
 

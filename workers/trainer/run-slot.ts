@@ -11,16 +11,17 @@ import type { TrainerEvent } from '../../src/protocol/trainer-api';
 import type { BackendName } from '../../src/core/backend/choose-backend';
 import type { ModelSelection } from './model-selection';
 import { checkpointInfo } from './model-source';
-import type { Autosave } from './run-autosave';
-import type { RunListings } from './run-listings';
-import type { SavedRunOffers } from './saved-run-offers';
+import type { Autosave, RunAutosaves } from '../../src/core/studio/run-autosave';
+import type { RunListings } from '../../src/core/studio/run-listings';
+import type { SavedRunOffers } from '../../src/core/studio/saved-run-offers';
 import type { StudioEnvs } from './studio-envs';
-import { StudioRunStore } from './studio-run-store';
+import { StudioRunStore } from '../../src/core/studio/studio-run-store';
 
 export interface RunSlotParts {
   models: ModelSelection;
   listings: RunListings;
   offers: SavedRunOffers;
+  autosaves: RunAutosaves;
   envs: StudioEnvs;
   pauseGate: (where: PausePoint) => Promise<void>;
   emit: (event: TrainerEvent) => void;
@@ -50,7 +51,7 @@ export class RunSlot {
     this.opened = opened;
     for (const note of opened.notes) emit({ type: 'error', name: 'ResumeNote', message: note });
     listings.open(opened.run, restored?.listing);
-    this.store = new StudioRunStore(opened.run, listings, emit, () => this.opened === opened);
+    this.store = new StudioRunStore(opened.run, this.parts.autosaves, listings, emit, () => this.opened === opened);
     this.store.savedIteration = restored?.summary.iteration;
     models.markRunModel(true);
     emit({ type: 'history', records: [...opened.run.history] });

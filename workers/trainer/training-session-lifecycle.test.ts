@@ -1,10 +1,9 @@
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useNodeBackend } from '../../src/cli/node-backend';
 import type { CheckpointFiles, ModelSource, TrainerEvent } from '../../src/protocol/trainer-api';
-import { readOffer, readRunSave } from './autosave-store';
+import { runArchive, savedRuns } from './indexeddb-stores';
 import { clearMemoryDb } from './fixtures/memory-studio-db';
 import { flowtuneFile, PICK_CUBE_STATE, smallConfig } from '../../src/core/run/fixtures/test-checkpoints';
-import { keptListings } from './run-archive';
 import { TrainingSession } from './training-session';
 
 // Node has no IndexedDB and no env workers: the studio's database is in memory, and runs are stand-ins
@@ -54,8 +53,8 @@ describe('the studio\'s run lifecycle', () => {
     await train(session, 2);
     expect(notices(events)).toEqual([expect.stringMatching(/^the saved run pick-cube \d\d:\d\d from iteration 3 is kept in the Runs list with its weights: resume it there$/)]);
     expect(events).toContainEqual({ type: 'saved-run', saved: null });
-    expect((await readRunSave(savedId))?.summary.iteration).toBe(3);
-    expect((await readOffer())?.runId).toBe(session.currentRunId);
+    expect((await savedRuns.read(savedId))?.summary.iteration).toBe(3);
+    expect((await savedRuns.offer())?.runId).toBe(session.currentRunId);
     const runs = await session.listings.all();
     expect(runs.find((run) => run.id === savedId)).toMatchObject({ current: false, savedIteration: 3, iterations: 3 });
     expect(runs.find((run) => run.id === session.currentRunId)).toMatchObject({ current: true, savedIteration: 2 });
@@ -70,8 +69,8 @@ describe('the studio\'s run lifecycle', () => {
     expect(session.status()).toMatchObject({ phase: 'idle', savedIteration: undefined });
     expect(notices(events)).toEqual([expect.stringMatching(/^pick-cube \d\d:\d\d is kept in the Runs list with its weights from iteration 4: resume it there$/)]);
     expect(await openSession().session.offers.offered()).toBeNull();
-    expect((await readRunSave(id))?.summary.iteration).toBe(4);
-    expect((await keptListings()).find((run) => run.id === id)).toMatchObject({ savedIteration: 4 });
+    expect((await savedRuns.read(id))?.summary.iteration).toBe(4);
+    expect((await runArchive.listings()).find((run) => run.id === id)).toMatchObject({ savedIteration: 4 });
   });
 
   it('a kept run resumes from its own save at its own iteration and trains on in one call; refused while another run exists', async () => {
@@ -91,7 +90,7 @@ describe('the studio\'s run lifecycle', () => {
     expect(['running', 'done']).toContain(session.phase);
     await session.loopSettled();
     expect(session.run?.iteration).toBe(8);
-    expect((await readOffer())?.runId).toBe(keptId);
+    expect((await savedRuns.offer())?.runId).toBe(keptId);
   });
 
   it('Resume on the banner restores the offered run and trains in one call, and the banner\'s offer goes', async () => {
@@ -121,18 +120,18 @@ describe('the studio\'s run lifecycle', () => {
   it('the banner\'s Keep leaves the run in the Runs list with its weights; Discard deletes it', async () => {
     await train(openSession().session, 2);
     const { session, events } = openSession();
-    const kept = (await readOffer())!.runId;
+    const kept = (await savedRuns.offer())!.runId;
     await session.offers.keep();
     expect(await session.offers.offered()).toBeNull();
-    expect((await readRunSave(kept))?.summary.iteration).toBe(2);
+    expect((await savedRuns.read(kept))?.summary.iteration).toBe(2);
     expect(notices(events)).toEqual([expect.stringMatching(/from iteration 2 is kept in the Runs list with its weights: resume it there$/)]);
 
     await train(openSession().session, 2);
     const reloaded = openSession();
-    const discarded = (await readOffer())!.runId;
+    const discarded = (await savedRuns.offer())!.runId;
     await reloaded.session.offers.discard();
-    expect(await readRunSave(discarded)).toBeNull();
-    expect((await keptListings()).map((run) => run.id)).toEqual([kept]);
+    expect(await savedRuns.read(discarded)).toBeNull();
+    expect((await runArchive.listings()).map((run) => run.id)).toEqual([kept]);
     expect(notices(reloaded.events)).toEqual([expect.stringMatching(/from iteration 2 was deleted$/)]);
   });
 });

@@ -8,29 +8,28 @@
  */
 import type { RunConfig } from '../../src/core/config';
 import { TrainingError } from '../../src/core/errors';
-import type { MetricRecord } from '../../src/core/metrics/metric-keys';
 import type { Run } from '../../src/core/run/run';
-import { isNonfiniteStop, MAX_ROLLBACKS, rollBackRun, saveRun, trainLoop } from '../../src/core/run/run-loop';
 import type { RunPhase, RunStatus, SavedRunSummary, TrainerEvent } from '../../src/protocol/trainer-api';
 import type { BackendName } from '../../src/core/backend/choose-backend';
-import { EpisodeStore } from './episode-store';
+import { EpisodeStore } from '../../src/core/studio/episode-store';
 import type { FaultInjection } from './fault-injection';
 import { InspectionJobs } from './inspection-jobs';
 import { LoopControl, type LoopOutcome } from './loop-control';
 import { PhaseBoard } from './phase-board';
 import { ModelSelection } from './model-selection';
-import { readAutosave, readRunAutosave, type Autosave } from './run-autosave';
-import { RunListings } from './run-listings';
-import { SavedRunOffers } from './saved-run-offers';
+import { RunListings } from '../../src/core/studio/run-listings';
+import { SavedRunOffers } from '../../src/core/studio/saved-run-offers';
+import { autosaves, runArchive, savedRuns } from './indexeddb-stores';
 import { StudioEnvs } from './studio-envs';
 import { RunSlot } from './run-slot';
-import type { StudioRunStore } from './studio-run-store';
+import { RunLifecycle } from './run-lifecycle';
 
 export class TrainingSession {
   private readonly control = new LoopControl();
   private readonly envs: StudioEnvs;
   private readonly slot: RunSlot;
   private readonly board: PhaseBoard;
+  private readonly lifecycle: RunLifecycle;
   private listener?: (event: TrainerEvent) => void;
   readonly emit = (event: TrainerEvent): void => {
     this.listener?.(event);
@@ -39,9 +38,9 @@ export class TrainingSession {
   /** The next run's config and model. */
   readonly models: ModelSelection;
   /** The current run's entry in the Runs list. */
-  readonly listings = new RunListings(this.emit);
+  readonly listings = new RunListings(this.emit, runArchive);
   /** The run a reload offers to resume. */
-  readonly offers = new SavedRunOffers(this.emit, this.listings);
+  readonly offers = new SavedRunOffers(this.emit, this.listings, savedRuns, runArchive);
   /** Chain- and path-view samples: never during an update. */
   readonly inspections = new InspectionJobs(() => this.iterationBusy());
   /** Recorded episodes for the gallery and replay. */
@@ -58,14 +57,18 @@ export class TrainingSession {
    */
   beforeOpen?: (savedOn?: BackendName) => Promise<void>;
 
-  constructor(config: RunConfig, private readonly faults?: FaultInjection) {
+  constructor(config: RunConfig, faults?: FaultInjection) {
     this.models = new ModelSelection(config, this.emit, () => this.run);
     this.envs = new StudioEnvs(faults);
     this.slot = new RunSlot({
-      models: this.models, listings: this.listings, offers: this.offers, envs: this.envs, pauseGate: this.control.pauseGate, emit: this.emit,
+      models: this.models, listings: this.listings, offers: this.offers, autosaves, envs: this.envs, pauseGate: this.control.pauseGate, emit: this.emit,
       beforeOpen: async (savedOn) => this.beforeOpen?.(savedOn),
     });
     this.board = new PhaseBoard(this.emit, () => ({ run: this.run, task: this.config.task, savedIteration: this.slot.store?.savedIteration, envRestarts: this.envs.restarts }));
+    this.lifecycle = new RunLifecycle({
+      control: this.control, board: this.board, slot: this.slot, models: this.models, listings: this.listings,
+      episodes: this.episodes, inspections: this.inspections, emit: this.emit, faults, ended: (outcome) => this.onLoopEnd?.(outcome),
+    });
   }
 
   get phase(): RunPhase {
@@ -111,69 +114,15 @@ export class TrainingSession {
     await this.inspections.settle();
     if (this.iterationBusy()) return;
     this.board.rollbackIteration = undefined;
-    const run = this.run ?? await this.openNew();
+    const run = this.run ?? await this.lifecycle.openNew();
     if (!run) return;
-    this.control.go(steps, () => this.runLoop(run, this.slot.store!));
+    this.control.go(steps, () => this.lifecycle.run(run, this.slot.store!));
     this.board.set('running');
-  }
-
-  /** A new run of the selected model and config; undefined (the error said) when it cannot open. */
-  private async openNew(): Promise<Run | undefined> {
-    this.board.set('starting', 'starting env workers…');
-    try {
-      return await this.slot.open();
-    } catch (error) {
-      this.board.fail(error);
-      this.onLoopEnd?.({ kind: 'error', message: this.board.message ?? String(error) });
-      return undefined;
-    }
-  }
-
-  /** core/run's loop with the browser's hooks: events, episodes, inspections, env restarts, fault injection. */
-  private async runLoop(run: Run, store: StudioRunStore): Promise<void> {
-    try {
-      const end = await trainLoop(run, store, {
-        shouldStop: this.control.shouldStop,
-        beforeStep: () => this.faults?.beforeStep(),
-        recover: (error, attempt) => this.slot.recover(error, attempt) && (this.board.announce(), true),
-        onRecord: (record) => this.afterIteration(run, record),
-        // on_nonfinite=rollback took the run back by itself.
-        onNote: (note) => this.rolledBack(run, () => this.emit({ type: 'notice', message: note })),
-      });
-      if (this.run !== run) return;
-      this.board.set(end === 'done' ? 'done' : 'paused', end === 'done' ? `finished ${run.iteration} iterations` : `paused at iteration ${run.iteration}`);
-      this.onLoopEnd?.({ kind: end === 'done' ? 'done' : 'paused', runId: this.currentRunId });
-    } catch (error) {
-      if (this.run !== run) return;
-      this.board.rollbackIteration = isNonfiniteStop(error) && run.rollbacks < MAX_ROLLBACKS ? this.listings.listing?.savedIteration : undefined;
-      this.board.fail(error);
-      this.onLoopEnd?.({ kind: 'error', message: this.board.message ?? String(error), runId: this.currentRunId });
-    } finally {
-      await this.inspections.runQueued();
-    }
-  }
-
-  private async afterIteration(run: Run, record: MetricRecord): Promise<void> {
-    this.control.countIteration();
-    this.emit({ type: 'metrics', record });
-    this.board.announce();
-    const { added, dropped } = this.episodes.addIteration(run, record);
-    this.emit({ type: 'episodes', episodes: added, dropped });
-    await this.inspections.runQueued();
   }
 
   /** Returns once paused: between iterations, or at the next decision or minibatch inside one, where the run is saved. */
   async pause(): Promise<void> {
-    if (this.phase !== 'running') return;
-    const parked = await this.control.pause();
-    const run = this.run;
-    if (parked && this.phase === 'running' && run && this.slot.store) {
-      await saveRun(run, this.slot.store).catch((error: unknown) => {
-        if (!this.slot.recover(error, 0)) this.emit({ type: 'error', name: 'AutosaveError', message: `the pause was not saved: ${(error as Error).message}` });
-      });
-      this.board.set('paused', `paused at iteration ${run.iteration}, mid-${this.control.pausedAt === 'minibatch' ? 'update' : 'rollout'}`);
-      await this.inspections.runQueued();
-    }
+    if (this.phase === 'running') await this.lifecycle.pause(() => this.phase === 'running');
   }
 
   async stepOnce(): Promise<void> {
@@ -205,21 +154,12 @@ export class TrainingSession {
     this.board.set('idle');
   }
 
-  /** Back to this run's newest save with half the actor lr (core/run rollBackRun), paused; the metrics after it are dropped. */
+  /** Back to this run's newest save with half the actor lr, paused (RunLifecycle.rollBack). */
   async rollBack(): Promise<void> {
     const run = this.run;
     if (this.iterationBusy()) throw new TrainingError('pause the run before rolling it back');
     if (!run || !this.slot.store) throw new TrainingError('there is no run to roll back');
-    const note = await rollBackRun(run, this.slot.store);
-    this.rolledBack(run, () => this.board.set('paused', note));
-  }
-
-  /** After a rollback the run's config (actor_lr) and history are the checkpoint's: the page is told, then `say` the sentence. */
-  private rolledBack(run: Run, say: () => void): void {
-    this.board.rollbackIteration = undefined;
-    this.models.followRun(run.config);
-    this.emit({ type: 'history', records: [...run.history] });
-    say();
+    await this.lifecycle.rollBack(run, this.slot.store);
   }
 
   /**
@@ -229,21 +169,11 @@ export class TrainingSession {
   async resume(runId?: string, train = true): Promise<SavedRunSummary> {
     this.assertNoRun();
     if (train) this.assertCanTrain();
-    const summary = await this.restore(runId === undefined ? await readAutosave() : await readRunAutosave(runId));
+    const saved = runId === undefined ? await autosaves.offered() : await autosaves.ofRun(runId);
+    this.assertNoRun();
+    const summary = await this.lifecycle.restore(saved);
     if (train) await this.train();
     return summary;
-  }
-
-  /** Reopens a saved run exactly where it was saved, paused; if it cannot be opened, nothing changes. */
-  private async restore(saved: Autosave): Promise<SavedRunSummary> {
-    this.assertNoRun();
-    this.board.set('starting', `restoring ${saved.listing.name} at iteration ${saved.summary.iteration}…`);
-    const run = await this.slot.restore(saved).catch((error: unknown) => {
-      this.board.set('idle');
-      throw error;
-    });
-    this.board.set(run.done ? 'done' : 'paused', run.done ? `finished ${run.iteration} iterations` : `resumed ${saved.listing.name} at iteration ${saved.summary.iteration}`);
-    return saved.summary;
   }
 
   private assertNoRun(): void {

@@ -3,11 +3,11 @@
  * stores under one loop): each save replaces the run's own autosave and keeps its Runs-list entry
  * current; a rollback returns to that autosave. A failed save is reported and never stops the run.
  */
-import type { CheckpointFiles } from '../../src/core/run/open-checkpoint';
-import type { Run } from '../../src/core/run/run';
-import type { RunStore } from '../../src/core/run/run-ports';
-import type { TrainerEvent } from '../../src/protocol/trainer-api';
-import { readOwnAutosave, writeAutosave } from './run-autosave';
+import type { CheckpointFiles } from '../run/open-checkpoint';
+import type { Run } from '../run/run';
+import type { RunStore } from '../run/run-ports';
+import type { TrainerEvent } from '../../protocol/trainer-api';
+import type { RunAutosaves } from './run-autosave';
 import type { RunListings } from './run-listings';
 
 export class StudioRunStore implements RunStore {
@@ -17,6 +17,7 @@ export class StudioRunStore implements RunStore {
   /** `isCurrent` turns false once the run is reset, so a save still in flight leaves the Runs list alone. */
   constructor(
     private readonly run: Run,
+    private readonly autosaves: RunAutosaves,
     private readonly listings: RunListings,
     private readonly emit: (event: TrainerEvent) => void,
     private readonly isCurrent: () => boolean,
@@ -25,7 +26,7 @@ export class StudioRunStore implements RunStore {
   async saveCheckpoint(_name: string, bytes: Uint8Array): Promise<void> {
     if (this.run.iteration === 0) return;
     try {
-      const saved = await writeAutosave(bytes, this.run, this.listings.current(this.run));
+      const saved = await this.autosaves.write(bytes, this.run, this.listings.current(this.run));
       if (this.isCurrent()) {
         this.listings.listing = saved.listing;
         this.savedIteration = saved.summary.iteration;
@@ -45,7 +46,7 @@ export class StudioRunStore implements RunStore {
 
   async newestCheckpoint(): Promise<{ files: CheckpointFiles; iteration: number } | undefined> {
     const id = this.listings.currentId;
-    const saved = id === undefined ? null : await readOwnAutosave(id);
+    const saved = id === undefined ? null : await this.autosaves.own(id);
     return saved ? { files: saved.files, iteration: saved.summary.iteration } : undefined;
   }
 }
