@@ -1,6 +1,6 @@
 import { useRecipeStore } from '../store/recipe-slice';
 import { useRunStore } from '../store/run-slice';
-import { demoSummaryText, demosMismatchText } from './demo-summary';
+import { demoSummaryText, demosMismatchText, demosObservationNote } from './demo-summary';
 import { DemosDrop } from './DemosDrop';
 import { exportDemos } from './recipe-actions';
 import { RecipeNoticeLine } from './RecipeNoticeLine';
@@ -15,7 +15,9 @@ export function DemonstrationsSection() {
   const demosObsType = useRecipeStore((state) => state.status?.demos?.obsType);
   const task = useRunStore((state) => state.config.task);
   const obsType = useRunStore((state) => state.config.env.obs_type);
-  const mismatch = demosTask && demosObsType ? demosMismatchText({ task: demosTask, obsType: demosObsType }, task, obsType) : undefined;
+  const held = demosTask && demosObsType ? { task: demosTask, obsType: demosObsType } : undefined;
+  const mismatch = held && demosMismatchText(held, task);
+  const observationNote = held && demosObservationNote(held, task, obsType);
   return (
     <section className="panel recipe-section" data-testid="demos-section">
       <h2>Demonstrations</h2>
@@ -31,6 +33,7 @@ export function DemonstrationsSection() {
         <button data-testid="demos-export" disabled={!summary || busy} title="Save the held demos as a .demos file" onClick={() => void exportDemos()}>Export .demos</button>
       </div>
       {mismatch && <p className="notice notice-error" data-testid="demos-mismatch">{mismatch}</p>}
+      {observationNote && <p className="notice small" data-testid="demos-observation">{observationNote}</p>}
       <RecipeNoticeLine place="demos" testId="demos-notice" />
     </section>
   );

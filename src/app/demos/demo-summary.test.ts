@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DemoSetSummary } from '../../protocol/recipe-api';
-import { demoSummaryText, demosMismatchText, progressFraction, progressText } from './demo-summary';
+import { demoSummaryText, demosMismatchText, demosObservationNote, progressFraction, progressText } from './demo-summary';
 
 const recorded: DemoSetSummary = { source: 'recorded', task: 'reach', obsType: 'state', episodes: 50, steps: 4812, successes: 48, noise: 0.3 };
 
@@ -32,12 +32,17 @@ describe('progress', () => {
 });
 
 describe('demosMismatchText', () => {
-  it('is silent when the demos fit the selected task and observation kind', () => {
-    expect(demosMismatchText(recorded, 'reach', 'state')).toBeUndefined();
+  it('is silent when the demos fit the selected task', () => {
+    expect(demosMismatchText(recorded, 'reach')).toBeUndefined();
   });
 
-  it('names the demos’ task or observation kind and the selected one', () => {
-    expect(demosMismatchText(recorded, 'lift', 'state')).toBe('These demos are of reach, but the selected task is lift: record or drop demos of lift, or pick reach again.');
-    expect(demosMismatchText(recorded, 'reach', 'pointcloud')).toMatch(/^These demos hold state observations, but reach is set to point-cloud/);
+  it('names the demos’ task and the selected one', () => {
+    expect(demosMismatchText(recorded, 'lift')).toBe('These demos are of reach, but the selected task is lift: record or drop demos of lift, or pick reach again.');
+  });
+
+  it('is no error for another observation kind: stage 1 trains in the demos\' kind, and a note says so', () => {
+        expect(demosObservationNote(recorded, 'reach', 'pointcloud')).toBe('These demos hold state observations, so stage 1 trains a state policy of reach (the Config tab is set to point-cloud).');
+    expect(demosObservationNote(recorded, 'reach', 'state')).toBeUndefined();
+    expect(demosObservationNote(recorded, 'lift', 'pointcloud')).toBeUndefined();
   });
 });

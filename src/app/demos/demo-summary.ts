@@ -23,10 +23,19 @@ export function progressFraction(status: Pick<RecipeStatus, 'done' | 'total'>): 
   return status.total > 0 ? Math.min(1, Math.max(0, status.done / status.total)) : 0;
 }
 
-/** Why the held demos do not fit the selected task or observation kind; undefined when they do. */
-export function demosMismatchText(demos: Pick<DemoSetSummary, 'task' | 'obsType'>, task: string, obsType: 'state' | 'pointcloud'): string | undefined {
-  const kind = (value: 'state' | 'pointcloud') => (value === 'pointcloud' ? 'point-cloud' : 'state');
+const kind = (value: 'state' | 'pointcloud') => (value === 'pointcloud' ? 'point-cloud' : 'state');
+
+/** Why the held demos do not fit the selected task; undefined when they do. */
+export function demosMismatchText(demos: Pick<DemoSetSummary, 'task'>, task: string): string | undefined {
   if (demos.task !== task) return `These demos are of ${demos.task}, but the selected task is ${task}: record or drop demos of ${task}, or pick ${demos.task} again.`;
-  if (demos.obsType !== obsType) return `These demos hold ${kind(demos.obsType)} observations, but ${task} is set to ${kind(obsType)}: record them again or switch the observation kind back.`;
   return undefined;
+}
+
+/**
+ * Stage 1 learns in the demos' observation kind (core/config pretrainConfigForDemos, as `npm run pretrain` does),
+ * so another kind than the Config tab's is no error: this says which policy stage 1 will train.
+ */
+export function demosObservationNote(demos: Pick<DemoSetSummary, 'task' | 'obsType'>, task: string, obsType: 'state' | 'pointcloud'): string | undefined {
+  if (demos.task !== task || demos.obsType === obsType) return undefined;
+  return `These demos hold ${kind(demos.obsType)} observations, so stage 1 trains a ${kind(demos.obsType)} policy of ${task} (the Config tab is set to ${kind(obsType)}).`;
 }
