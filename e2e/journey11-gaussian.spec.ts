@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import onnxProto from 'onnx-proto';
 import * as ort from 'onnxruntime-node';
-import { envSteps, iteration, openStudio, tinyHash, waitForIteration } from './studio';
+import { envSteps, exportedMetrics, exportOnnxChecked, iteration, openStudio, tinyHash, waitForIteration } from './studio';
 
 /** A tiny budget on top of preset gaussian-ppo: 1 env × 64 decisions, 2 minibatches of 32, one epoch, two iterations, eval at the second. */
 const BUDGET: { group: string; key: string; value: string }[] = [
@@ -26,20 +25,6 @@ async function setField(page: Page, group: string, key: string, value: string): 
   // Enter drops the draft: the field shows the accepted config, so the value stays only once the trainer took it.
   await expect(input, key).toHaveValue(value);
   await expect(page.getByTestId('config-notice')).toHaveCount(0);
-}
-
-/** Exports ONNX, waits for the in-page onnxruntime-web check, and returns its max |Δ| and the downloaded bytes. */
-async function exportChecked(page: Page): Promise<{ maxAbsDifference: number; text: string; bytes: Uint8Array; name: string }> {
-  await page.getByTestId('export-onnx').click();
-  const check = page.getByTestId('onnx-check');
-  await expect(check).toBeVisible({ timeout: 60_000 });
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('onnx-download').click()]);
-  return {
-    maxAbsDifference: Number(await check.getAttribute('data-max-abs-diff')),
-    text: (await check.textContent()) ?? '',
-    bytes: new Uint8Array(readFileSync((await download.path())!)),
-    name: download.suggestedFilename(),
-  };
 }
 
 test.describe('journey 11: the studio trains a Gaussian policy (DESIGN.md §16)', () => {
@@ -89,7 +74,7 @@ test.describe('journey 11: the studio trains a Gaussian policy (DESIGN.md §16)'
     await expect(page.getByTestId('chain-error')).toHaveCount(0);
 
     // onnxruntime-web in the page runs the graph on env 0's rollout observation against the live policy's mean action.
-    const exported = await exportChecked(page);
+    const exported = await exportOnnxChecked(page);
     expect(exported.name).toMatch(/^hopper-.*\.onnx$/);
     expect(exported.text).toMatch(/^onnxruntime-web matches the live policy: max \|Δ\| .* on env 0's newest rollout observation$/);
     expect(exported.maxAbsDifference).toBeLessThan(1e-5);
@@ -124,15 +109,6 @@ test.describe('journey 11: the studio trains a Gaussian policy (DESIGN.md §16)'
       'env.steps_per_iteration=256', 'ppo.minibatch_size=128', 'ppo.epochs=2', `iterations=${total}`, 'eval.every=0', 'checkpoint_every=2',
       'env.max_episode_steps=20', 'ppo.lr_schedule=linear', 'seed=5',
     ];
-    const isTimingKey = (key: string) => key === 'progress/wall_s' || key.startsWith('perf/');
-    const metrics = async (page: Page) => {
-      const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-jsonl').click()]);
-      return readFileSync((await download.path())!, 'utf8').trim().split('\n').map((line) => {
-        const record = JSON.parse(line) as Record<string, number | string>;
-        for (const key of Object.keys(record)) if (isTimingKey(key)) delete record[key];
-        return record;
-      });
-    };
     const open = async (page: Page) => {
       await page.goto(`/?backend=wasm#${tinyHash(overrides)}`);
       await expect(page.getByTestId('backend')).toHaveText('wasm');
@@ -145,7 +121,7 @@ test.describe('journey 11: the studio trains a Gaussian policy (DESIGN.md §16)'
     await open(straight);
     await straight.getByTestId('train').click();
     await expect(straight.getByTestId('phase')).toHaveText('done', { timeout: 180_000 });
-    const expected = await metrics(straight);
+    const expected = await exportedMetrics(straight);
     await straightContext.close();
     expect(expected).toHaveLength(total);
 
@@ -161,7 +137,7 @@ test.describe('journey 11: the studio trains a Gaussian policy (DESIGN.md §16)'
     expect(savedAt).toBeLessThan(total);
     await page.getByTestId('resume').click();
     await expect(page.getByTestId('phase')).toHaveText('done', { timeout: 180_000 });
-    const resumed = await metrics(page);
+    const resumed = await exportedMetrics(page);
     await context.close();
     // Weights, optimizer moments, env state and the running observation and reward statistics all came back.
     expect(resumed).toEqual(expected);

@@ -1,19 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { readFileSync } from 'node:fs';
-import { openStudio } from './studio';
-
-/** Timing metrics (wall-clock and every perf/ column) differ between any two runs; everything else must not. */
-const isTimingKey = (key: string): boolean => key === 'progress/wall_s' || key.startsWith('perf/');
-
-async function exportedMetrics(page: Page): Promise<Record<string, number | string>[]> {
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-jsonl').click()]);
-  const text = readFileSync((await download.path())!, 'utf8');
-  return text.trim().split('\n').map((line) => {
-    const record = JSON.parse(line) as Record<string, number | string>;
-    for (const key of Object.keys(record)) if (isTimingKey(key)) delete record[key];
-    return record;
-  });
-}
+import { exportedMetrics, openStudio } from './studio';
 
 async function trainToEnd(page: Page, iterations: number): Promise<void> {
   await page.getByTestId('train').click();

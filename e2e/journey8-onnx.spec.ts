@@ -1,22 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import onnxProto from 'onnx-proto';
 import * as ort from 'onnxruntime-node';
-import { openStudio, waitForIteration } from './studio';
-
-/** Exports ONNX, waits for the in-page onnxruntime-web check, and returns its max |Δ| and the downloaded bytes. */
-async function exportChecked(page: Page): Promise<{ maxAbsDifference: number; text: string; bytes: Uint8Array; name: string }> {
-  await page.getByTestId('export-onnx').click();
-  const check = page.getByTestId('onnx-check');
-  await expect(check).toBeVisible({ timeout: 60_000 });
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('onnx-download').click()]);
-  return {
-    maxAbsDifference: Number(await check.getAttribute('data-max-abs-diff')),
-    text: (await check.textContent()) ?? '',
-    bytes: new Uint8Array(readFileSync((await download.path())!)),
-    name: download.suggestedFilename(),
-  };
-}
+import { exportOnnxChecked, openStudio, waitForIteration } from './studio';
 
 test.describe('journey 8: deploy the policy as ONNX', () => {
   test('Export → ONNX is checked in onnxruntime-web against the live policy, and the file runs in onnxruntime', async ({ page }, testInfo) => {
@@ -25,14 +10,14 @@ test.describe('journey 8: deploy the policy as ONNX', () => {
     await expect(page.getByTestId('export-tfjs')).toHaveText('Flowtune weights (tfjs)');
 
     // No run yet: the selected checkpoint on a seeded reset.
-    const idle = await exportChecked(page);
+    const idle = await exportOnnxChecked(page);
     expect(idle.text).toContain('the selected checkpoint');
     expect(idle.text).toContain('after a seeded reset');
     expect(idle.maxAbsDifference).toBeLessThan(1e-5);
 
     await page.getByTestId('step').click();
     await waitForIteration(page, 1);
-    const trained = await exportChecked(page);
+    const trained = await exportOnnxChecked(page);
     expect(trained.name).toBe('pick-cube-ppo-it1.onnx');
     expect(trained.text).toMatch(/^onnxruntime-web matches the live policy: max \|Δ\| .* on env 0's newest rollout observation$/);
     expect(trained.maxAbsDifference).toBeLessThan(1e-5);

@@ -62,3 +62,31 @@ export async function waitForIteration(page: Page, count: number, timeout = 120_
   await expect.poll(() => iteration(page), { timeout }).toBeGreaterThanOrEqual(count);
   return iteration(page);
 }
+
+/** Exports ONNX, waits for the in-page onnxruntime-web check, and returns its max |Δ| and the downloaded bytes. */
+export async function exportOnnxChecked(page: Page): Promise<{ maxAbsDifference: number; text: string; bytes: Uint8Array; name: string }> {
+  await page.getByTestId('export-onnx').click();
+  const check = page.getByTestId('onnx-check');
+  await expect(check).toBeVisible({ timeout: 60_000 });
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('onnx-download').click()]);
+  return {
+    maxAbsDifference: Number(await check.getAttribute('data-max-abs-diff')),
+    text: (await check.textContent()) ?? '',
+    bytes: new Uint8Array(readFileSync((await download.path())!)),
+    name: download.suggestedFilename(),
+  };
+}
+
+/** Timing metrics (wall-clock and every perf/ column) differ between any two runs; everything else must not. */
+const isTimingKey = (key: string): boolean => key === 'progress/wall_s' || key.startsWith('perf/');
+
+/** The run's metrics as the Charts tab exports them (metrics.jsonl), without the timing columns. */
+export async function exportedMetrics(page: Page): Promise<Record<string, number | string>[]> {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-jsonl').click()]);
+  const text = readFileSync((await download.path())!, 'utf8');
+  return text.trim().split('\n').map((line) => {
+    const record = JSON.parse(line) as Record<string, number | string>;
+    for (const key of Object.keys(record)) if (isTimingKey(key)) delete record[key];
+    return record;
+  });
+}

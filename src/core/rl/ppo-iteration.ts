@@ -1,27 +1,13 @@
 /**
- * One PPO iteration of DESIGN.md §4: a rollout of SMDP decisions, advantages,
- * epochs × minibatches, and the iteration's metrics. The state it reads and advances
- * (cursor, optimizers, skip streak) belongs to the run that calls it.
+ * What every PPO iteration of DESIGN.md §4 shares, whatever the policy family (§16): the training
+ * envs' reset seeds, the iteration's RNG streams, the lr schedule and the episode metrics. The
+ * iteration itself is the Run's step (core/run/run.ts) over its family's rollout and objective.
  */
-import type { DerivedSizes } from '../config/derive';
-import { noiseAt } from '../config/noise-at';
 import type { RunConfig } from '../config/run-config';
-import type { BatchEnv } from '../envs/batch-env';
 import type { EpisodeRecord } from '../envs/task-env';
-import type { VectorEnvMetrics } from '../envs/vector-env';
 import type { MetricRecord } from '../metrics/metric-keys';
-import type { FlowPolicy } from '../policy/flow-policy';
-import type { PolicyBundle } from '../policy/policy-bundle';
 import { createRng, type Rng } from '../random';
-import type { NamedAdam } from './adam';
-import { collectRollout, type RolloutCursor } from './collect-rollout';
-import { computeAdvantages } from './compute-advantages';
-import { explainedVariance } from './explained-variance';
-import { taskHasSuccess } from './evaluate';
-import { learningRateAt, type LrSchedule } from './lr-schedule';
-import { PhaseTimes } from './phase-times';
-import { logProbSliceFromConfig, samplerOptionsAt } from './policy-setup';
-import { ppoUpdate } from './ppo-update';
+import type { LrSchedule } from './lr-schedule';
 
 /** Reset seeds of the training envs; GRPO groups of `group_size` envs share one (DESIGN.md §4). */
 export function trainSeeds(config: RunConfig, numEnvs: number, iteration: number): number[] {
@@ -51,75 +37,4 @@ export function episodeMetrics(episodes: readonly EpisodeRecord[], hasSuccess: b
     'charts/episode_return': mean((episode) => episode.episodeReturn),
     'charts/episode_length': mean((episode) => episode.length),
   };
-}
-
-export interface PpoIterationInputs {
-  bundle: PolicyBundle;
-  env: BatchEnv;
-  config: RunConfig;
-  sizes: DerivedSizes;
-  cursor: RolloutCursor;
-  /** Iterations done before this one. */
-  iteration: number;
-  envStepsBefore: number;
-  /** The env counters when the rollout starts. */
-  envMetricsBefore: VectorEnvMetrics;
-  actorOptimizer: NamedAdam;
-  criticOptimizer: NamedAdam;
-  skipStreak: { current: number };
-  clock: () => number;
-  beforeMinibatch?: () => Promise<void>;
-  /** The BC regularizer's frozen reference policy; needed when ppo.bc_coef > 0. */
-  reference?: FlowPolicy;
-  /** Multiplies the scheduled actor lr (ppo.kl_adapt's scale; 1 when absent). */
-  actorLrScale?: number;
-}
-
-export interface PpoIterationResult {
-  /** The iteration's metrics, without the run's counters and evaluation. */
-  metrics: MetricRecord;
-  envSteps: number;
-  episodes: EpisodeRecord[];
-  envMetricsAfter: VectorEnvMetrics;
-}
-
-export async function ppoIteration(inputs: PpoIterationInputs): Promise<PpoIterationResult> {
-  const { bundle, env, config, cursor, envStepsBefore, clock } = inputs;
-  const sampler = samplerOptionsAt(config, envStepsBefore, 'train');
-  const slice = logProbSliceFromConfig(config, env.actionDim);
-  const phases = new PhaseTimes(clock);
-  const { buffer, stats } = await collectRollout(bundle, env, cursor, config, sampler, slice, iterationRng(config, inputs.iteration, 1), phases);
-  const { advantages, returns, mask, metrics: advantageMetrics } = computeAdvantages(buffer, config.advantages);
-  const actorLr = learningRateAt(lrSchedule(config, config.actor_lr, inputs.sizes.totalEnvSteps), envStepsBefore) * (inputs.actorLrScale ?? 1);
-  const criticLr = learningRateAt(lrSchedule(config, config.critic_lr, inputs.sizes.totalEnvSteps), envStepsBefore);
-  const criticOnly = envStepsBefore < config.ppo.critic_warmup_steps;
-  const updateStarted = clock();
-  const update = await ppoUpdate({
-    policy: bundle.policy, buffer, advantages, returns, mask, sampler, slice, config,
-    actorOptimizer: inputs.actorOptimizer, criticOptimizer: inputs.criticOptimizer,
-    actorLr: criticOnly ? 0 : actorLr, criticLr, criticOnly, rng: iterationRng(config, inputs.iteration, 2),
-    skipStreak: inputs.skipStreak, beforeMinibatch: inputs.beforeMinibatch, phases,
-    bc: inputs.reference && { reference: inputs.reference, rng: iterationRng(config, inputs.iteration, 3) },
-  });
-  const updateSeconds = (clock() - updateStarted) / 1000;
-  const envMetricsAfter = await env.metrics();
-  const before = inputs.envMetricsBefore;
-  const newEnvSteps = Math.max(1, envMetricsAfter.envSteps - before.envSteps);
-  const metrics: MetricRecord = {
-    ...episodeMetrics(stats.episodes, taskHasSuccess(config.task)),
-    ...update.metrics,
-    ...advantageMetrics,
-    'losses/explained_variance': explainedVariance(buffer.values, returns, buffer.mask),
-    'noise/std': stats.meanNoiseStd,
-    'noise/level': noiseAt(config, envStepsBefore).level,
-    'train/actor_lr': criticOnly ? 0 : actorLr,
-    'train/critic_lr': criticLr,
-    'env/clipped_actions': (envMetricsAfter.clippedActions - before.clippedActions) / (newEnvSteps * env.actionDim),
-    'env/instability_resets': envMetricsAfter.unstableResets - before.unstableResets,
-    'perf/env_steps_per_s': stats.envSteps / Math.max(stats.rolloutSeconds, 1e-9),
-    'perf/rollout_s': stats.rolloutSeconds,
-    'perf/update_s': updateSeconds,
-    ...phases.metrics(),
-  };
-  return { metrics, envSteps: stats.envSteps, episodes: stats.episodes, envMetricsAfter };
 }

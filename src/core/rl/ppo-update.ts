@@ -1,20 +1,18 @@
 import * as tf from '@tensorflow/tfjs';
-import type { RunConfig } from '../config/run-config';
 import { ConfigError } from '../errors';
 import type { LogProbSlice } from '../flow/logprob-reduce';
 import type { SamplerOptions } from '../flow/sampling-options';
 import type { FlowPolicy } from '../policy/flow-policy';
 import { isCriticParameter } from '../policy/param-shapes';
 import type { Rng } from '../random';
-import type { NamedAdam } from './adam';
-import type { PhaseTimes } from './phase-times';
 import { encoderFrozen } from './policy-setup';
-import { ppoEpochs, type MinibatchObjective, type PpoEpochsResult } from './ppo-epochs';
+import { ppoEpochs, type MinibatchObjective, type PpoEpochsInputs, type PpoEpochsResult } from './ppo-epochs';
 import { bcTarget, ppoMinibatchLoss, ppoMinibatchLossOptions, ppoRowTable, type PpoMinibatch } from './ppo-minibatch-loss';
 import type { RowTable } from './row-table';
 import type { RolloutBuffer } from './rollout-buffer';
 
-export interface PpoUpdateInputs {
+/** One flow update: the shared loop's inputs (ppoEpochs) with the flow rollout its objective is built from. */
+export interface PpoUpdateInputs extends Omit<PpoEpochsInputs, 'objective'> {
   policy: FlowPolicy;
   buffer: RolloutBuffer;
   /** [T, N] */
@@ -25,20 +23,6 @@ export interface PpoUpdateInputs {
   mask?: Float32Array;
   sampler: SamplerOptions;
   slice: LogProbSlice;
-  config: RunConfig;
-  actorOptimizer: NamedAdam;
-  criticOptimizer: NamedAdam;
-  actorLr: number;
-  criticLr: number;
-  /** Only the critic trains (DESIGN.md §4 "critic_warmup_steps"). */
-  criticOnly: boolean;
-  rng: Rng;
-  /** Consecutive skipped updates, carried across iterations; at `ppo.max_nonfinite_skips` the update throws. */
-  skipStreak: { current: number };
-  /** Awaited before each minibatch: a pause point, so a pause need not wait for the whole update. */
-  beforeMinibatch?: () => Promise<void>;
-  /** Charged with the forward, backward, optimizer and data-move time (a throwaway one when absent). */
-  phases?: PhaseTimes;
   /** The BC regularizer's frozen reference policy and the stream its x_0 come from; needed when ppo.bc_coef > 0. */
   bc?: { reference: FlowPolicy; rng: Rng };
 }
