@@ -10,6 +10,7 @@ import type { RunProgress } from '../checkpoint/checkpoint-types';
 import type { CheckpointStage } from '../checkpoint/metadata';
 import type { CheckpointFiles } from '../checkpoint/checkpoint-file';
 import { cloneConfig } from '../config/access';
+import { freezeDeep, frozenConfig } from '../config/frozen-config';
 import { deriveSizes, type DerivedSizes } from '../config/derive';
 import type { NoiseConfig, RunConfig } from '../config/run-config';
 import { validateConfig } from '../config/validate';
@@ -21,14 +22,14 @@ import type { MetricRecord } from '../metrics/metric-keys';
 import type { PolicyBundle } from '../policy/policy-bundle';
 import { createRng } from '../random';
 import { NamedAdam } from '../rl/adam';
-import { evalSeeds, evalSummaryNumbers, evaluateActor, taskHasSuccess, type EvalSummary, type EvalSummaryNumbers } from '../rl/evaluate';
-import { explainedVariance } from '../rl/explained-variance';
+import { evalSeeds, evalSummaryNumbers, evaluateActor, type EvalSummary, type EvalSummaryNumbers } from '../rl/evaluate';
 import { adaptKlScale } from '../rl/kl-adaptive-lr';
 import { learningRateAt } from '../rl/lr-schedule';
 import { ObsHistory } from '../rl/obs-history';
 import { PhaseTimes } from '../rl/phase-times';
 import { ppoEpochs } from '../rl/ppo-epochs';
-import { episodeMetrics, iterationRng, lrSchedule, trainSeeds } from '../rl/ppo-iteration';
+import { iterationRng, lrSchedule, trainSeeds } from '../rl/ppo-iteration';
+import { iterationMetrics } from './iteration-metrics';
 import type { FamilyCheckpoint } from './family-checkpoint';
 import { reopenCheckpoint } from './open-checkpoint';
 import type { FamilyLearner, FamilyState } from './policy-family';
@@ -51,18 +52,6 @@ export interface RunParts {
    * iteration starts. Hosts that save only between iterations skip that copy.
    */
   savesMidIteration?: boolean;
-}
-
-/** Freezes `value` and every object inside it that is not frozen yet, in place. */
-function freezeDeep<T extends object>(value: T): T {
-  Object.freeze(value);
-  for (const inner of Object.values(value)) if (typeof inner === 'object' && inner !== null && !Object.isFrozen(inner)) freezeDeep(inner);
-  return value;
-}
-
-/** A frozen deep copy, so the caller's object stays theirs. */
-function frozen(config: RunConfig): RunConfig {
-  return freezeDeep(cloneConfig(config));
 }
 
 /** Where an iteration started: the env side and the family's own state, for a save made during it. */
@@ -105,7 +94,7 @@ export class Run {
     if (parts.env.numEnvs !== config.num_envs) {
       throw new ConfigError('num_envs', `the env batch has ${parts.env.numEnvs} envs but num_envs is ${config.num_envs}`);
     }
-    this.configInForce = frozen(config);
+    this.configInForce = frozenConfig(config);
     this.sizes = deriveSizes(config);
     const adam = () => new NamedAdam({ beta1: 0.9, beta2: 0.999, epsilon: config.ppo.adam_eps, weightDecay: config.ppo.optimizer === 'adamw' ? config.ppo.weight_decay : 0 });
     this.actorOptimizer = adam();
@@ -192,32 +181,18 @@ export class Run {
         rng: iterationRng(config, this.iteration, 2), skipStreak: this.skipStreak, beforeMinibatch: this.parts.beforeMinibatch, phases,
       });
       const updateSeconds = (this.clock() - updateStarted) / 1000;
-      const after = await env.metrics();
-      const before = this.envMetrics!;
-      const newEnvSteps = Math.max(1, after.envSteps - before.envSteps);
+      const envBefore = this.envMetrics!;
+      const envAfter = await env.metrics();
       this.iteration++;
       this.envSteps += rollout.envSteps;
       this.lastEpisodes = rollout.episodes;
-      this.envMetrics = after;
+      this.envMetrics = envAfter;
       if (actorLr > 0) this.klScale = adaptKlScale(this.klScale, update.metrics['losses/approx_kl'] as number | undefined, config.ppo.kl_adapt);
       record = {
         'progress/iteration': this.iteration,
         'progress/env_steps': this.envSteps,
         'progress/wall_s': this.elapsedSeconds(),
-        ...episodeMetrics(rollout.episodes, taskHasSuccess(config.task)),
-        ...update.metrics,
-        ...rollout.metrics,
-        'losses/explained_variance': explainedVariance(rollout.values, rollout.returns, rollout.valueMask),
-        'noise/std': rollout.meanNoiseStd,
-        ...(rollout.noiseLevel !== undefined ? { 'noise/level': rollout.noiseLevel } : {}),
-        'train/actor_lr': actorLr,
-        'train/critic_lr': criticLr,
-        'env/clipped_actions': (after.clippedActions - before.clippedActions) / (newEnvSteps * env.actionDim),
-        'env/instability_resets': after.unstableResets - before.unstableResets,
-        'perf/env_steps_per_s': rollout.envSteps / Math.max(rollout.rolloutSeconds, 1e-9),
-        'perf/rollout_s': rollout.rolloutSeconds,
-        'perf/update_s': updateSeconds,
-        ...phases.metrics(),
+        ...iterationMetrics({ config, rollout, update: update.metrics, actorLr, criticLr, updateSeconds, envBefore, envAfter, actionDim: env.actionDim, phases }),
       };
     } finally {
       this.midIteration = false;
@@ -341,7 +316,7 @@ export class Run {
     const state = checkpoint.metadata.resume ? decodeResumeState(checkpoint.metadata.resume) : undefined;
     const note = await this.restore(checkpoint.progress, state);
     this.rollbacks++;
-    this.configInForce = frozen(validateConfig({ ...cloneConfig(this.configInForce), actor_lr: this.configInForce.actor_lr * actorLrScale }));
+    this.configInForce = frozenConfig(validateConfig({ ...cloneConfig(this.configInForce), actor_lr: this.configInForce.actor_lr * actorLrScale }));
     return [note, loadNote].filter(Boolean).join('; ') || undefined;
   }
 
