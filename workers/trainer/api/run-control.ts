@@ -2,7 +2,8 @@
 import * as Comlink from 'comlink';
 import { TrainingError } from '../../../src/core/errors';
 import type { RunControlApi } from '../../../src/protocol/trainer-api';
-import { checkpointForOtherTask } from '../checkpoint-task';
+import { parseCheckpointFile } from '../../../src/core/run/open-checkpoint';
+import { checkpointForOtherTask } from '../../../src/core/studio/checkpoint-task';
 import type { TrainerParts } from '../trainer-parts';
 
 export function runControlApi(parts: TrainerParts): RunControlApi {
@@ -31,9 +32,11 @@ export function runControlApi(parts: TrainerParts): RunControlApi {
     async loadCheckpoint(files) {
       parts.requireBackend();
       await parts.tasksReady();
-      const otherTask = checkpointForOtherTask(files, parts.session.config.task);
+      // Parsed once: its task decides between the choice the page offers and opening it.
+      const file = parseCheckpointFile(files);
+      const otherTask = checkpointForOtherTask(file, parts.session.config.task);
       if (otherTask) return otherTask;
-      const info = parts.session.models.loadCheckpoint(files);
+      const info = parts.session.models.loadCheckpoint(files, file);
       return { kind: 'accepted', info, afterReset: parts.session.hasRun };
     },
     async train() {
