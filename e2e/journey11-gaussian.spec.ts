@@ -41,7 +41,7 @@ test.describe('journey 11: the studio trains a Gaussian policy (DESIGN.md §16)'
     await preset.selectOption('gaussian-ppo');
     await expect(preset).toHaveValue('gaussian-ppo');
     // ... which a Gaussian preset sets aside: Train starts from a fresh Gaussian policy, and the Model panel says why.
-    await expect(page.getByTestId('model-fresh')).toContainText('policy.kind=gaussian: Train starts from a fresh gaussian policy');
+    await expect(page.getByTestId('model-fresh')).toContainText('policy.kind=gaussian: Train starts from a fresh Gaussian policy');
     await expect(page).toHaveURL(/policy\.kind=gaussian/);
     await expect(page).toHaveURL(/task=hopper/);
     for (const { group, key, value } of BUDGET) await setField(page, group, key, value);
@@ -107,7 +107,7 @@ test.describe('journey 11: the studio trains a Gaussian policy (DESIGN.md §16)'
     const overrides = [
       'task=hopper', 'policy.kind=gaussian', 'policy.horizon=1', 'policy.n_action_steps=1', 'policy.n_obs_steps=1', 'num_envs=1',
       'env.steps_per_iteration=256', 'ppo.minibatch_size=128', 'ppo.epochs=2', `iterations=${total}`, 'eval.every=0', 'checkpoint_every=2',
-      'env.max_episode_steps=20', 'ppo.lr_schedule=linear', 'seed=5',
+      'env.max_episode_steps=20', 'ppo.lr_schedule=linear', 'ppo.critic_warmup_steps=0', 'seed=5',
     ];
     const open = async (page: Page) => {
       await page.goto(`/?backend=wasm#${tinyHash(overrides)}`);

@@ -18,7 +18,7 @@ export function forgetIdlePolicy(): void {
 }
 
 /** The selected model's live policy for views without a run (built once per selection). */
-export function idlePolicy(session: TrainingSession) {
+function idlePolicy(session: TrainingSession) {
   return idleInputs.bundle(session.config, session.models.selected?.checkpoint);
 }
 

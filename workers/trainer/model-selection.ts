@@ -8,6 +8,7 @@ import { cloneConfig, diffConfig, fieldGroup, validateConfig, type NoiseConfig, 
 import { getTask } from '../../src/core/envs/task-registry';
 import { assertConfigFitsCheckpoint } from '../../src/core/run/checkpoint-run-config';
 import { checkpointStartsRun, openCheckpoint, parseCheckpointFile, type CheckpointFile } from '../../src/core/run/open-checkpoint';
+import { familyLabel } from '../../src/core/run/fresh-policy-name';
 import type { Run } from '../../src/core/run/run';
 import type { CheckpointFiles, CheckpointInfo, ModelSource, ObsType, TrainerEvent } from '../../src/protocol/trainer-api';
 import { checkpointInfo, fetchShipped, shippedCheckpointPath } from './model-source';
@@ -46,7 +47,7 @@ export class ModelSelection {
     const selected = this.selected;
     // Another policy family (a preset such as gaussian-ppo) trains from a fresh policy of its own: the checkpoint is set aside.
     if (selected && !checkpointStartsRun(valid, selected.checkpoint.kind)) {
-      this.freshReason = `policy.kind=${valid.policy.kind}: Train starts from a fresh ${valid.policy.kind} policy, since ${selected.info.source} holds a ${selected.checkpoint.kind} policy (drop it again to train it)`;
+      this.freshReason = `policy.kind=${valid.policy.kind}: Train starts from a fresh ${familyLabel(valid.policy.kind)} policy, since ${selected.info.source} holds a ${familyLabel(selected.checkpoint.kind)} policy (drop it again to train it)`;
       this.liveRun()?.setNoise(valid.noise);
       this.use(valid, undefined);
       return this.config;
@@ -98,7 +99,7 @@ export class ModelSelection {
       assertConfigFitsCheckpoint(valid, checkpoint.metadata);
       selected = { files, info: checkpointInfo(files, checkpoint), checkpoint };
     } else if (files && file) {
-      this.freshReason = `policy.kind=${valid.policy.kind}: the run starts from a fresh ${valid.policy.kind} policy, since ${files.name} holds a ${file.kind} policy`;
+      this.freshReason = `policy.kind=${valid.policy.kind}: the run starts from a fresh ${familyLabel(valid.policy.kind)} policy, since ${files.name} holds a ${familyLabel(file.kind)} policy`;
     }
     this.use(valid, selected);
   }
@@ -130,7 +131,7 @@ export class ModelSelection {
         const file = parseCheckpointFile(files, { expectedTask: task });
         // A config of another family (policy.kind from the link or a preset) keeps its fresh policy.
         if (checkpointStartsRun(this.config, file.kind)) this.loadCheckpoint(files, file);
-        else reason = `policy.kind=${this.config.policy.kind}: Train starts from a fresh ${this.config.policy.kind} policy, since the shipped checkpoint for ${variant} holds a ${file.kind} policy`;
+        else reason = `policy.kind=${this.config.policy.kind}: Train starts from a fresh ${familyLabel(this.config.policy.kind)} policy, since the shipped checkpoint for ${variant} holds a ${familyLabel(file.kind)} policy`;
       } catch (error) {
         reason = `the shipped checkpoint for ${variant} was rejected: ${(error as Error).message}`;
       }

@@ -7,7 +7,7 @@
 import type { RunConfig } from '../config/run-config';
 import type { BatchEnv } from '../envs/batch-env';
 import { ConfigError, CheckpointError, TrainingError } from '../errors';
-import type { Rng } from '../random';
+import { createRng, type Rng } from '../random';
 import { computeGae, computeMonteCarlo, computeNStep, withTruncation } from '../rl/advantages';
 import type { EvalActor } from '../rl/evaluate';
 import type { FamilyCheckpoint } from '../run/family-checkpoint';
@@ -103,6 +103,13 @@ export class LoadedGaussianPolicy implements LoadedPolicy {
 
   evalActor(): EvalActor {
     return gaussianActor(this.bundle);
+  }
+
+  /** [A] the mean action of a seeded observation in [-1, 1] (the normalized input the actor sees). */
+  async probe(_config: RunConfig, seed: number): Promise<Float32Array> {
+    const rng = createRng(seed);
+    const normalizedObs = Float32Array.from({ length: this.bundle.policy.options.obsDim }, () => 2 * rng.uniform() - 1);
+    return (await gaussianForward(this.bundle.policy, normalizedObs)).mean;
   }
 
   async exportOnnx(metadata: FlowtuneMetadata): Promise<{ bytes: Uint8Array; description: string }> {

@@ -10,7 +10,7 @@ import type { BatchEnv } from '../envs/batch-env';
 import { ConfigError, TrainingError } from '../errors';
 import type { PolicyBundle } from '../policy/policy-bundle';
 import type { FlowPolicy, WeightEntry } from '../policy/flow-policy';
-import type { Rng } from '../random';
+import { createRng, type Rng } from '../random';
 import type { FamilyCheckpoint } from '../run/family-checkpoint';
 import { freshBundle, warmupObservations } from '../run/fresh-bundle';
 import type { CollectedRollout, CollectInputs, FamilyLearner, FamilySnapshot, LoadedPolicy, PolicyFamily, PolicyIo } from '../run/policy-family';
@@ -23,6 +23,7 @@ import { collectRollout } from './collect-rollout';
 import { computeAdvantages } from './compute-advantages';
 import { bundleActor, type EvalActor } from './evaluate';
 import { logProbSliceFromConfig, samplerOptionsAt } from './policy-setup';
+import { sampleForObs } from './policy-bundle';
 import { iterationRng } from './ppo-iteration';
 import { flowObjective } from './ppo-update';
 
@@ -39,6 +40,14 @@ export class LoadedFlowPolicy implements LoadedPolicy {
 
   evalActor(config: RunConfig): EvalActor {
     return bundleActor(this.bundle, config);
+  }
+
+  /** [H × A] normalized actions of one all-ODE chain (DESIGN.md §3 "Eval") from seeded observations in [-1, 1] and a seeded x_0. */
+  async probe(config: RunConfig, seed: number): Promise<Float32Array> {
+    const { nObsSteps, obsDim } = this.bundle.policy.options;
+    const rng = createRng(seed);
+    const normalizedObs = Float32Array.from({ length: nObsSteps * obsDim }, () => 2 * rng.uniform() - 1);
+    return (await sampleForObs(this.bundle, normalizedObs, samplerOptionsAt(config, 0, 'eval'), createRng(seed + 1))).actions;
   }
 
   async exportOnnx(metadata: FlowtuneMetadata): Promise<{ bytes: Uint8Array; description: string }> {

@@ -86,6 +86,11 @@ export interface LoadedPolicy {
   evalActor(config: RunConfig): EvalActor;
   /** The deterministic policy as one ONNX graph; `description` says in one line what it takes and gives. */
   exportOnnx(metadata: FlowtuneMetadata): Promise<{ bytes: Uint8Array; description: string }>;
+  /**
+   * Deterministic actions for an observation drawn from `seed` in the policy's normalized input space: two
+   * copies of the same weights give identical numbers (the Model panel's check that an export re-imports exactly).
+   */
+  probe(config: RunConfig, seed: number): Promise<Float32Array>;
   /** The stochastic policy drawing one action per observation row (demos), where the family has one. */
   samplingActor?(rng: Rng): (obs: Float32Array) => Promise<Float32Array>;
   dispose(): void;

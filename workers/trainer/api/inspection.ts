@@ -3,9 +3,9 @@ import * as Comlink from 'comlink';
 import { probeSample } from '../../../src/core/backend/probe-sample';
 import { TrainingError } from '../../../src/core/errors';
 import type { ExportApi, InspectionApi } from '../../../src/protocol/trainer-api';
-import { probeEvalActions } from '../../../src/core/studio/action-probe';
+import { loadPolicy } from '../../../src/core/run/families';
 import { chainPaths } from '../chain-paths';
-import { idlePolicy, sampleChains } from '../chain-requests';
+import { sampleChains } from '../chain-requests';
 import { chainSampleBuffers } from '../../../src/core/studio/chain-sampler';
 import { episodeReplay } from '../episode-replay';
 import { liveFrame } from '../live-frame';
@@ -26,10 +26,16 @@ export function inspectionApi(parts: TrainerParts): InspectionApi & ExportApi {
         if (model === 'run') {
           const run = session.run;
           if (!run) throw new TrainingError('there is no run to probe: press Train first');
-          return probeEvalActions(run.bundle, run.config, seed);
+          return run.learner.probe(run.config, seed);
         }
-        if (!session.models.selected) throw new TrainingError('no checkpoint is selected: drop one in first');
-        return probeEvalActions(await idlePolicy(session), session.config, seed);
+        const selected = session.models.selected;
+        if (!selected) throw new TrainingError('no checkpoint is selected: drop one in first');
+        const policy = loadPolicy(selected.checkpoint, session.config);
+        try {
+          return await policy.probe(session.config, seed);
+        } finally {
+          policy.dispose();
+        }
       });
       return Comlink.transfer({ model, seed, actions }, [actions.buffer]);
     },
