@@ -75,7 +75,7 @@ export class Run {
   private readonly criticOptimizer: NamedAdam;
   private readonly clock: () => number;
   private readonly skipStreak = { current: 0 };
-  private history0?: ObsHistory;
+  private obsHistory?: ObsHistory;
   private envMetrics?: VectorEnvMetrics;
   /** Where the current iteration started, for a save made during it. */
   private boundary?: Boundary;
@@ -115,7 +115,7 @@ export class Run {
     return this.parts.learner.kind;
   }
 
-  /** The flow policy's bundle (chain views, probes); a run of another family has none. */
+  /** The flow policy's bundle, for the chain views; a run of another family has none. */
   get bundle(): PolicyBundle {
     const learner = this.parts.learner as FamilyLearner & { bundle?: PolicyBundle };
     if (learner.kind !== 'flow' || !learner.bundle) throw new TrainingError(`a ${learner.kind} policy has no denoising chain to sample or inspect`);
@@ -140,20 +140,20 @@ export class Run {
   }
 
   private async ensureStarted(): Promise<ObsHistory> {
-    if (this.history0 && !this.parts.learner.resetsEachIteration(this.config)) return this.history0;
+    if (this.obsHistory && !this.parts.learner.resetsEachIteration(this.config)) return this.obsHistory;
     const { env } = this.parts;
     const history = new ObsHistory(env.numEnvs, env.obsDim, this.config.policy.n_obs_steps);
     history.reset(await env.reset(trainSeeds(this.config, env.numEnvs, this.iteration)));
     await env.drainEpisodes();
     this.envMetrics = await env.metrics();
-    this.history0 = history;
+    this.obsHistory = history;
     return history;
   }
 
   /** Env-side state now, at an iteration boundary; rollouts that reset every iteration keep none. */
   private async captureRollout(): Promise<RolloutResumeState | undefined> {
-    if (!this.history0 || this.parts.learner.resetsEachIteration(this.config)) return undefined;
-    return { envKey: rolloutStateKey(this.config), env: await this.parts.env.snapshot(), obsHistory: this.history0.snapshot() };
+    if (!this.obsHistory || this.parts.learner.resetsEachIteration(this.config)) return undefined;
+    return { envKey: rolloutStateKey(this.config), env: await this.parts.env.snapshot(), obsHistory: this.obsHistory.snapshot() };
   }
 
   private lrAt(baseLr: number): number {
@@ -226,7 +226,7 @@ export class Run {
 
   /** [nObsSteps·obsDim] raw stacked observation the next decision of env `envIndex` sees; undefined before the first rollout. */
   stackedObs(envIndex: number): Float32Array | undefined {
-    const history = this.history0;
+    const history = this.obsHistory;
     if (!history) return undefined;
     const size = history.stackedDim;
     return history.stacked().slice(envIndex * size, (envIndex + 1) * size);
@@ -242,7 +242,7 @@ export class Run {
 
   /** Between iterations the state now; during one (a pause), where it started, which matches the weights and counters. */
   private async savedPoint(): Promise<Boundary | undefined> {
-    if (this.midIteration && !this.boundary && this.history0 && !this.parts.learner.resetsEachIteration(this.config)) {
+    if (this.midIteration && !this.boundary && this.obsHistory && !this.parts.learner.resetsEachIteration(this.config)) {
       throw new TrainingError('this run was opened without savesMidIteration, so it can be saved only between iterations');
     }
     return this.midIteration ? this.boundary : undefined;
@@ -280,7 +280,7 @@ export class Run {
     this.criticOptimizer.setState(progress.critic, variables);
     this.iteration = progress.iteration;
     this.envSteps = progress.envSteps;
-    this.history0 = undefined;
+    this.obsHistory = undefined;
     this.boundary = undefined;
     this.lastEval = undefined;
     this.startedAt = undefined;
@@ -300,7 +300,7 @@ export class Run {
     await env.restore(rollout.env);
     const history = new ObsHistory(env.numEnvs, env.obsDim, this.config.policy.n_obs_steps);
     history.restore(rollout.obsHistory);
-    this.history0 = history;
+    this.obsHistory = history;
     this.envMetrics = rollout.env.metrics;
     return undefined;
   }
@@ -327,7 +327,7 @@ export class Run {
 
   /** Puts the run back on fresh episodes (after its env workers were rebuilt). */
   restartEpisodes(): void {
-    this.history0 = undefined;
+    this.obsHistory = undefined;
     this.boundary = undefined;
   }
 
