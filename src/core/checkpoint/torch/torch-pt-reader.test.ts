@@ -96,6 +96,12 @@ describe('readTorchCheckpoint on torch.save layouts', () => {
     expect(dict.get('flags')).toEqual([true, false, null]);
     expect(dict.get('dtype')).toMatchObject({ module: 'torch', name: 'float32', kind: 'dtype' });
   });
+
+  it('appends a batch of 200,000 items without overflowing the call stack', () => {
+    const nones = new Uint8Array(200_000).fill(0x4e);
+    const pickle = Uint8Array.from([0x80, 0x02, 0x5d, 0x28, ...nones, 0x65, 0x2e]);
+    expect((read(torchZip(pickle, {})) as PickleValue[]).length).toBe(200_000);
+  });
 });
 
 describe('readTorchCheckpoint refuses what a state dict never holds, in one sentence', () => {

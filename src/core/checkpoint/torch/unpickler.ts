@@ -112,7 +112,12 @@ export function unpickle(bytes: Uint8Array, hooks: UnpickleHooks): PickleValue {
       case 0x6c: stack.push(popMark()); break; // LIST
       case 0x64: stack.push(pairsToDict(popMark(), fail)); break; // DICT
       case 0x61: { const item = pop(); list().push(item); break; } // APPEND
-      case 0x65: { const items = popMark(); list().push(...items); break; } // APPENDS
+      case 0x65: { // APPENDS (a loop: spreading a huge batch into push() would overflow the call stack)
+        const items = popMark();
+        const target = list();
+        for (const item of items) target.push(item);
+        break;
+      }
       case 0x73: { const value = pop(); const key = pop(); dict(top()).set(key, value); break; } // SETITEM
       case 0x75: { // SETITEMS
         const items = popMark();
