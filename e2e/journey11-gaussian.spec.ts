@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import onnxProto from 'onnx-proto';
 import * as ort from 'onnxruntime-node';
-import { envSteps, exportedMetrics, exportOnnxChecked, iteration, openStudio, tinyHash, waitForIteration } from './studio';
+import { envSteps, exportedMetrics, exportOnnxChecked, iteration, openStudio, reloadMidRunAndResume, tinyHash, waitForIteration } from './studio';
 
 /** A tiny budget on top of preset gaussian-ppo: 1 env × 64 decisions, 2 minibatches of 32, one epoch, two iterations, eval at the second. */
 const BUDGET: { group: string; key: string; value: string }[] = [
@@ -128,15 +128,7 @@ test.describe('journey 11: the studio trains a Gaussian policy (DESIGN.md §16)'
     const context = await browser.newContext();
     const page = await context.newPage();
     await open(page);
-    await page.getByTestId('train').click();
-    await expect(page.getByTestId('saved-iteration')).toHaveText(/autosaved at iteration \d+/);
-    await page.reload();
-    await expect(page.getByTestId('resume-banner')).toBeVisible();
-    const savedAt = Number(await page.getByTestId('resume-iteration').textContent());
-    expect(savedAt).toBeGreaterThanOrEqual(2);
-    expect(savedAt).toBeLessThan(total);
-    await page.getByTestId('resume').click();
-    await expect(page.getByTestId('phase')).toHaveText('done', { timeout: 180_000 });
+    await reloadMidRunAndResume(page, total);
     const resumed = await exportedMetrics(page);
     await context.close();
     // Weights, optimizer moments, env state and the running observation and reward statistics all came back.

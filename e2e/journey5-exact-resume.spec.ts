@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { exportedMetrics, openStudio } from './studio';
+import { exportedMetrics, openStudio, reloadMidRunAndResume } from './studio';
 
 async function trainToEnd(page: Page, iterations: number): Promise<void> {
   await page.getByTestId('train').click();
@@ -26,17 +26,8 @@ test.describe('journey 5: exact resume', () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     await openStudio(page, { overrides });
-    await page.getByTestId('train').click();
-    await expect(page.getByTestId('saved-iteration')).toHaveText(/autosaved at iteration \d+/);
-    // Reload while the run goes on: the worker dies wherever it is; the newest autosave is what is left.
-    await page.reload();
-    await expect(page.getByTestId('resume-banner')).toBeVisible();
-    const savedAt = Number(await page.getByTestId('resume-iteration').textContent());
-    expect(savedAt).toBeGreaterThanOrEqual(2);
-    expect(savedAt).toBeLessThan(total);
-    // Resume restores the save and trains on to the end.
-    await page.getByTestId('resume').click();
-    await expect(page.getByTestId('phase')).toHaveText('done', { timeout: 180_000 });
+    // Reload while the run goes on; Resume restores the newest autosave and trains on to the end.
+    await reloadMidRunAndResume(page, total);
     await expect(page.getByTestId('record-count')).toHaveText(`${total} iterations logged`);
     const resumed = await exportedMetrics(page);
     await context.close();

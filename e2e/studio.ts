@@ -90,3 +90,20 @@ export async function exportedMetrics(page: Page): Promise<Record<string, number
     return record;
   });
 }
+
+/**
+ * Trains, reloads the page once the first autosave lands (the worker dies wherever it is; the newest
+ * autosave is what is left), checks the resume banner offers an iteration between 2 and `total`, and
+ * resumes: the run trains on to the end.
+ */
+export async function reloadMidRunAndResume(page: Page, total: number): Promise<void> {
+  await page.getByTestId('train').click();
+  await expect(page.getByTestId('saved-iteration')).toHaveText(/autosaved at iteration \d+/);
+  await page.reload();
+  await expect(page.getByTestId('resume-banner')).toBeVisible();
+  const savedAt = Number(await page.getByTestId('resume-iteration').textContent());
+  expect(savedAt).toBeGreaterThanOrEqual(2);
+  expect(savedAt).toBeLessThan(total);
+  await page.getByTestId('resume').click();
+  await expect(page.getByTestId('phase')).toHaveText('done', { timeout: 180_000 });
+}

@@ -32,7 +32,7 @@ export function gaussianActor(bundle: GaussianBundle): EvalActor {
 }
 
 /** The stochastic Gaussian policy as demos sample it: μ + σ·ε from `rng`, observation stats frozen. */
-export function gaussianSamplingActor(bundle: GaussianBundle, rng: Rng): (obs: Float32Array) => Promise<Float32Array> {
+function gaussianSamplingActor(bundle: GaussianBundle, rng: Rng): (obs: Float32Array) => Promise<Float32Array> {
   return async (obs) => {
     const { mean, logStd } = await gaussianForward(bundle.policy, bundle.obsScaler.normalize(obs));
     const noise = rng.fillNormal(new Float32Array(mean.length));

@@ -111,10 +111,6 @@ export class Run {
     return this.parts.learner;
   }
 
-  get kind(): RunConfig['policy']['kind'] {
-    return this.parts.learner.kind;
-  }
-
   /** The flow policy's bundle, for the chain views; a run of another family has none. */
   get bundle(): PolicyBundle {
     const learner = this.parts.learner as FamilyLearner & { bundle?: PolicyBundle };
