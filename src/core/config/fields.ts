@@ -107,7 +107,9 @@ export const CONFIG_FIELDS: { readonly [K in ConfigKey]: SpecFor<ConfigValue<K>>
   'policy.history_spacing': choice(
     'Observation history in rollouts and eval: step = the last n_obs_steps control steps, as BC stacks demos; decision = one frame per decision (n_action_steps apart).',
     ['step', 'decision'], 'step'),
-  'policy.velocity_net': choice('Velocity net: residual MLP, or a small DiT-X transformer.', ['mlp', 'ditx'], 'mlp'),
+  'policy.velocity_net': choice(
+    "Velocity net: residual MLP, a small DiT-X transformer, or reflow_mlp, ReinFlow's FlowMLP layout (what an imported ReinFlow .pt holds; fresh ones take its Gym hopper layout: ReLU residual MLP, time embedding 16, Mish residual critic, Tanh noise net).",
+    ['mlp', 'ditx', 'reflow_mlp'], 'mlp'),
   'policy.hidden': intList('Hidden widths of the MLP velocity net.', [256, 256, 256], 1, 8192),
   'policy.encoder_hidden': intList('Hidden widths of the observation encoder (state MLP or per-point MLP).', [256, 256], 1, 8192),
   'policy.ditx_dim': int('Token width of the DiT-X velocity net.', 128, 8, 4096),

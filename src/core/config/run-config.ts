@@ -31,7 +31,7 @@ export interface PolicyConfig {
   /** Spacing of the stacked observations in rollouts and evaluation: consecutive control steps (as BC stacks them) or one per decision. */
   history_spacing: 'step' | 'decision';
   /** Velocity net architecture. */
-  velocity_net: 'mlp' | 'ditx';
+  velocity_net: 'mlp' | 'ditx' | 'reflow_mlp';
   /** Hidden widths of the MLP velocity net. */
   hidden: number[];
   /** Hidden widths of the obs encoder (state MLP, or PointNet's per-point MLP). */

@@ -74,7 +74,7 @@ export function chainLogProb(
   const { horizon, actionDim } = policy.options;
   const steps = options.steps;
   return tf.tidy(() => {
-    const grid = timeGrid(steps);
+    const grid = timeGrid(steps, policy.options.timeGrid);
     const coefficients = stepCoefficients(options.method, steps, options.level);
     const mask = denoiseInds as tf.Tensor2D;
     // One-hot mask · per-step column picks each chain's own constant exactly (all other terms are 0).
@@ -94,7 +94,7 @@ export function chainLogProb(
     const x = atStep(0);
     const xNext = atStep(1);
     const features = policy.encode(obs);
-    const timeColumn = tf.reshape(t, [batch]) as tf.Tensor1D;
+    const timeColumn = tf.reshape(pick(grid.netTimes), [batch]) as tf.Tensor1D;
     const stepSize = tf.fill([batch], grid.delta) as tf.Tensor1D;
     const { velocity } = policy.velocity(x, timeColumn, stepSize, features);
     const mean = clampMean(stepMean(x, tf.reshape(velocity, [batch, horizon, actionDim]), t, w0, w1, oneMinusT), options.denoisedClamp);

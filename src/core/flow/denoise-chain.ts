@@ -81,7 +81,7 @@ export function runDenoiseChain(
 ): ChainPass {
   const { horizon, actionDim } = policy.options;
   const batch = x0.shape[0];
-  const grid = timeGrid(options.steps);
+  const grid = timeGrid(options.steps, policy.options.timeGrid);
   const coefficients = stepCoefficients(options.method, options.steps, options.level);
   const features = policy.encode(obs);
   const stepSize = tf.fill([batch], grid.delta) as tf.Tensor1D;
@@ -94,7 +94,7 @@ export function runDenoiseChain(
   let x = x0;
   for (let stepIndex = 0; stepIndex < options.steps; stepIndex++) {
     const t = grid.times[stepIndex];
-    const timeColumn = tf.fill([batch], t) as tf.Tensor1D;
+    const timeColumn = tf.fill([batch], grid.netTimes[stepIndex]) as tf.Tensor1D;
     const { velocity, hidden } = policy.velocity(x, timeColumn, stepSize, features);
     hiddenSum = hiddenSum ? tf.add(hiddenSum, hidden) : hidden;
     const v = tf.reshape(velocity, [batch, horizon, actionDim]);

@@ -17,7 +17,7 @@ export function odeActions(policy: FlowPolicy, obs: PolicyObs, x0: tf.Tensor, st
   if (x0.rank !== 3 || x0.shape[0] !== batch || x0.shape[1] !== horizon || x0.shape[2] !== actionDim) {
     throw new ShapeError('x0', `x0 must be [B, H, A] = [${batch}, ${horizon}, ${actionDim}], got [${x0.shape.join(', ')}]`);
   }
-  const grid = timeGrid(steps);
+  const grid = timeGrid(steps, policy.options.timeGrid);
   const { w0, w1 } = stepCoefficients('ode', steps, 0);
   return tf.tidy(() => {
     const features = policy.encode(obs);
@@ -25,7 +25,7 @@ export function odeActions(policy: FlowPolicy, obs: PolicyObs, x0: tf.Tensor, st
     let x = x0;
     for (let stepIndex = 0; stepIndex < steps; stepIndex++) {
       const t = grid.times[stepIndex];
-      const { velocity } = policy.velocity(x, tf.fill([batch], t) as tf.Tensor1D, stepSize, features);
+      const { velocity } = policy.velocity(x, tf.fill([batch], grid.netTimes[stepIndex]) as tf.Tensor1D, stepSize, features);
       x = clampMean(stepMean(x, tf.reshape(velocity, [batch, horizon, actionDim]), t, w0[stepIndex], w1[stepIndex]), denoisedClamp);
     }
     return x as tf.Tensor3D;

@@ -86,3 +86,20 @@ describe('cps and ode coefficients', () => {
     expect(() => stepCoefficients('bogus' as 'ode', 4, 0.5)).toThrow(/noise.method must be one of ode, sde, cps, noise/);
   });
 });
+
+describe("where the net is evaluated (DESIGN.md §18, ReinFlow's ReFlow.sample grid)", () => {
+  test('uniform: the net reads t_i = 1 − i/K', () => {
+    expect(timeGrid(4).netTimes).toEqual([1, 0.75, 0.5, 0.25]);
+  });
+
+  test("reinflow: its time linspace(0, 1, K) = 0, 1/3, 2/3, 1 is our 1, 2/3, 1/3, 0, while the step stays δ = 1/4", () => {
+    const grid = timeGrid(4, 'reinflow');
+    expect(grid.delta).toBe(0.25);
+    expect(grid.times).toEqual([1, 0.75, 0.5, 0.25, 0]);
+    [1, 2 / 3, 1 / 3, 0].forEach((t, index) => expect(grid.netTimes[index]).toBeCloseTo(t, 15));
+  });
+
+  test('reinflow with K = 1: linspace(0, 1, 1) = [0], our t = 1', () => {
+    expect(timeGrid(1, 'reinflow').netTimes).toEqual([1]);
+  });
+});

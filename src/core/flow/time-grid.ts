@@ -1,6 +1,7 @@
 import { methodLevelBound, methodLevelReason } from '../config/method-bounds';
 import { ALL_NUMBERS, formatInterval, inNumericRange, narrowRange } from '../config/numeric-range';
 import { ConfigError } from '../errors';
+import type { TimeGridKind } from '../policy/options';
 
 /** Denoising methods (DESIGN.md §3 "Step"). */
 export type FlowMethod = 'ode' | 'sde' | 'cps' | 'noise';
@@ -10,6 +11,11 @@ export const FLOW_METHODS: readonly FlowMethod[] = ['ode', 'sde', 'cps', 'noise'
 export interface TimeGrid {
   /** [K + 1]: t_0 = 1 (noise) … t_K = 0 (action). */
   times: number[];
+  /**
+   * [K]: the t each step's velocity (and noise) net reads. `uniform`: t_i. `reinflow`: ReinFlow's ReFlow.sample grid,
+   * its time linspace(0, 1, K)[i], in our convention t = 1 − i/(K − 1) (1 for K = 1), while the step stays δ = 1/K.
+   */
+  netTimes: number[];
   delta: number;
   steps: number;
 }
@@ -21,11 +27,14 @@ export function validateDenoiseSteps(steps: number): void {
   }
 }
 
-/** t_i = 1 − i/K, δ = 1/K (shared by sampling and log-prob recompute). */
-export function timeGrid(steps: number): TimeGrid {
+/** t_i = 1 − i/K, δ = 1/K, and where the net is evaluated (shared by sampling and log-prob recompute). */
+export function timeGrid(steps: number, kind: TimeGridKind = 'uniform'): TimeGrid {
   validateDenoiseSteps(steps);
   const times = Array.from({ length: steps + 1 }, (_, stepIndex) => 1 - stepIndex / steps);
-  return { times, delta: 1 / steps, steps };
+  const netTimes = kind === 'uniform'
+    ? times.slice(0, steps)
+    : Array.from({ length: steps }, (_, stepIndex) => (steps === 1 ? 1 : 1 - stepIndex / (steps - 1)));
+  return { times, netTimes, delta: 1 / steps, steps };
 }
 
 /**

@@ -22,7 +22,7 @@ export function valuePass(policy: FlowPolicy, obs: PolicyObs, steps: number, x0?
     throw new ShapeError('x0', `value_on expert needs x0 [${batch}, ${horizon}, ${actionDim}], got ${x0 ? `[${x0.shape.join(', ')}]` : 'nothing'}`);
   }
   const features = policy.encode(obs);
-  const grid = timeGrid(steps);
+  const grid = timeGrid(steps, policy.options.timeGrid);
   // Eval chains use ODE weights at every step, whatever the method.
   const { w0, w1 } = stepCoefficients('ode', steps, 0);
   const stepSize = tf.fill([batch], grid.delta) as tf.Tensor1D;
@@ -30,7 +30,7 @@ export function valuePass(policy: FlowPolicy, obs: PolicyObs, steps: number, x0?
   let x = x0;
   for (let stepIndex = 0; stepIndex < steps; stepIndex++) {
     const t = grid.times[stepIndex];
-    const { velocity, hidden } = policy.velocity(x, tf.fill([batch], t) as tf.Tensor1D, stepSize, features);
+    const { velocity, hidden } = policy.velocity(x, tf.fill([batch], grid.netTimes[stepIndex]) as tf.Tensor1D, stepSize, features);
     hiddenSum = hiddenSum ? tf.add(hiddenSum, hidden) : hidden;
     // The last element is never fed back, so its mean is not needed.
     if (stepIndex + 1 < steps) x = clampMean(stepMean(x, tf.reshape(velocity, [batch, horizon, actionDim]), t, w0[stepIndex], w1[stepIndex]), denoisedClamp);

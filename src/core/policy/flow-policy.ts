@@ -6,9 +6,12 @@ import { resolveFlowPolicyOptions, type FlowPolicyOptions } from './options';
 import { expectedParameterShapes, isCriticParameter, type ParamShapes } from './param-shapes';
 import { checkWeights, type WeightEntry } from './weight-check';
 import { noiseHeadStd, type NoiseHeadBounds } from './noise-head';
+import { reflowEncode, reflowNoiseStd, reflowValue } from './reflow-heads';
+import { stopGradient } from './stop-gradient';
 import { valueHead } from './value-head';
 import { velocityDitx } from './velocity-ditx';
 import { velocityMlp, type VelocityOutput } from './velocity-mlp';
+import { velocityReflow } from './velocity-reflow';
 
 export type { WeightEntry } from './weight-check';
 
@@ -96,7 +99,8 @@ export class FlowPolicy {
 
   /** obs → features [B, F]. */
   encode(obs: PolicyObs): tf.Tensor2D {
-    return encodeObs(this.param, this.options, obs);
+    if (this.options.velocityNet !== 'reflow_mlp' || obs.features) return encodeObs(this.param, this.options, obs);
+    return tf.tidy(() => reflowEncode(this.param, this.options, tf.reshape(obs.state as tf.Tensor, [this.batchSize(obs), -1]) as tf.Tensor2D));
   }
 
   /** x [B, H, A], t [B], d [B], features [B, F] → velocity [B, H·A] and hidden [B, h]. */
@@ -104,6 +108,7 @@ export class FlowPolicy {
     if (this.options.velocityNet === 'ditx') return velocityDitx(this.param, this.options, x, t, stepSize, features);
     return tf.tidy(() => {
       const flat = tf.reshape(x, [x.shape[0], this.options.horizon * this.options.actionDim]) as tf.Tensor2D;
+      if (this.options.velocityNet === 'reflow_mlp') return velocityReflow(this.param, this.options, flat, t, features);
       return velocityMlp(this.param, this.options, flat, t, stepSize, features);
     });
   }
@@ -111,12 +116,14 @@ export class FlowPolicy {
   /** Learned std [B, H, A] for method `noise`. */
   noiseStd(features: tf.Tensor2D, t: tf.Tensor1D, bounds: NoiseHeadBounds): tf.Tensor3D {
     if (!this.options.noiseHead) throw new ShapeError('noiseHead', 'method noise needs a policy built with noiseHead: true');
+    if (this.options.velocityNet === 'reflow_mlp') return reflowNoiseStd(this.param, this.options, features, t, bounds);
     return noiseHeadStd(this.param, this.options, features, t, bounds);
   }
 
   /** Value [B] from the value head input (see `valueOn`). */
   value(input: tf.Tensor2D): tf.Tensor1D {
-    return valueHead(this.param, this.options, input);
+    if (this.options.velocityNet !== 'reflow_mlp') return valueHead(this.param, this.options, input);
+    return tf.tidy(() => reflowValue(this.param, this.options, this.options.detachCriticInput ? stopGradient(input) as tf.Tensor2D : input));
   }
 
   /** Copies every parameter out (row-major float32). */

@@ -1,11 +1,48 @@
 import { ConfigError } from '../errors';
+import { TORCH_ACTIVATIONS, type TorchActivation } from './torch-mlp';
 
 /** Observation encoder kinds (DESIGN.md §3 "Obs encoders"). */
 export type ObsEncoderKind = 'state' | 'pointcloud';
 /** Where the value head reads its input (DESIGN.md §3 "Value head"). */
 export type ValueOn = 'obs' | 'expert';
-/** Velocity net families (DESIGN.md §3 "Velocity nets"). */
-export type VelocityNetKind = 'mlp' | 'ditx';
+/** Velocity net families (DESIGN.md §3 "Velocity nets"; `reflow_mlp` is ReinFlow's FlowMLP, §18). */
+export type VelocityNetKind = 'mlp' | 'ditx' | 'reflow_mlp';
+export const VELOCITY_NET_KINDS: readonly VelocityNetKind[] = ['mlp', 'ditx', 'reflow_mlp'];
+/**
+ * Where each denoising step's velocity is evaluated (DESIGN.md §18): `uniform` at t_i = 1 − i/K, or `reinflow` at
+ * ReinFlow's `ReFlow.sample` grid, its time linspace(0, 1, K)[i] (our t = 1 − i/(K − 1)), while the step stays δ = 1/K.
+ */
+export type TimeGridKind = 'uniform' | 'reinflow';
+
+/**
+ * ReinFlow's FlowMLP + CriticObs + ExploreNoiseNet layout (`reflow_mlp`): what its Hydra config says and the tensors
+ * cannot (activations, residual style, LayerNorm).
+ */
+export interface ReflowLayout {
+  /** FlowMLP's `activation_type` (velocity head and cond_mlp). */
+  activation: TorchActivation;
+  /** FlowMLP's `residual_style`. */
+  residual: boolean;
+  /** FlowMLP's `use_layernorm`. */
+  layerNorm: boolean;
+  /** CriticObs's `activation_type`, `residual_style`, `use_layernorm`. */
+  criticActivation: TorchActivation;
+  criticResidual: boolean;
+  criticLayerNorm: boolean;
+  /** PPOFlow's `explore_net_activation_type` (the exploration-noise net). */
+  noiseActivation: TorchActivation;
+}
+
+/** ReinFlow's Gym hopper configs (`pre_reflow_mlp.yaml`, `ft_ppo_reflow_mlp.yaml`). */
+export const REINFLOW_GYM_LAYOUT: ReflowLayout = {
+  activation: 'ReLU',
+  residual: true,
+  layerNorm: false,
+  criticActivation: 'Mish',
+  criticResidual: true,
+  criticLayerNorm: false,
+  noiseActivation: 'Tanh',
+};
 
 /** Architecture of a flow policy; everything that decides parameter names and shapes. */
 export interface FlowPolicyOptions {
@@ -47,6 +84,10 @@ export interface FlowPolicyOptions {
   noiseHead: boolean;
   /** Noise head MLP hidden sizes. */
   noiseHidden: number[];
+  /** The peer layout's activations and styles (`reflow_mlp` only). */
+  reflow?: ReflowLayout;
+  /** Where the chain evaluates the velocity (see TimeGridKind); `uniform` unless a ReinFlow checkpoint says otherwise. */
+  timeGrid?: TimeGridKind;
 }
 
 export const DEFAULT_FLOW_POLICY_OPTIONS: Omit<FlowPolicyOptions, 'obsDim' | 'horizon' | 'actionDim'> = {
@@ -99,7 +140,10 @@ export function resolveFlowPolicyOptions(
   positiveInt('horizon', options.horizon);
   positiveInt('actionDim', options.actionDim);
   if (options.obsEncoder === 'pointcloud') positiveInt('numPoints', options.numPoints);
-  oneOf('velocityNet', options.velocityNet, ['mlp', 'ditx'] as const);
+  oneOf('velocityNet', options.velocityNet, VELOCITY_NET_KINDS);
+  oneOf('timeGrid', options.timeGrid ?? 'uniform', ['uniform', 'reinflow'] as const);
+  if (options.velocityNet === 'reflow_mlp') resolveReflowLayout(options);
+  else delete options.reflow;
   sizeList('velocityHidden', options.velocityHidden, false);
   positiveInt('ditxDim', options.ditxDim);
   positiveInt('ditxDepth', options.ditxDepth);
@@ -124,6 +168,29 @@ export function resolveFlowPolicyOptions(
   return options;
 }
 
+/** Fills and checks the `reflow_mlp` layout: its activations, a state encoder, no step-size input, residual widths. */
+function resolveReflowLayout(options: FlowPolicyOptions): void {
+  const layout: ReflowLayout = { ...REINFLOW_GYM_LAYOUT, ...options.reflow };
+  options.reflow = layout;
+  for (const field of ['activation', 'criticActivation', 'noiseActivation'] as const) oneOf(`reflow.${field}`, layout[field], TORCH_ACTIVATIONS);
+  for (const field of ['residual', 'layerNorm', 'criticResidual', 'criticLayerNorm'] as const) {
+    if (typeof layout[field] !== 'boolean') throw new ConfigError(`reflow.${field}`, `reflow.${field} must be true or false, got ${String(layout[field])}`);
+  }
+  if (options.obsEncoder !== 'state') throw new ConfigError('obsEncoder', "ReinFlow's FlowMLP (velocity net reflow_mlp) reads the state; point clouds need velocity net mlp or ditx");
+  if (options.shortcut) throw new ConfigError('shortcut', "ReinFlow's FlowMLP (velocity net reflow_mlp) takes no step-size input; shortcut must be false");
+  if (options.timeEmbedDim < 4) throw new ConfigError('timeEmbedDim', `ReinFlow's time embedding needs timeEmbedDim ≥ 4, got ${options.timeEmbedDim}`);
+  residualWidths('velocityHidden', options.velocityHidden, layout.residual);
+  residualWidths('valueHidden', options.valueHidden, layout.criticResidual);
+}
+
+/** A residual MLP's hidden widths are one input layer plus two per block, all equal. */
+function residualWidths(field: string, sizes: number[], residual: boolean): void {
+  if (!residual) return;
+  if (sizes.length % 2 !== 1 || sizes.some((size) => size !== sizes[0])) {
+    throw new ConfigError(field, `${field} must be an odd number of equal widths for a residual MLP (1 + 2 per block), got [${sizes.join(', ')}]`);
+  }
+}
+
 /** Values in one observation frame: the state vector, or [points N×3 | proprioception]. */
 export function obsFrameSize(options: FlowPolicyOptions): number {
   return options.obsEncoder === 'pointcloud' ? options.numPoints * 3 + options.obsDim : options.obsDim;
@@ -134,7 +201,7 @@ export function obsFrameSize(options: FlowPolicyOptions): number {
  * except a state encoder feeding the MLP, which encodes the flattened history as one token.
  */
 export function obsTokenCount(options: FlowPolicyOptions): number {
-  return options.obsEncoder === 'state' && options.velocityNet === 'mlp' ? 1 : options.nObsSteps;
+  return options.obsEncoder === 'state' && options.velocityNet !== 'ditx' ? 1 : options.nObsSteps;
 }
 
 /** Width of one observation token. */
@@ -152,5 +219,7 @@ export function obsFeatureDim(options: FlowPolicyOptions): number {
 
 /** Width of the velocity net's hidden features (the `value_on: expert` input). */
 export function velocityHiddenDim(options: FlowPolicyOptions): number {
-  return options.velocityNet === 'ditx' ? options.ditxDim : options.velocityHidden[options.velocityHidden.length - 1];
+  if (options.velocityNet === 'ditx') return options.ditxDim;
+  // ReinFlow's residual MLP feeds its output layer the block stream, as wide as its first hidden layer.
+  return options.velocityHidden[options.velocityHidden.length - 1];
 }

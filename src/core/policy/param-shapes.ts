@@ -1,5 +1,8 @@
 import { DITX_BLOCK_MODULATIONS, DITX_MLP_RATIO } from './velocity-ditx';
 import { obsFeatureDim, obsFrameSize, obsTokenCount, obsTokenDim, velocityHiddenDim, type FlowPolicyOptions } from './options';
+import { reflowEncoderLayout, reflowNoiseLayout, reflowValueLayout } from './reflow-heads';
+import { torchMlpShapes, type TorchMlpLayout } from './torch-mlp';
+import { reflowVelocityLayout } from './velocity-reflow';
 
 /** Parameter name → shape, in a stable order. */
 export type ParamShapes = Map<string, number[]>;
@@ -69,12 +72,31 @@ function addDitxVelocity(shapes: ParamShapes, options: FlowPolicyOptions): void 
   addDense(shapes, 'velocity.output', width, options.actionDim);
 }
 
+function addTorchMlp(shapes: ParamShapes, prefix: string, layout: TorchMlpLayout): void {
+  for (const [name, shape] of torchMlpShapes(prefix, layout)) shapes.set(name, shape);
+}
+
+/** ReinFlow's FlowMLP, cond_mlp, exploration-noise net and CriticObs (policy/velocity-reflow.ts, reflow-heads.ts). */
+function reflowShapes(options: FlowPolicyOptions): ParamShapes {
+  const shapes: ParamShapes = new Map();
+  const encoder = reflowEncoderLayout(options);
+  if (encoder) addTorchMlp(shapes, 'encoder', encoder);
+  const time = options.timeEmbedDim;
+  addDense(shapes, 'velocity.time.0', time, 2 * time);
+  addDense(shapes, 'velocity.time.1', 2 * time, time);
+  addTorchMlp(shapes, 'velocity.mlp', reflowVelocityLayout(options, obsFeatureDim(options)));
+  if (options.noiseHead) addTorchMlp(shapes, 'noise_head', reflowNoiseLayout(options));
+  addTorchMlp(shapes, 'value', reflowValueLayout(options, valueInputDim(options)));
+  return shapes;
+}
+
 /**
  * Every parameter name and shape of an architecture, without building anything.
  * Used to create the policy and to validate checkpoints before loading.
  * Groups: `encoder.*`, `velocity.*`, `noise_head.*` (actor) and `value.*` (critic).
  */
 export function expectedParameterShapes(options: FlowPolicyOptions): ParamShapes {
+  if (options.velocityNet === 'reflow_mlp') return reflowShapes(options);
   const shapes: ParamShapes = new Map();
   if (options.obsEncoder === 'state') {
     addMlp(shapes, 'encoder', (options.nObsSteps * obsFrameSize(options)) / obsTokenCount(options), options.encoderHidden);

@@ -1,0 +1,54 @@
+import * as tf from '@tensorflow/tfjs';
+import { dense, type ParamLookup } from './layers';
+import type { FlowPolicyOptions, ReflowLayout } from './options';
+import { torchActivation, torchMlp, type TorchMlpLayout } from './torch-mlp';
+import type { VelocityOutput } from './velocity-mlp';
+
+/**
+ * ReinFlow's FlowMLP (model/flow/mlp_flow.py) in our conventions (DESIGN.md §18). ReinFlow runs time s from noise
+ * (s = 0) to data (s = 1) and predicts v = data − noise; we run t from noise (t = 1) to action (t = 0) and predict
+ * noise − action. So s = 1 − t and our velocity is minus its output; the weights are ReinFlow's as they are.
+ */
+
+/** Frequencies of the peers' SinusoidalPosEmb: f_j = exp(−ln(10000)·j/(half − 1)), j = 0..half−1. */
+export function reflowFrequencies(dim: number): number[] {
+  const half = dim / 2;
+  return Array.from({ length: half }, (_, j) => Math.exp((-Math.log(10000) * j) / (half - 1)));
+}
+
+/** s [B] → [B, dim]: [sin(s·f_j) | cos(s·f_j)] (no time scale, unlike policy/time-embedding.ts). */
+export function reflowSinusoid(s: tf.Tensor1D, dim: number): tf.Tensor2D {
+  return tf.tidy(() => {
+    const angles = tf.mul(tf.reshape(s, [-1, 1]), tf.tensor2d(reflowFrequencies(dim), [1, dim / 2]));
+    return tf.concat([tf.sin(angles), tf.cos(angles)], 1) as tf.Tensor2D;
+  });
+}
+
+/** FlowMLP's time_embedding: Linear(dim, 2·dim) → Mish → Linear(2·dim, dim) on the sinusoid of s = 1 − t. t [B] → [B, dim]. */
+export function reflowTimeEmbedding(param: ParamLookup, options: FlowPolicyOptions, t: tf.Tensor1D): tf.Tensor2D {
+  return tf.tidy(() => {
+    const sinusoid = reflowSinusoid(tf.sub(1, t) as tf.Tensor1D, options.timeEmbedDim);
+    return dense(param, 'velocity.time.1', torchActivation('Mish', dense(param, 'velocity.time.0', sinusoid))) as tf.Tensor2D;
+  });
+}
+
+/** FlowMLP's mlp_mean layout: [x_t | emb(s) | cond features] → hidden → H·A. */
+export function reflowVelocityLayout(options: FlowPolicyOptions, featureDim: number): TorchMlpLayout {
+  const layout = options.reflow as ReflowLayout;
+  const actionSize = options.horizon * options.actionDim;
+  return {
+    dims: [actionSize + options.timeEmbedDim + featureDim, ...options.velocityHidden, actionSize],
+    activation: layout.activation,
+    residual: layout.residual,
+    layerNorm: layout.layerNorm,
+  };
+}
+
+/** xFlat [B, H·A], t [B], features [B, F] (the cond embedding) → our velocity (minus FlowMLP's) and mlp_mean's last hidden. */
+export function velocityReflow(param: ParamLookup, options: FlowPolicyOptions, xFlat: tf.Tensor2D, t: tf.Tensor1D, features: tf.Tensor2D): VelocityOutput {
+  return tf.tidy(() => {
+    const input = tf.concat([xFlat, reflowTimeEmbedding(param, options, t), features], 1);
+    const { output, hidden } = torchMlp(param, 'velocity.mlp', reflowVelocityLayout(options, features.shape[1]), input);
+    return { velocity: tf.neg(output) as tf.Tensor2D, hidden: hidden as tf.Tensor2D };
+  });
+}
