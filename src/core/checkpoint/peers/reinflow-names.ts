@@ -1,0 +1,29 @@
+import type { FlowPolicyOptions } from '../../policy/options';
+import { obsFeatureDim } from '../../policy/options';
+import { reflowEncoderLayout, reflowNoiseLayout, reflowValueLayout } from '../../policy/reflow-heads';
+import { reflowVelocityLayout } from '../../policy/velocity-reflow';
+import { linearNames, peerMlpNames, type PeerName } from './peer-mlp-names';
+
+/**
+ * ReinFlow's state-dict names of a `reflow_mlp` policy (DESIGN.md §18), one table for reading and for writing.
+ * FlowMLP under `root` (`network.` in ReFlow, `actor_ft.policy.` and `actor_old.` in PPOFlow): `time_embedding.1|3`,
+ * `cond_mlp`, `mlp_mean`.
+ */
+export function flowMlpNames(root: string, options: FlowPolicyOptions): PeerName[] {
+  const names = [...linearNames(`${root}time_embedding.1`, 'velocity.time.0'), ...linearNames(`${root}time_embedding.3`, 'velocity.time.1')];
+  const encoder = reflowEncoderLayout(options);
+  if (encoder) names.push(...peerMlpNames(`${root}cond_mlp`, 'encoder', encoder));
+  names.push(...peerMlpNames(`${root}mlp_mean`, 'velocity.mlp', reflowVelocityLayout(options, obsFeatureDim(options))));
+  return names;
+}
+
+/** PPOFlow's exploration-noise net (`actor_ft.explore_noise_net.mlp_logvar`) and critic (`critic.Q1`). */
+export function ppoFlowHeadNames(options: FlowPolicyOptions): PeerName[] {
+  return [
+    ...peerMlpNames('actor_ft.explore_noise_net.mlp_logvar', 'noise_head', reflowNoiseLayout(options)),
+    ...peerMlpNames('critic.Q1', 'value', reflowValueLayout(options, obsFeatureDim(options))),
+  ];
+}
+
+/** The scalars PPOFlow keeps beside the noise net: log σ² bounds (our noise.std_min and std_max). */
+export const NOISE_LOGVAR_BOUNDS = { min: 'actor_ft.explore_noise_net.logvar_min', max: 'actor_ft.explore_noise_net.logvar_max' } as const;
