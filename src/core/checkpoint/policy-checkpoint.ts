@@ -2,6 +2,8 @@ import { fieldValueProblem } from '../config/field-values';
 import type { RunConfig } from '../config/run-config';
 import { CheckpointError } from '../errors';
 import { FlowPolicy } from '../policy/flow-policy';
+import type { MinMaxStats } from '../policy/normalizer';
+import type { FlowPolicyOptions } from '../policy/options';
 import type { PolicyBundle } from '../policy/policy-bundle';
 import type { AdamMoments, JsonObject, OptimizerState, RunProgress, TensorData } from './checkpoint-types';
 import type { FlowtuneContents } from './checkpoint-writer';
@@ -34,10 +36,43 @@ export function adamToTensors(prefix: string, state: AdamMoments, shapes: Readon
   }
 }
 
+/** What `.flowtune` metadata says of a flow policy (DESIGN.md §6), from its parts. */
+export interface FlowMetadataParts {
+  options: FlowPolicyOptions;
+  normalizer: { obs: MinMaxStats; action: MinMaxStats };
+  task: string;
+  stage: CheckpointStage;
+  config: RunConfig;
+  training: FlowtuneMetadata['training'];
+  evalSummary?: Record<string, number>;
+}
+
+/** The metadata of a flow checkpoint; one writer for a live bundle and for an imported peer policy. */
+export function flowMetadata(parts: FlowMetadataParts): FlowtuneMetadata {
+  const { options, config } = parts;
+  return {
+    format_version: FLOWTUNE_FORMAT_VERSION,
+    task: parts.task,
+    ...(hasTask(parts.task) ? { task_hash: getTask(parts.task).hash } : {}),
+    shape_meta: {
+      obs: options.obsEncoder === 'pointcloud'
+        ? { point_cloud: { shape: [options.numPoints, 3] }, state: { shape: [options.nObsSteps, options.obsDim] } }
+        : { state: { shape: [options.nObsSteps, options.obsDim] } },
+      action: { shape: [options.actionDim] },
+    },
+    architecture: { ...(options as unknown as JsonObject), denoise_steps: config.policy.denoise_steps, n_action_steps: config.policy.n_action_steps },
+    normalizer: { obs: parts.normalizer.obs as unknown as JsonObject, action: parts.normalizer.action as unknown as JsonObject },
+    noise: config.noise as unknown as JsonObject,
+    stage: parts.stage,
+    training: parts.training,
+    eval: parts.evalSummary ?? {},
+    config: config as unknown as JsonObject,
+  };
+}
+
 /** The file contents of a policy bundle (DESIGN.md §6): weights, metadata and, when training, optimizer state. */
 export async function bundleContents(snapshot: BundleSnapshot): Promise<FlowtuneContents> {
   const { policy, obsNormalizer, actionNormalizer } = snapshot.bundle;
-  const options = policy.options;
   const tensors = await policy.getWeights();
   const progress = snapshot.progress;
   let optimizer: OptimizerState | undefined;
@@ -47,25 +82,15 @@ export async function bundleContents(snapshot: BundleSnapshot): Promise<Flowtune
     adamToTensors('critic', progress.critic, policy.shapes, slotTensors);
     optimizer = { state: { actor: { kind: 'adam', step: progress.actor.step }, critic: { kind: 'adam', step: progress.critic.step } }, tensors: slotTensors };
   }
-  const noise = snapshot.config.noise as unknown as JsonObject;
-  const metadata: FlowtuneMetadata = {
-    format_version: FLOWTUNE_FORMAT_VERSION,
+  const metadata = flowMetadata({
+    options: policy.options,
+    normalizer: { obs: obsNormalizer.toJSON(), action: actionNormalizer.toJSON() },
     task: snapshot.task,
-    ...(hasTask(snapshot.task) ? { task_hash: getTask(snapshot.task).hash } : {}),
-    shape_meta: {
-      obs: options.obsEncoder === 'pointcloud'
-        ? { point_cloud: { shape: [options.numPoints, 3] }, state: { shape: [options.nObsSteps, options.obsDim] } }
-        : { state: { shape: [options.nObsSteps, options.obsDim] } },
-      action: { shape: [options.actionDim] },
-    },
-    architecture: { ...(options as unknown as JsonObject), denoise_steps: snapshot.config.policy.denoise_steps, n_action_steps: snapshot.config.policy.n_action_steps },
-    normalizer: { obs: obsNormalizer.toJSON() as unknown as JsonObject, action: actionNormalizer.toJSON() as unknown as JsonObject },
-    noise,
     stage: snapshot.stage,
+    config: snapshot.config,
     training: { step: snapshot.step ?? progress?.actor.step ?? 0, iteration: progress?.iteration ?? 0, env_steps: progress?.envSteps ?? 0 },
-    eval: snapshot.evalSummary ?? {},
-    config: snapshot.config as unknown as JsonObject,
-  };
+    evalSummary: snapshot.evalSummary,
+  });
   if (snapshot.resume) metadata.resume = snapshot.resume;
   return { tensors, metadata, optimizer, ...(snapshot.reference ? { reference: snapshot.reference } : {}) };
 }

@@ -74,8 +74,8 @@ const choice = <V extends string>(doc: string, values: readonly V[], defaultValu
 const bool = (doc: string, defaultValue: boolean): BoolFieldSpec => ({ kind: 'bool', doc, default: defaultValue });
 /** A name field whose default is read when asked for (the task default is the hosts' registration). */
 const name = (doc: string, defaultValue: () => string, known?: () => readonly string[]): NameFieldSpec => ({ kind: 'name', doc, get default() { return defaultValue(); }, known });
-const intList = (doc: string, defaultValue: readonly number[], min: number, max: number, maxLength = 8): IntListFieldSpec =>
-  ({ kind: 'int-list', doc, default: defaultValue, min, max, minLength: 1, maxLength });
+const intList = (doc: string, defaultValue: readonly number[], min: number, max: number, maxLength = 8, minLength = 1): IntListFieldSpec =>
+  ({ kind: 'int-list', doc, default: defaultValue, min, max, minLength, maxLength });
 
 /** Every config field; the mapped type makes the table complete and type-consistent with RunConfig. */
 export const CONFIG_FIELDS: { readonly [K in ConfigKey]: SpecFor<ConfigValue<K>> } = {
@@ -111,7 +111,7 @@ export const CONFIG_FIELDS: { readonly [K in ConfigKey]: SpecFor<ConfigValue<K>>
     "Velocity net: residual MLP, a small DiT-X transformer, or reflow_mlp, ReinFlow's FlowMLP layout (what an imported ReinFlow .pt holds; fresh ones take its Gym hopper layout: ReLU residual MLP, time embedding 16, Mish residual critic, Tanh noise net).",
     ['mlp', 'ditx', 'reflow_mlp'], 'mlp'),
   'policy.hidden': intList('Hidden widths of the MLP velocity net.', [256, 256, 256], 1, 8192),
-  'policy.encoder_hidden': intList('Hidden widths of the observation encoder (state MLP or per-point MLP).', [256, 256], 1, 8192),
+  'policy.encoder_hidden': intList('Hidden widths of the observation encoder (state MLP or per-point MLP); empty (`policy.encoder_hidden=`) feeds the state as it is, as ReinFlow\'s FlowMLP without a cond_mlp.', [256, 256], 1, 8192, 8, 0),
   'policy.ditx_dim': int('Token width of the DiT-X velocity net.', 128, 8, 4096),
   'policy.ditx_depth': int('Transformer blocks in DiT-X.', 4, 1, 48),
   'policy.ditx_heads': int('Attention heads in DiT-X (must divide policy.ditx_dim).', 4, 1, 64),

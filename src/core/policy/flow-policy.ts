@@ -37,6 +37,14 @@ function initialValue(name: string, shape: number[], rng: Rng): Float32Array {
   return values;
 }
 
+/** Every parameter of a fresh policy: the deterministic init of seed `seed` (what `new FlowPolicy(options, seed)` holds). */
+export function freshParameterValues(options: FlowPolicyOptions, seed: number): Map<string, WeightEntry> {
+  const rng = createRng(seed);
+  const values = new Map<string, WeightEntry>();
+  for (const [name, shape] of expectedParameterShapes(options)) values.set(name, { shape, data: initialValue(name, shape, rng) });
+  return values;
+}
+
 /**
  * A flow-matching policy that owns its tf.Variables under stable dotted names
  * (`encoder.*`, `velocity.*`, `noise_head.*`, `value.*`). Call `dispose()` when done.
@@ -55,13 +63,9 @@ export class FlowPolicy {
   constructor(options: Parameters<typeof resolveFlowPolicyOptions>[0], init: number | ReadonlyMap<string, WeightEntry> = 0) {
     this.options = resolveFlowPolicyOptions(options);
     this.shapes = expectedParameterShapes(this.options);
-    if (typeof init === 'number') {
-      const rng = createRng(init);
-      for (const [name, shape] of this.shapes) this.addVariable(name, shape, initialValue(name, shape, rng));
-    } else {
-      checkWeights(this.shapes, init);
-      for (const [name, shape] of this.shapes) this.addVariable(name, shape, init.get(name)!.data);
-    }
+    const weights = typeof init === 'number' ? freshParameterValues(this.options, init) : init;
+    checkWeights(this.shapes, weights);
+    for (const [name, shape] of this.shapes) this.addVariable(name, shape, weights.get(name)!.data);
   }
 
   private addVariable(name: string, shape: number[], values: Float32Array): void {

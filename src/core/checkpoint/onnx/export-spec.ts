@@ -29,7 +29,7 @@ export interface OnnxPolicySpec {
   denoisedClamp: number;
 }
 
-const VELOCITY_NETS: readonly string[] = ['mlp', 'ditx'];
+const VELOCITY_NETS: readonly string[] = ['mlp', 'ditx', 'reflow_mlp'];
 const OBS_ENCODERS: readonly string[] = ['state', 'pointcloud'];
 
 /**

@@ -2,6 +2,7 @@ import { obsTokenCount, type FlowPolicyOptions } from '../../policy/options';
 import type { GraphBuilder } from './graph-builder';
 import type { GraphParam } from './graph-params';
 import { dense, layerNorm, mlpLayers } from './layers';
+import { reflowObsNodes } from './velocity-reflow';
 
 /**
  * PointNet over frames [B, T, N·3 + D] (policy/obs-encoder.ts): the per-point MLP over the N points
@@ -30,5 +31,6 @@ export function encodeObsNodes(g: GraphBuilder, param: GraphParam, options: Flow
   const frames = obsTokenCount(options) === 1
     ? g.op('Reshape', [normalizedObs, g.int64s([0, 1, options.nObsSteps * options.obsDim])], {}, 'obs_history')
     : normalizedObs;
+  if (options.velocityNet === 'reflow_mlp') return reflowObsNodes(g, param, options, frames);
   return mlpLayers(g, param, 'encoder', frames, options.encoderHidden.length);
 }

@@ -1,4 +1,5 @@
 import onnxProto from 'onnx-proto';
+import { obsFeatureDim } from '../../policy/options';
 import { stepCoefficients, timeGrid } from '../../flow/time-grid';
 import type { WeightEntry } from '../../policy/flow-policy';
 import type { PolicyBundle } from '../../policy/policy-bundle';
@@ -10,6 +11,7 @@ import { encodeObsNodes } from './obs-encoder';
 import { stepEmbeddingValues } from './time-embedding';
 import { ditxObsTokenNodes, velocityDitxNodes } from './velocity-ditx';
 import { velocityMlpNodes } from './velocity-mlp';
+import { reflowTimeEmbeddingValues, velocityReflowNodes } from './velocity-reflow';
 
 /** Names of the graph's inputs and output (DESIGN.md §6 "ONNX"). */
 export const ONNX_POLICY_IO = { obs: 'obs', x0: 'x0', actions: 'actions' } as const;
@@ -41,10 +43,16 @@ export function policyGraph(bundle: PolicyBundle, weights: ReadonlyMap<string, W
   const x0 = g.input(ONNX_POLICY_IO.x0);
 
   const obsTokens = encodeObsNodes(g, param, options, normalizeNodes(g, bundle.obsNormalizer, obs, 'obs_normalizer'));
-  const mlp = options.velocityNet === 'mlp';
+  const reflow = options.velocityNet === 'reflow_mlp';
+  const mlp = options.velocityNet === 'mlp' || reflow;
   const embeddingWidth = (options.shortcut ? 2 : 1) * options.timeEmbedDim;
   let velocityOf: (x: string, stepEmbedding: string) => string;
-  if (mlp) {
+  if (reflow) {
+    const features = g.op('Reshape', [obsTokens, g.int64s([0, -1])], {}, 'obs_features');
+    const batchSize = g.op('Shape', [x0], { start: { int: 0 }, end: { int: 1 } }, 'batch_size');
+    const embeddingShape = g.op('Concat', [batchSize, g.int64s([embeddingWidth])], { axis: { int: 0 } }, 'embedding_shape');
+    velocityOf = (x, stepEmbedding) => velocityReflowNodes(g, param, options, x, g.op('Expand', [stepEmbedding, embeddingShape], {}, 'time_embedding'), features, obsFeatureDim(options));
+  } else if (mlp) {
     // The MLP reads flat features and concatenates the step embedding to every row: Expand it to [B, E].
     const features = g.op('Reshape', [obsTokens, g.int64s([0, -1])], {}, 'obs_features');
     const batchSize = g.op('Shape', [x0], { start: { int: 0 }, end: { int: 1 } }, 'batch_size');
@@ -56,13 +64,16 @@ export function policyGraph(bundle: PolicyBundle, weights: ReadonlyMap<string, W
     velocityOf = (x, stepEmbedding) => velocityDitxNodes(g, param, options, x, stepEmbedding, tokens);
   }
 
-  const grid = timeGrid(spec.denoiseSteps);
+  const grid = timeGrid(spec.denoiseSteps, options.timeGrid);
   const { w0, w1 } = stepCoefficients('ode', spec.denoiseSteps, 0);
   let x = mlp ? g.op('Reshape', [x0, g.int64s([0, horizon * actionDim])], {}, 'x') : x0;
   for (let stepIndex = 0; stepIndex < spec.denoiseSteps; stepIndex++) {
     const t = grid.times[stepIndex];
     // Every chain shares t_k and d = 1/K, so the step's [emb(t) | emb(d)] is a [1, E] constant.
-    const embedding = g.floatTensor(`step_${stepIndex}.embedding`, stepEmbeddingValues(t, grid.delta, options.timeEmbedDim, options.shortcut), [1, embeddingWidth]);
+    const embeddingValues = reflow
+      ? reflowTimeEmbeddingValues(weights, options, grid.netTimes[stepIndex])
+      : stepEmbeddingValues(grid.netTimes[stepIndex], grid.delta, options.timeEmbedDim, options.shortcut);
+    const embedding = g.floatTensor(`step_${stepIndex}.embedding`, embeddingValues, [1, embeddingWidth]);
     x = eulerStepNodes(g, x, velocityOf(x, embedding), t, w0[stepIndex], w1[stepIndex]);
     // flow/denoise-chain.ts clampMean: every step of every chain, when the run set policy.denoised_clamp.
     if (spec.denoisedClamp > 0) x = g.op('Clip', [x, g.floatScalar(-spec.denoisedClamp), g.floatScalar(spec.denoisedClamp)], {}, 'x_clamped');

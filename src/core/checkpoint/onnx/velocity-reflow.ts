@@ -1,0 +1,44 @@
+import type { WeightEntry } from '../../policy/flow-policy';
+import type { FlowPolicyOptions } from '../../policy/options';
+import { reflowEncoderLayout } from '../../policy/reflow-heads';
+import { reflowFrequencies, reflowVelocityLayout } from '../../policy/velocity-reflow';
+import type { GraphBuilder } from './graph-builder';
+import type { GraphParam } from './graph-params';
+import { torchMlpNodes } from './torch-mlp';
+
+/** x·kernel + bias for one row, in float64 (kernel [in, out] row-major). */
+function denseRow(x: ArrayLike<number>, weights: ReadonlyMap<string, WeightEntry>, prefix: string): number[] {
+  const kernel = weights.get(`${prefix}.kernel`) as WeightEntry;
+  const bias = weights.get(`${prefix}.bias`) as WeightEntry;
+  const [inputs, outputs] = kernel.shape;
+  return Array.from({ length: outputs }, (_, out) => {
+    let total = bias.data[out];
+    for (let input = 0; input < inputs; input++) total += x[input] * kernel.data[input * outputs + out];
+    return total;
+  });
+}
+
+const mish = (x: number) => x * Math.tanh(x > 20 ? x : Math.log1p(Math.exp(x)));
+
+/**
+ * FlowMLP's time embedding of one step (policy/velocity-reflow.ts `reflowTimeEmbedding`) as the constant it is once the
+ * weights are fixed: every chain of a batch shares the step's time. Computed in float64 from the float32 weights.
+ */
+export function reflowTimeEmbeddingValues(weights: ReadonlyMap<string, WeightEntry>, options: FlowPolicyOptions, t: number): Float32Array {
+  const s = Math.fround(1 - Math.fround(t));
+  const angles = reflowFrequencies(options.timeEmbedDim).map((frequency) => s * Math.fround(frequency));
+  const sinusoid = [...angles.map(Math.sin), ...angles.map(Math.cos)];
+  return Float32Array.from(denseRow(denseRow(sinusoid, weights, 'velocity.time.0').map(mish), weights, 'velocity.time.1'));
+}
+
+/** FlowMLP's cond_mlp over the flattened history [B, 1, nObs·obsDim] (identity without one). */
+export function reflowObsNodes(g: GraphBuilder, param: GraphParam, options: FlowPolicyOptions, history: string): string {
+  const layout = reflowEncoderLayout(options);
+  return layout ? torchMlpNodes(g, param, 'encoder', layout, history) : history;
+}
+
+/** Our velocity for one step: −mlp_mean(Concat[x_t [B, H·A], emb(s) [B, E], features [B, F]]). */
+export function velocityReflowNodes(g: GraphBuilder, param: GraphParam, options: FlowPolicyOptions, xFlat: string, timeEmbedding: string, features: string, featureDim: number): string {
+  const input = g.op('Concat', [xFlat, timeEmbedding, features], { axis: { int: 1 } }, 'velocity_input');
+  return g.op('Neg', [torchMlpNodes(g, param, 'velocity.mlp', reflowVelocityLayout(options, featureDim), input)], {}, 'velocity');
+}

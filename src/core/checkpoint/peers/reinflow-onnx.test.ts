@@ -1,0 +1,62 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as ort from 'onnxruntime-node';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useNodeBackend } from '../../../cli/node-backend';
+import { registerBuiltInTasks } from '../../../tasks';
+import { applyOverrides, defaultConfig } from '../../config';
+import { loadPolicy } from '../../run/families';
+import { metadataWithSampler } from '../../run/export-settings';
+import { openCheckpoint } from '../../run/open-checkpoint';
+import { openPeerCheckpoint } from '../../run/peer-checkpoint-file';
+import { ONNX_POLICY_IO } from '../onnx/policy-graph';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const PEER = path.resolve(here, '../../../../../shared/fixtures/peers/reinflow-hopper');
+
+interface Expected {
+  obs_raw: number[][];
+  z: number[][][];
+  runs: Array<{ inference_steps: number; actions: number[][][] }>;
+}
+
+describe.skipIf(!existsSync(PEER))("ReinFlow's pretrained hopper policy, imported and exported as ONNX", () => {
+  beforeAll(async () => {
+    registerBuiltInTasks();
+    await useNodeBackend('wasm');
+  });
+
+  it('is matched to hopper by its sizes, and its graph given z as x0 returns ReinFlow\'s actions for K = 4, 1 and 20 in onnxruntime (1e-4, env units)', async () => {
+    const { file, notes } = openPeerCheckpoint({
+      checkpoint: { name: 'state_40.pt', bytes: readFileSync(path.join(PEER, 'state_40.pt')) },
+      normalization: { name: 'normalization.npz', bytes: readFileSync(path.join(PEER, 'normalization.npz')) },
+    });
+    expect(file.task).toBe('hopper');
+    expect(notes.at(-1)).toContain('fits task hopper');
+    const expected = JSON.parse(readFileSync(path.join(PEER, 'expected.json'), 'utf8')) as Expected;
+    const batch = expected.z.length;
+    for (const run of expected.runs) {
+      const { checkpoint, config } = openCheckpoint(file, applyOverrides(defaultConfig(), ['task=hopper']), [`policy.denoise_steps=${run.inference_steps}`]);
+      expect(config.policy.velocity_net).toBe('reflow_mlp');
+      const policy = loadPolicy(checkpoint, config);
+      try {
+        const { bytes, description } = await policy.exportOnnx(metadataWithSampler(checkpoint.metadata, config));
+        expect(description).toContain(`${run.inference_steps} Euler steps`);
+        const session = await ort.InferenceSession.create(bytes);
+        const outputs = await session.run({
+          [ONNX_POLICY_IO.obs]: new ort.Tensor('float32', Float32Array.from(expected.obs_raw.flat()), [batch, 1, 11]),
+          [ONNX_POLICY_IO.x0]: new ort.Tensor('float32', Float32Array.from(expected.z.flat(2)), [batch, 4, 3]),
+        });
+        const actions = outputs[ONNX_POLICY_IO.actions].data as Float32Array;
+        const want = run.actions.flat(2);
+        expect(actions.length).toBe(want.length);
+        const worst = Math.max(...want.map((value, index) => Math.abs(actions[index] - value)));
+        expect(worst, `K = ${run.inference_steps}`).toBeLessThan(1e-4);
+        await session.release();
+      } finally {
+        policy.dispose();
+      }
+    }
+  });
+});
