@@ -12,10 +12,12 @@ import { EVAL_DEFAULTS, evaluateCheckpoint, isOnnxPath } from './evaluate-checkp
 import { prepareRuntime } from './run-setup';
 import { chooseCliBackend } from './backend-choice';
 import { NODE_BACKENDS } from './node-backend';
+import { PEER_FILE_SPEC, warnUnusedPeerKeys } from './peer-files';
 
 const SPEC = {
   task: { kind: 'string', required: true, doc: 'task to evaluate on: a built-in name, or ./path/ to a task of your own' },
-  ckpt: { kind: 'string', required: true, doc: 'checkpoint (.flowtune), or an exported policy (.onnx, run through onnxruntime-node)' },
+  ckpt: { kind: 'string', required: true, doc: 'checkpoint (.flowtune, or a ReinFlow .pt with its normalization.npz), or an exported policy (.onnx, run through onnxruntime-node)' },
+  ...PEER_FILE_SPEC,
   episodes: { kind: 'int', min: 1, max: 100_000, default: EVAL_DEFAULTS.episodes, doc: 'episodes, one per seed' },
   seed: { kind: 'int', min: 0, max: 2 ** 31 - 1, default: EVAL_DEFAULTS.seed, doc: 'first reset seed (episode e uses seed + e); kept apart from training seeds' },
   batch: { kind: 'int', min: 1, max: 4096, default: EVAL_DEFAULTS.batch, doc: 'episodes run side by side' },
@@ -27,6 +29,7 @@ async function main(): Promise<void> {
   const { args, config: parsed, overrides, userOverrides } = parseRunArgs((await resolveTaskArgument(process.argv.slice(2))), SPEC, { program: 'npm run eval --', validate: false });
   // A config with problems ends in one error line from loadRunCheckpoint, with no warnings before it.
   if (listConfigProblems(parsed).length === 0) printConfigWarnings(parsed, userOverrides, CLI_NO_PPO_HOST);
+  warnUnusedPeerKeys(args.ckpt, args);
   await prepareRuntime();
   if (isOnnxPath(args.ckpt)) {
     if (args.backend !== 'wasm') console.error(`warning: backend=${args.backend} does nothing for an .onnx file: onnxruntime runs it`);

@@ -8,6 +8,7 @@ import type { RunConfig } from '../core/config';
 import { bundleActor, type EvalActor } from '../core/rl/evaluate';
 import { evaluateInBatches, type BatchedEvalOptions, type BatchedEvaluation } from '../core/rl/evaluate-batches';
 import type { PolicyBundle } from '../core/policy/policy-bundle';
+import type { PeerFileArgs } from './peer-files';
 import { loadRunCheckpoint, openEvalEnv } from './run-setup';
 
 export { EVAL_DEFAULTS } from '../core/rl/evaluate';
@@ -31,8 +32,8 @@ export function isOnnxPath(path: string): boolean {
   return path.toLowerCase().endsWith('.onnx');
 }
 
-/** Evaluates a `.flowtune` checkpoint with tfjs, or a `.onnx` export with onnxruntime-node. */
-export async function evaluateCheckpoint(path: string, parsed: RunConfig, overrides: readonly string[], options: EvaluateOptions): Promise<CheckpointEvaluation> {
+/** Evaluates a `.flowtune` checkpoint (or a ReinFlow `.pt`, with `peer`) with tfjs, or a `.onnx` export with onnxruntime-node. */
+export async function evaluateCheckpoint(path: string, parsed: RunConfig, overrides: readonly string[], options: EvaluateOptions, peer?: PeerFileArgs): Promise<CheckpointEvaluation> {
   if (isOnnxPath(path)) {
     // Loaded on demand: the commands that share this module never need the native runtime otherwise.
     const { openOnnxPolicy } = await import('./onnx-policy-file');
@@ -44,7 +45,7 @@ export async function evaluateCheckpoint(path: string, parsed: RunConfig, overri
     }
   }
   // The file is read once and its header parsed once; its family gives the deterministic actor.
-  const { policy, config } = loadRunCheckpoint(path, parsed, overrides);
+  const { policy, config } = loadRunCheckpoint(path, parsed, overrides, peer);
   try {
     return await evaluateActorInBatches(policy.evalActor(config), config, options);
   } finally {

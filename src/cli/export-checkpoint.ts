@@ -17,7 +17,9 @@ import type { FamilyCheckpoint } from '../core/run/family-checkpoint';
 import { decodeCheckpointAlone, openCheckpoint } from '../core/run/open-checkpoint';
 import { runConfigForCheckpoint } from '../core/run/checkpoint-run-config';
 import { writeFileDurable } from './durable-write';
+import type { PeerFileArgs } from './peer-files';
 import { loadCheckpointFile } from './run-setup';
+import { metadataWithSampler } from '../core/run/export-settings';
 
 /**
  * `open` with the checkpoint's own settings; an export takes no overrides, so a config problem
@@ -35,19 +37,29 @@ function fromCheckpointSettings<T>(open: () => T): T {
 /** The run config the checkpoint's own settings give, when its task is loaded here. */
 const ownConfig = (file: CheckpointFile) => runConfigForCheckpoint(applyOverrides(defaultConfig(), [`task=${file.task}`]), file.metadata, []);
 
-/** The file decoded for export: against its task's env when that task is loaded, else against its own shapes. */
-function decodeForExport(file: CheckpointFile): { checkpoint: FamilyCheckpoint; config: ReturnType<typeof defaultConfig> } {
-  if (hasTask(file.task)) return fromCheckpointSettings(() => openCheckpoint(file, applyOverrides(defaultConfig(), [`task=${file.task}`]), []));
+/**
+ * The file decoded for export: against its task's env when that task is loaded, else against its own shapes. Sampler
+ * overrides (`policy.denoise_steps=K`, ...) apply as in `train` and `eval`; a bad one is the command line's (exit 2).
+ */
+function decodeForExport(file: CheckpointFile, overrides: readonly string[]): { checkpoint: FamilyCheckpoint; config: ReturnType<typeof defaultConfig> } {
+  const base = applyOverrides(defaultConfig(), [`task=${file.task}`]);
+  if (hasTask(file.task)) {
+    if (overrides.length === 0) return fromCheckpointSettings(() => openCheckpoint(file, base, []));
+    fromCheckpointSettings(() => openCheckpoint(file, base, []));
+    return openCheckpoint(file, base, overrides);
+  }
+  if (overrides.length > 0) throw new ConfigError('task', `${overrides.join(' ')} needs the checkpoint's task '${file.task}' loaded here: add task=./path/ to it`);
   return { checkpoint: decodeCheckpointAlone(file), config: defaultConfig() };
 }
 
-/** Writes the ONNX policy of `ckptPath` to `outPath`; returns a one-line summary. */
-export async function exportCheckpointOnnx(ckptPath: string, outPath: string): Promise<string> {
-  const file = loadCheckpointFile(ckptPath);
-  const { checkpoint, config } = decodeForExport(file);
+/** Writes the ONNX policy of `ckptPath` (with `overrides` of its sampler) to `outPath`; returns a one-line summary. */
+export async function exportCheckpointOnnx(ckptPath: string, outPath: string, overrides: readonly string[] = [], peer?: PeerFileArgs): Promise<string> {
+  const file = loadCheckpointFile(ckptPath, { peer });
+  const { checkpoint, config } = decodeForExport(file, overrides);
   const policy = loadPolicy(checkpoint, config);
   try {
-    const { bytes, description } = await policy.exportOnnx(checkpoint.metadata);
+    const metadata = overrides.length > 0 ? metadataWithSampler(checkpoint.metadata, config) : checkpoint.metadata;
+    const { bytes, description } = await policy.exportOnnx(metadata);
     writeFileDurable(outPath, bytes);
     return `wrote ${outPath} (${bytes.byteLength} bytes, opset ${ONNX_OPSET}): ${description}`;
   } finally {
@@ -59,8 +71,8 @@ export async function exportCheckpointOnnx(ckptPath: string, outPath: string): P
  * Writes the tfjs weights manifest `outPath` (model.json) and its weights beside it (`<name>.bin`),
  * with everything the checkpoint holds; returns a one-line summary.
  */
-export function exportCheckpointTfjs(ckptPath: string, outPath: string): string {
-  const file = loadCheckpointFile(ckptPath);
+export function exportCheckpointTfjs(ckptPath: string, outPath: string, peer?: PeerFileArgs): string {
+  const file = loadCheckpointFile(ckptPath, { peer });
   // The stored settings are checked like any run's when the task is loaded; the file's contents are then copied whole.
   if (hasTask(file.task)) fromCheckpointSettings(() => ownConfig(file));
   const decoded = decodeFileContents(file);

@@ -15,6 +15,7 @@ import { runEnvConfig } from '../core/run/run-env-config';
 import { loadMujocoNode } from './mujoco-node';
 import { registerBuiltInTasks } from '../tasks';
 import { useNodeBackend } from './node-backend';
+import { isPeerCheckpointPath, openPeerCheckpointFile, type PeerFileArgs } from './peer-files';
 
 export async function prepareRuntime(): Promise<void> {
   registerBuiltInTasks();
@@ -36,8 +37,12 @@ export function readCheckpointFile(path: string): Uint8Array {
   }
 }
 
-/** A checkpoint file on disk as core's CheckpointFile: read once, its header parsed once. */
-export function loadCheckpointFile(path: string, options: { expectedTask?: string } = {}): CheckpointFile {
+/**
+ * A checkpoint file on disk as core's CheckpointFile: read once, its header parsed once. A ReinFlow `.pt` comes with
+ * its normalization and config (`peer`) and is matched to `expectedTask`, or to the one task its sizes fit.
+ */
+export function loadCheckpointFile(path: string, options: { expectedTask?: string; peer?: PeerFileArgs } = {}): CheckpointFile {
+  if (isPeerCheckpointPath(path)) return openPeerCheckpointFile(path, options.peer ?? { normalization: '', peer_config: '' }, options.expectedTask);
   return parseCheckpointFile({ kind: 'flowtune', name: path, bytes: readCheckpointFile(path) }, options);
 }
 
@@ -47,12 +52,12 @@ export function loadCheckpointFile(path: string, options: { expectedTask?: strin
  * override is a ConfigError naming both values) and the file decoded and validated once against
  * that config's env. Nothing is written before this.
  */
-export function openCheckpointFile(path: string | CheckpointFile, base: RunConfig, overrides: readonly string[] | RunOverrides): OpenedCheckpoint {
-  return openCheckpoint(typeof path === 'string' ? loadCheckpointFile(path, { expectedTask: base.task }) : path, base, overrides);
+export function openCheckpointFile(path: string | CheckpointFile, base: RunConfig, overrides: readonly string[] | RunOverrides, peer?: PeerFileArgs): OpenedCheckpoint {
+  return openCheckpoint(typeof path === 'string' ? loadCheckpointFile(path, { expectedTask: base.task, peer }) : path, base, overrides);
 }
 
 /** openCheckpointFile with the checkpoint's live policy (evaluation, export, demos); the caller disposes it. */
-export function loadRunCheckpoint(path: string | CheckpointFile, base: RunConfig, overrides: readonly string[] | RunOverrides): { policy: LoadedPolicy; config: RunConfig } {
-  const { checkpoint, config } = openCheckpointFile(path, base, overrides);
+export function loadRunCheckpoint(path: string | CheckpointFile, base: RunConfig, overrides: readonly string[] | RunOverrides, peer?: PeerFileArgs): { policy: LoadedPolicy; config: RunConfig } {
+  const { checkpoint, config } = openCheckpointFile(path, base, overrides, peer);
   return { policy: loadPolicy(checkpoint, config), config };
 }

@@ -24,12 +24,14 @@ import { PRESET_ARG, printConfigWarnings, runCli, parseRunArgs, UsageError } fro
 import { nodeRunPorts } from './node-run-ports';
 import { clearRunFolder, planRunFolder, readRunFolderBackend, readRunFolderConfig } from './run-folder';
 import { RunFolderStore } from './run-folder-store';
+import { PEER_FILE_SPEC, warnUnusedPeerKeys } from './peer-files';
 import { openCheckpointFile, prepareRuntime } from './run-setup';
 import { stopWithSweepParent } from './sweep/parent-link';
 
 const SPEC = {
   task: { kind: 'string', doc: 'task to fine-tune on: a built-in name, or ./path/ to a task of your own; with resume=true the run\'s own by default' },
-  ckpt: { kind: 'string', doc: 'pretrained checkpoint (.flowtune); without it training starts from a fresh policy; not with resume=true' },
+  ckpt: { kind: 'string', doc: 'pretrained checkpoint (.flowtune, or a ReinFlow .pt with its normalization.npz); without it training starts from a fresh policy; not with resume=true' },
+  ...PEER_FILE_SPEC,
   out: { kind: 'string', default: '', doc: 'run folder (default runs/<task>-<time>)' },
   resume: { kind: 'bool', default: false, doc: 'continue the run in out= from its newest checkpoint, exactly' },
   overwrite: { kind: 'bool', default: false, doc: 'replace the run that out= holds' },
@@ -63,9 +65,10 @@ async function main(): Promise<void> {
     // The run's own config, then this command line's overrides (a longer budget, say).
     parsed = parseRunArgs(argv, SPEC, { program: 'npm run train --', validate: false, base: configFromJson(stored, path.join(runDir, 'config.json')) });
   }
+  if (ckpt) warnUnusedPeerKeys(ckpt, args);
   await prepareRuntime();
   // Checked before the run folder is touched, so a contradicting override leaves nothing behind.
-  const loaded = ckpt ? openCheckpointFile(ckpt, parsed.config, parsed) : { checkpoint: undefined, config: validateConfig(parsed.config) };
+  const loaded = ckpt ? openCheckpointFile(ckpt, parsed.config, parsed, args) : { checkpoint: undefined, config: validateConfig(parsed.config) };
   const { config } = loaded;
   if (!loaded.checkpoint) console.error(`starting from a fresh ${freshPolicyName(config)} policy (no ckpt=)`);
   printConfigWarnings(config, parsed.userOverrides, CLI_TRAIN_HOST);

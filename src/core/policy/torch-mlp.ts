@@ -29,9 +29,9 @@ function gelu(x: tf.Tensor): tf.Tensor {
   return tf.mul(tf.mul(x, 0.5), tf.add(tf.erf(tf.mul(x, Math.SQRT1_2)), 1));
 }
 
-/** softplus(x) = log(1 + eˣ), as torch's (threshold 20: x itself above it). */
+/** softplus(x) = log(1 + eˣ) = max(x, 0) + log(1 + e^−|x|), stable and differentiable everywhere (torch returns x above 20, a 2e−9 difference). */
 export function softplus(x: tf.Tensor): tf.Tensor {
-  return tf.where(tf.greater(x, 20), x, tf.log1p(tf.exp(tf.minimum(x, 20))));
+  return tf.add(tf.relu(x), tf.log1p(tf.exp(tf.neg(tf.abs(x)))));
 }
 
 /** x → act(x) for one of the peers' activations. Mish is x·tanh(softplus(x)). */

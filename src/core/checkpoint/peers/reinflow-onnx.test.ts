@@ -4,7 +4,6 @@ import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-node';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useNodeBackend } from '../../../cli/node-backend';
-import { registerBuiltInTasks } from '../../../tasks';
 import { applyOverrides, defaultConfig } from '../../config';
 import { loadPolicy } from '../../run/families';
 import { metadataWithSampler } from '../../run/export-settings';
@@ -23,7 +22,6 @@ interface Expected {
 
 describe.skipIf(!existsSync(PEER))("ReinFlow's pretrained hopper policy, imported and exported as ONNX", () => {
   beforeAll(async () => {
-    registerBuiltInTasks();
     await useNodeBackend('wasm');
   });
 
