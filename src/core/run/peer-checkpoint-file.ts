@@ -19,6 +19,8 @@ export type { PeerCheckpointFiles } from '../checkpoint/peers/reinflow-import';
 /** A peer checkpoint opened as ours, with one line per thing read or assumed. */
 export interface OpenedPeerCheckpoint {
   file: CheckpointFile;
+  /** The `.flowtune` bytes it was parsed from (what a host stores as the selected model). */
+  bytes: Uint8Array;
   notes: string[];
 }
 
@@ -28,8 +30,11 @@ function taskSizes(task: string): { obs: number; action: number } {
   return { obs: observationSpec(getTask(task), 'state', 0).dim, action: configActionDim(config) };
 }
 
-/** The task whose sizes fit the policy: the one named, checked, or the only registered one that fits. */
-function matchTask(imported: ImportedPeerPolicy, label: string, task: string | undefined): string {
+/**
+ * The task whose sizes fit the policy: the one named (`task`), checked; else `prefer` when it fits (the studio's task);
+ * else the only registered one that fits.
+ */
+function matchTask(imported: ImportedPeerPolicy, label: string, task: string | undefined, prefer?: string): string {
   const { obsDim, actionDim } = imported.architecture;
   const describe = (name: string) => {
     const sizes = taskSizes(name);
@@ -47,6 +52,7 @@ function matchTask(imported: ImportedPeerPolicy, label: string, task: string | u
     const sizes = taskSizes(name);
     return sizes.obs === obsDim && sizes.action === actionDim;
   });
+  if (prefer !== undefined && fits.includes(prefer)) return prefer;
   if (fits.length === 1) return fits[0];
   if (fits.length === 0) {
     throw new CheckpointError(`${label} reads ${obsDim} observations and writes ${actionDim} actions, which no task here fits (${taskNames().map(describe).join('; ')})`);
@@ -89,10 +95,10 @@ function importedConfig(imported: ImportedPeerPolicy, task: string): RunConfig {
  * `task`, or of the one task its sizes fit. What the file does not hold (a pretraining file's noise net and critic)
  * starts as a fresh policy of seed 0 would. Nothing from the file is run; every problem is one CheckpointError.
  */
-export function openPeerCheckpoint(files: PeerCheckpointFiles, options: { task?: string } = {}): OpenedPeerCheckpoint {
+export function openPeerCheckpoint(files: PeerCheckpointFiles, options: { task?: string; prefer?: string } = {}): OpenedPeerCheckpoint {
   const imported = readReinflowCheckpoint(files);
   const label = files.checkpoint.name;
-  const task = matchTask(imported, label, options.task);
+  const task = matchTask(imported, label, options.task, options.prefer);
   const config = importedConfig(imported, task);
   const tensors = freshParameterValues(imported.architecture, 0);
   for (const [name, entry] of imported.weights) tensors.set(name, entry);
@@ -106,5 +112,5 @@ export function openPeerCheckpoint(files: PeerCheckpointFiles, options: { task?:
   });
   const bytes = encodeFlowtune({ tensors, metadata });
   const notes = [...imported.notes, `${label} fits task ${task}: ${imported.architecture.obsDim} observations, ${imported.architecture.actionDim} actions, chunks of ${imported.architecture.horizon}, K = ${imported.settings.denoiseSteps}`];
-  return { file: parseCheckpointFile({ kind: 'flowtune', name: label, bytes }), notes };
+  return { file: parseCheckpointFile({ kind: 'flowtune', name: label, bytes }), bytes, notes };
 }
