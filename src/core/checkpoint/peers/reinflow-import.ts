@@ -69,7 +69,7 @@ function stateDict(top: PickleDict, key: string, label: string): Map<string, For
 }
 
 /** obs and action min/max from `normalization.npz`, each a finite vector with min ≤ max. */
-function readNormalization(file: NamedBytes | undefined, label: string): { obs: MinMaxStats; action: MinMaxStats } {
+export function readNormalization(file: NamedBytes | undefined, label: string): { obs: MinMaxStats; action: MinMaxStats } {
   if (!file) throw new CheckpointError(`${label} needs its normalization.npz (obs_min, obs_max, action_min, action_max): put it beside the checkpoint or give normalization=FILE.npz`);
   const arrays = readNpz(file.bytes, { label: file.name });
   const vector = (key: string): number[] => {
@@ -91,8 +91,7 @@ function readNormalization(file: NamedBytes | undefined, label: string): { obs: 
 }
 
 /** What kind of ReinFlow file this is, refusing DPPO's look-alike and anything else. */
-function fileKind(top: PickleDict, files: PeerCheckpointFiles, config: HydraConfig | undefined): 'pretrain' | 'finetune' {
-  const label = files.checkpoint.name;
+function fileKind(top: PickleDict, label: string, config: HydraConfig | undefined): 'pretrain' | 'finetune' {
   const target = config?.first(['model._target_'], isString);
   if (target && !/reflow\.ReFlow$|ppoflow\.PPOFlow$/.test(target)) {
     throw new CheckpointError(`${label}: its config's model is ${target}; this build imports ReinFlow's ReFlow and PPOFlow (DPPO's diffusion models come with the diffusion family)`);
@@ -107,6 +106,17 @@ function fileKind(top: PickleDict, files: PeerCheckpointFiles, config: HydraConf
   }
   const keys = [...top.keys()].map(String).join(', ');
   throw new CheckpointError(`${label} is neither a ReinFlow pretraining checkpoint ({epoch, model, ema, ...}) nor a fine-tuning one ({itr, model} with actor_ft.*); it holds ${keys}`);
+}
+
+/** The sizes the config states must be the ones the tensors and normalization.npz give. */
+function checkConfigSizes(config: HydraConfig | undefined, sizes: Record<string, number>, normalizationName: string): void {
+  if (!config) return;
+  for (const [key, size] of Object.entries(sizes)) {
+    const stated = config.get(key);
+    if (typeof stated === 'number' && stated !== size) {
+      throw new CheckpointError(`${config.name} says ${key}: ${stated}, but the checkpoint's tensors with ${normalizationName} give ${size}`);
+    }
+  }
 }
 
 /** A 1-D or 2-D tensor's size along an axis, or the sentence naming the missing tensor. */
@@ -183,14 +193,22 @@ function refuseLeftovers(tensors: ReadonlyMap<string, ForeignTensor>, taken: Rea
  * Optimizer and scheduler entries are skipped.
  */
 export function readReinflowCheckpoint(files: PeerCheckpointFiles): ImportedPeerPolicy {
-  const label = files.checkpoint.name;
   const config = files.config ? HydraConfig.parse(files.config.text, files.config.name) : undefined;
-  const top = topDict(files);
-  const kind = fileKind(top, files, config);
+  return reinflowPolicyOf(topDict(files), readNormalization(files.normalization, files.checkpoint.name), files.checkpoint.name, config, files.normalization?.name ?? 'normalization.npz');
+}
+
+/** readReinflowCheckpoint on values already read: the unpickled top dict, the normalization stats and the config. */
+export function reinflowPolicyOf(
+  top: PickleDict,
+  normalizer: { obs: MinMaxStats; action: MinMaxStats },
+  label: string,
+  config: HydraConfig | undefined,
+  normalizationName: string,
+): ImportedPeerPolicy {
+  const kind = fileKind(top, label, config);
   const notes: string[] = [];
   const tensors = kind === 'pretrain' ? stateDict(top, 'ema', label) : stateDict(top, 'model', label);
   const root = kind === 'pretrain' ? 'network.' : 'actor_ft.policy.';
-  const normalizer = readNormalization(files.normalization, label);
   const obsDim = normalizer.obs.min.length;
   const actionDim = normalizer.action.min.length;
 
@@ -200,11 +218,12 @@ export function readReinflowCheckpoint(files: PeerCheckpointFiles): ImportedPeer
   const cond = tensors.has(`${root}cond_mlp.moduleList.0.linear_1.weight`) ? inferPeerMlp(tensors, `${root}cond_mlp`, label) : undefined;
   const condInput = cond ? cond.dims[0] : velocity.dims[0] - actionSize - timeDim;
   if (actionSize % actionDim !== 0) {
-    throw new CheckpointError(`${label} outputs ${actionSize} action values, which is not a whole chunk of the ${actionDim} actions ${files.normalization?.name} gives`);
+    throw new CheckpointError(`${label} outputs ${actionSize} action values, which is not a whole chunk of the ${actionDim} actions ${normalizationName} gives`);
   }
   if (condInput % obsDim !== 0 || condInput < obsDim) {
-    throw new CheckpointError(`${label} reads ${condInput} observation values, which is not a whole history of the ${obsDim} observations ${files.normalization?.name} gives`);
+    throw new CheckpointError(`${label} reads ${condInput} observation values, which is not a whole history of the ${obsDim} observations ${normalizationName} gives`);
   }
+  checkConfigSizes(config, { action_dim: actionDim, obs_dim: obsDim, horizon_steps: actionSize / actionDim, cond_steps: condInput / obsDim }, normalizationName);
   const policyRoot = kind === 'pretrain' ? 'network' : 'policy';
   const activations = layoutFromConfig(config, policyRoot, notes);
   const settings = samplerFromConfig(config, actionSize / actionDim);
