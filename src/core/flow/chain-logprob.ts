@@ -99,7 +99,7 @@ export function chainLogProb(
     const { velocity } = policy.velocity(x, timeColumn, stepSize, features);
     const mean = clampMean(stepMean(x, tf.reshape(velocity, [batch, horizon, actionDim]), t, w0, w1, oneMinusT), options.denoisedClamp);
     const std = options.method === 'noise'
-      ? policy.noiseStd(features, timeColumn, options.bounds!)
+      ? policy.noiseStd(features, timeColumn, options.bounds!, stepSize)
       : tf.broadcastTo(pick(coefficients.std), [batch, horizon, actionDim]);
     const logProb = reduceLogProb(gaussianLogProb(xNext, mean, std), options);
     const entropy = meanEntropy(gaussianEntropy(std), tf.ones([batch]), options);

@@ -104,7 +104,7 @@ export function runDenoiseChain(
     const w1 = tf.add(tf.mul(stepMask, coefficients.w1[stepIndex] - ode), ode);
     const mean = clampMean(stepMean(x, v, t, coefficients.w0[stepIndex], w1), options.denoisedClamp);
     const std = options.method === 'noise'
-      ? policy.noiseStd(features, timeColumn, options.bounds!)
+      ? policy.noiseStd(features, timeColumn, options.bounds!, stepSize)
       : tf.mul(ones, coefficients.std[stepIndex]);
     const isStochastic = tf.greater(tf.add(stepMask, tf.zerosLike(x0)), 0.5);
     const xNext = next(stepIndex, mean, std, stepMask);

@@ -112,15 +112,18 @@ export class FlowPolicy {
     if (this.options.velocityNet === 'ditx') return velocityDitx(this.param, this.options, x, t, stepSize, features);
     return tf.tidy(() => {
       const flat = tf.reshape(x, [x.shape[0], this.options.horizon * this.options.actionDim]) as tf.Tensor2D;
-      if (this.options.velocityNet === 'reflow_mlp') return velocityReflow(this.param, this.options, flat, t, features);
+      if (this.options.velocityNet === 'reflow_mlp') return velocityReflow(this.param, this.options, flat, t, stepSize, features);
       return velocityMlp(this.param, this.options, flat, t, stepSize, features);
     });
   }
 
-  /** Learned std [B, H, A] for method `noise`. */
-  noiseStd(features: tf.Tensor2D, t: tf.Tensor1D, bounds: NoiseHeadBounds): tf.Tensor3D {
+  /** Learned std [B, H, A] for method `noise`; `stepSize` d [B] feeds ReinFlow's ShortCut noise net, which reads its step embedding. */
+  noiseStd(features: tf.Tensor2D, t: tf.Tensor1D, bounds: NoiseHeadBounds, stepSize?: tf.Tensor1D): tf.Tensor3D {
     if (!this.options.noiseHead) throw new ShapeError('noiseHead', 'method noise needs a policy built with noiseHead: true');
-    if (this.options.velocityNet === 'reflow_mlp') return reflowNoiseStd(this.param, this.options, features, t, bounds);
+    if (this.options.velocityNet === 'reflow_mlp') {
+      if (this.options.shortcut && !stepSize) throw new ShapeError('stepSize', "ReinFlow's ShortCut noise net reads the step size d: pass it");
+      return reflowNoiseStd(this.param, this.options, features, t, stepSize ?? tf.zerosLike(t), bounds);
+    }
     return noiseHeadStd(this.param, this.options, features, t, bounds);
   }
 

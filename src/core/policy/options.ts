@@ -5,7 +5,7 @@ import { TORCH_ACTIVATIONS, type TorchActivation } from './torch-mlp';
 export type ObsEncoderKind = 'state' | 'pointcloud';
 /** Where the value head reads its input (DESIGN.md §3 "Value head"). */
 export type ValueOn = 'obs' | 'expert';
-/** Velocity net families (DESIGN.md §3 "Velocity nets"; `reflow_mlp` is ReinFlow's FlowMLP, §18). */
+/** Velocity net families (DESIGN.md §3 "Velocity nets"; `reflow_mlp` is ReinFlow's FlowMLP, or its ShortCutFlowMLP with `shortcut`, §18). */
 export type VelocityNetKind = 'mlp' | 'ditx' | 'reflow_mlp';
 export const VELOCITY_NET_KINDS: readonly VelocityNetKind[] = ['mlp', 'ditx', 'reflow_mlp'];
 /**
@@ -31,7 +31,12 @@ export interface ReflowLayout {
   criticLayerNorm: boolean;
   /** PPOFlow's `explore_net_activation_type` (the exploration-noise net). */
   noiseActivation: TorchActivation;
+  /** ShortCutFlowMLP's `embed_combination_type` (with `shortcut`): how its time-and-step embedding meets the cond embedding. */
+  combination: ShortcutCombination;
 }
+
+/** ShortCutFlowMLP's ways to join the time-and-step embedding with the cond embedding: sum, product or concatenation. */
+export type ShortcutCombination = 'add' | 'multiply' | 'concate';
 
 /** ReinFlow's Gym hopper configs (`pre_reflow_mlp.yaml`, `ft_ppo_reflow_mlp.yaml`). */
 export const REINFLOW_GYM_LAYOUT: ReflowLayout = {
@@ -42,6 +47,7 @@ export const REINFLOW_GYM_LAYOUT: ReflowLayout = {
   criticResidual: true,
   criticLayerNorm: false,
   noiseActivation: 'Tanh',
+  combination: 'add',
 };
 
 /** Architecture of a flow policy; everything that decides parameter names and shapes. */
@@ -177,7 +183,11 @@ function resolveReflowLayout(options: FlowPolicyOptions): void {
     if (typeof layout[field] !== 'boolean') throw new ConfigError(`reflow.${field}`, `reflow.${field} must be true or false, got ${String(layout[field])}`);
   }
   if (options.obsEncoder !== 'state') throw new ConfigError('obsEncoder', "ReinFlow's FlowMLP (velocity net reflow_mlp) reads the state; point clouds need velocity net mlp or ditx");
-  if (options.shortcut) throw new ConfigError('shortcut', "ReinFlow's FlowMLP (velocity net reflow_mlp) takes no step-size input; shortcut must be false");
+  oneOf('reflow.combination', layout.combination, ['add', 'multiply', 'concate'] as const);
+  const featureDim = options.encoderHidden.length > 0 ? options.encoderHidden[options.encoderHidden.length - 1] : options.nObsSteps * options.obsDim;
+  if (options.shortcut && layout.combination !== 'concate' && featureDim !== options.timeEmbedDim) {
+    throw new ConfigError('reflow.combination', `ReinFlow's ShortCutFlowMLP can ${layout.combination} its time embedding (${options.timeEmbedDim}) to the cond embedding only when they are as wide, got ${featureDim}`);
+  }
   if (options.timeEmbedDim < 4) throw new ConfigError('timeEmbedDim', `ReinFlow's time embedding needs timeEmbedDim ≥ 4, got ${options.timeEmbedDim}`);
   residualWidths('velocityHidden', options.velocityHidden, layout.residual);
   residualWidths('valueHidden', options.valueHidden, layout.criticResidual);

@@ -2,7 +2,7 @@ import { DITX_BLOCK_MODULATIONS, DITX_MLP_RATIO } from './velocity-ditx';
 import { obsFeatureDim, obsFrameSize, obsTokenCount, obsTokenDim, velocityHiddenDim, type FlowPolicyOptions } from './options';
 import { reflowEncoderLayout, reflowNoiseLayout, reflowValueLayout } from './reflow-heads';
 import { torchMlpShapes, type TorchMlpLayout } from './torch-mlp';
-import { reflowVelocityLayout } from './velocity-reflow';
+import { reflowTimeWidths, reflowVelocityLayout } from './velocity-reflow';
 
 /** Parameter name → shape, in a stable order. */
 export type ParamShapes = Map<string, number[]>;
@@ -81,9 +81,9 @@ function reflowShapes(options: FlowPolicyOptions): ParamShapes {
   const shapes: ParamShapes = new Map();
   const encoder = reflowEncoderLayout(options);
   if (encoder) addTorchMlp(shapes, 'encoder', encoder);
-  const time = options.timeEmbedDim;
-  addDense(shapes, 'velocity.time.0', time, 2 * time);
-  addDense(shapes, 'velocity.time.1', 2 * time, time);
+  const [timeInput, timeHidden, timeOutput] = reflowTimeWidths(options);
+  addDense(shapes, 'velocity.time.0', timeInput, timeHidden);
+  addDense(shapes, 'velocity.time.1', timeHidden, timeOutput);
   addTorchMlp(shapes, 'velocity.mlp', reflowVelocityLayout(options, obsFeatureDim(options)));
   if (options.noiseHead) addTorchMlp(shapes, 'noise_head', reflowNoiseLayout(options));
   addTorchMlp(shapes, 'value', reflowValueLayout(options, valueInputDim(options)));

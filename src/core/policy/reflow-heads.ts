@@ -46,9 +46,9 @@ export function reflowEncode(param: ParamLookup, options: FlowPolicyOptions, fla
  * NoisyFlowMLP's learned std (learn_explore_time_embedding false, time-dependent): the policy's time embedding, with
  * no gradient into it, beside the cond embedding → mlp_logvar → the bounded std of noise-head.ts. → [B, H, A].
  */
-export function reflowNoiseStd(param: ParamLookup, options: FlowPolicyOptions, features: tf.Tensor2D, t: tf.Tensor1D, bounds: NoiseHeadBounds): tf.Tensor3D {
+export function reflowNoiseStd(param: ParamLookup, options: FlowPolicyOptions, features: tf.Tensor2D, t: tf.Tensor1D, stepSize: tf.Tensor1D, bounds: NoiseHeadBounds): tf.Tensor3D {
   return tf.tidy(() => {
-    const input = tf.concat([stopGradient(reflowTimeEmbedding(param, options, t)), features], 1);
+    const input = tf.concat([stopGradient(reflowTimeEmbedding(param, options, t, stepSize)), features], 1);
     const raw = torchMlp(param, 'noise_head', reflowNoiseLayout(options), input).output;
     return tf.reshape(boundedStd(raw, bounds), [-1, options.horizon, options.actionDim]) as tf.Tensor3D;
   });

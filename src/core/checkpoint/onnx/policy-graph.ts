@@ -45,7 +45,8 @@ export function policyGraph(bundle: PolicyBundle, weights: ReadonlyMap<string, W
   const obsTokens = encodeObsNodes(g, param, options, normalizeNodes(g, bundle.obsNormalizer, obs, 'obs_normalizer'));
   const reflow = options.velocityNet === 'reflow_mlp';
   const mlp = options.velocityNet === 'mlp' || reflow;
-  const embeddingWidth = (options.shortcut ? 2 : 1) * options.timeEmbedDim;
+  // ReinFlow's nets turn t (and d) into one embedding of timeEmbedDim; ours concatenate emb(t) and emb(d).
+  const embeddingWidth = (options.shortcut && !reflow ? 2 : 1) * options.timeEmbedDim;
   let velocityOf: (x: string, stepEmbedding: string) => string;
   if (reflow) {
     const features = g.op('Reshape', [obsTokens, g.int64s([0, -1])], {}, 'obs_features');
@@ -71,7 +72,7 @@ export function policyGraph(bundle: PolicyBundle, weights: ReadonlyMap<string, W
     const t = grid.times[stepIndex];
     // Every chain shares t_k and d = 1/K, so the step's [emb(t) | emb(d)] is a [1, E] constant.
     const embeddingValues = reflow
-      ? reflowTimeEmbeddingValues(weights, options, grid.netTimes[stepIndex])
+      ? reflowTimeEmbeddingValues(weights, options, grid.netTimes[stepIndex], grid.delta)
       : stepEmbeddingValues(grid.netTimes[stepIndex], grid.delta, options.timeEmbedDim, options.shortcut);
     const embedding = g.floatTensor(`step_${stepIndex}.embedding`, embeddingValues, [1, embeddingWidth]);
     x = eulerStepNodes(g, x, velocityOf(x, embedding), t, w0[stepIndex], w1[stepIndex]);

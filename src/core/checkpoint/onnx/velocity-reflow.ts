@@ -1,5 +1,5 @@
 import type { WeightEntry } from '../../policy/flow-policy';
-import type { FlowPolicyOptions } from '../../policy/options';
+import type { FlowPolicyOptions, ReflowLayout } from '../../policy/options';
 import { reflowEncoderLayout } from '../../policy/reflow-heads';
 import { reflowFrequencies, reflowVelocityLayout } from '../../policy/velocity-reflow';
 import type { GraphBuilder } from './graph-builder';
@@ -24,10 +24,13 @@ const mish = (x: number) => x * Math.tanh(x > 20 ? x : Math.log1p(Math.exp(x)));
  * FlowMLP's time embedding of one step (policy/velocity-reflow.ts `reflowTimeEmbedding`) as the constant it is once the
  * weights are fixed: every chain of a batch shares the step's time. Computed in float64 from the float32 weights.
  */
-export function reflowTimeEmbeddingValues(weights: ReadonlyMap<string, WeightEntry>, options: FlowPolicyOptions, t: number): Float32Array {
-  const s = Math.fround(1 - Math.fround(t));
-  const angles = reflowFrequencies(options.timeEmbedDim).map((frequency) => s * Math.fround(frequency));
-  const sinusoid = [...angles.map(Math.sin), ...angles.map(Math.cos)];
+export function reflowTimeEmbeddingValues(weights: ReadonlyMap<string, WeightEntry>, options: FlowPolicyOptions, t: number, stepSize: number): Float32Array {
+  const sinusoidOf = (value: number) => {
+    const angles = reflowFrequencies(options.timeEmbedDim).map((frequency) => Math.fround(value) * Math.fround(frequency));
+    return [...angles.map(Math.sin), ...angles.map(Math.cos)];
+  };
+  const time = sinusoidOf(1 - Math.fround(t));
+  const sinusoid = options.shortcut ? [...time, ...sinusoidOf(stepSize)] : time;
   return Float32Array.from(denseRow(denseRow(sinusoid, weights, 'velocity.time.0').map(mish), weights, 'velocity.time.1'));
 }
 
@@ -37,8 +40,15 @@ export function reflowObsNodes(g: GraphBuilder, param: GraphParam, options: Flow
   return layout ? torchMlpNodes(g, param, 'encoder', layout, history) : history;
 }
 
-/** Our velocity for one step: −mlp_mean(Concat[x_t [B, H·A], emb(s) [B, E], features [B, F]]). */
+/**
+ * Our velocity for one step: −head(Concat[x_t [B, H·A], condition]), the condition being [emb | features] (FlowMLP,
+ * ShortCut's concate) or emb + features, emb · features (ShortCut's add, multiply).
+ */
 export function velocityReflowNodes(g: GraphBuilder, param: GraphParam, options: FlowPolicyOptions, xFlat: string, timeEmbedding: string, features: string, featureDim: number): string {
-  const input = g.op('Concat', [xFlat, timeEmbedding, features], { axis: { int: 1 } }, 'velocity_input');
+  const combination = options.shortcut ? (options.reflow as ReflowLayout).combination : 'concate';
+  const condition = combination === 'add' ? g.op('Add', [timeEmbedding, features], {}, 'condition')
+    : combination === 'multiply' ? g.op('Mul', [timeEmbedding, features], {}, 'condition')
+      : g.op('Concat', [timeEmbedding, features], { axis: { int: 1 } }, 'condition');
+  const input = g.op('Concat', [xFlat, condition], { axis: { int: 1 } }, 'velocity_input');
   return g.op('Neg', [torchMlpNodes(g, param, 'velocity.mlp', reflowVelocityLayout(options, featureDim), input)], {}, 'velocity');
 }

@@ -2,6 +2,7 @@ import { CheckpointError } from '../../errors';
 import type { WeightEntry } from '../../policy/flow-policy';
 import type { MinMaxStats } from '../../policy/normalizer';
 import { expectedParameterShapes } from '../../policy/param-shapes';
+import type { ShortcutCombination } from '../../policy/options';
 import { DEFAULT_FLOW_POLICY_OPTIONS, REINFLOW_GYM_LAYOUT, resolveFlowPolicyOptions, type FlowPolicyOptions, type ReflowLayout } from '../../policy/options';
 import { TORCH_ACTIVATIONS, type TorchActivation } from '../../policy/torch-mlp';
 import { readNpz } from '../torch/npz-reader';
@@ -10,7 +11,7 @@ import { toFloat32, type ForeignTensor } from '../torch/tensor-dtypes';
 import { readTorchCheckpoint } from '../torch/torch-pt-reader';
 import { HydraConfig, isBoolean, isNumber, isString } from './hydra-config';
 import { inferPeerMlp, type PeerName } from './peer-mlp-names';
-import { flowMlpNames, NOISE_LOGVAR_BOUNDS, ppoFlowHeadNames } from './reinflow-names';
+import { flowMlpNames, NOISE_LOGVAR_BOUNDS, peerModuleNames, ppoFlowHeadNames } from './reinflow-names';
 
 export interface NamedBytes {
   name: string;
@@ -93,8 +94,8 @@ export function readNormalization(file: NamedBytes | undefined, label: string): 
 /** What kind of ReinFlow file this is, refusing DPPO's look-alike and anything else. */
 function fileKind(top: PickleDict, label: string, config: HydraConfig | undefined): 'pretrain' | 'finetune' {
   const target = config?.first(['model._target_'], isString);
-  if (target && !/reflow\.ReFlow$|ppoflow\.PPOFlow$/.test(target)) {
-    throw new CheckpointError(`${label}: its config's model is ${target}; this build imports ReinFlow's ReFlow and PPOFlow (DPPO's diffusion models come with the diffusion family)`);
+  if (target && !/reflow\.ReFlow$|ppoflow\.PPOFlow$|shortcutflow\.ShortCutFlow$|pposhortcut\.PPOShortCut$/.test(target)) {
+    throw new CheckpointError(`${label}: its config's model is ${target}; this build imports ReinFlow's ReFlow, ShortCutFlow, PPOFlow and PPOShortCut (DPPO's diffusion models come with the diffusion family)`);
   }
   const model = top.get('model');
   if (isPickleDict(model) && [...model.keys()].some((key) => typeof key === 'string' && key.startsWith('actor_ft.'))) return 'finetune';
@@ -106,6 +107,20 @@ function fileKind(top: PickleDict, label: string, config: HydraConfig | undefine
   }
   const keys = [...top.keys()].map(String).join(', ');
   throw new CheckpointError(`${label} is neither a ReinFlow pretraining checkpoint ({epoch, model, ema, ...}) nor a fine-tuning one ({itr, model} with actor_ft.*); it holds ${keys}`);
+}
+
+/** The config's name for the velocity net: `model.network` in pretraining configs, `model.policy` in fine-tuning ones. */
+function policyRootOf(kind: 'pretrain' | 'finetune'): string {
+  return kind === 'pretrain' ? 'network' : 'policy';
+}
+
+/** ShortCutFlowMLP's embed_combination_type: the config's, else what the head's width allows (add when it cannot tell). */
+function shortcutCombination(config: HydraConfig | undefined, policyRoot: string, headCondition: number, timeDim: number, notes: string[]): ShortcutCombination {
+  const stated = config?.first([`model.${policyRoot}.embed_combination_type`], isString);
+  if (stated === 'add' || stated === 'multiply' || stated === 'concate') return stated;
+  if (headCondition !== timeDim) return 'concate';
+  notes.push(`ShortCut's embed_combination_type is not in a config: add and multiply look the same in the tensors; using add, its default`);
+  return 'add';
 }
 
 /** The sizes the config states must be the ones the tensors and normalization.npz give. */
@@ -212,11 +227,18 @@ export function reinflowPolicyOf(
   const obsDim = normalizer.obs.min.length;
   const actionDim = normalizer.action.min.length;
 
-  const timeDim = sizeOf(tensors, `${root}time_embedding.1.weight`, 1, label);
-  const velocity = inferPeerMlp(tensors, `${root}mlp_mean`, label);
+  const shortcut = tensors.has(`${root}t_emb.0.weight`);
+  const modules = peerModuleNames(shortcut);
+  // FlowMLP's first time Linear reads the sinusoid (dim wide); ShortCut's writes the embedding (dim wide).
+  const timeDim = shortcut ? sizeOf(tensors, `${root}t_emb.0.weight`, 0, label) : sizeOf(tensors, `${root}time_embedding.1.weight`, 1, label);
+  const velocity = inferPeerMlp(tensors, `${root}${modules.head}`, label);
   const actionSize = velocity.dims[velocity.dims.length - 1];
-  const cond = tensors.has(`${root}cond_mlp.moduleList.0.linear_1.weight`) ? inferPeerMlp(tensors, `${root}cond_mlp`, label) : undefined;
-  const condInput = cond ? cond.dims[0] : velocity.dims[0] - actionSize - timeDim;
+  const cond = tensors.has(`${root}${modules.cond}.moduleList.0.linear_1.weight`) ? inferPeerMlp(tensors, `${root}${modules.cond}`, label) : undefined;
+  const headCondition = velocity.dims[0] - actionSize;
+  // ShortCut adds (or multiplies) its embedding to a cond embedding as wide, or concatenates them as FlowMLP does.
+  const combination = shortcut ? shortcutCombination(config, policyRootOf(kind), headCondition, timeDim, notes) : 'add';
+  const condEmbedding = shortcut && combination !== 'concate' ? timeDim : headCondition - timeDim;
+  const condInput = cond ? cond.dims[0] : condEmbedding;
   if (actionSize % actionDim !== 0) {
     throw new CheckpointError(`${label} outputs ${actionSize} action values, which is not a whole chunk of the ${actionDim} actions ${normalizationName} gives`);
   }
@@ -224,8 +246,7 @@ export function reinflowPolicyOf(
     throw new CheckpointError(`${label} reads ${condInput} observation values, which is not a whole history of the ${obsDim} observations ${normalizationName} gives`);
   }
   checkConfigSizes(config, { action_dim: actionDim, obs_dim: obsDim, horizon_steps: actionSize / actionDim, cond_steps: condInput / obsDim }, normalizationName);
-  const policyRoot = kind === 'pretrain' ? 'network' : 'policy';
-  const activations = layoutFromConfig(config, policyRoot, notes);
+  const activations = layoutFromConfig(config, policyRootOf(kind), notes);
   const settings = samplerFromConfig(config, actionSize / actionDim);
   const critic = kind === 'finetune' ? inferPeerMlp(tensors, 'critic.Q1', label) : undefined;
   const noise = kind === 'finetune' ? inferPeerMlp(tensors, 'actor_ft.explore_noise_net.mlp_logvar', label) : undefined;
@@ -244,7 +265,7 @@ export function reinflowPolicyOf(
     velocityHidden: velocity.dims.slice(1, -1),
     encoderHidden: cond ? cond.dims.slice(1) : [],
     timeEmbedDim: timeDim,
-    shortcut: false,
+    shortcut,
     valueHidden: critic ? critic.dims.slice(1, -1) : GYM_DEFAULTS.criticHidden,
     noiseHead: true,
     noiseHidden: noise ? noise.dims.slice(1, -1) : GYM_DEFAULTS.noiseHidden,
@@ -254,8 +275,10 @@ export function reinflowPolicyOf(
       layerNorm: velocity.layerNorm,
       criticResidual: critic ? critic.residual : REINFLOW_GYM_LAYOUT.criticResidual,
       criticLayerNorm: critic ? critic.layerNorm : REINFLOW_GYM_LAYOUT.criticLayerNorm,
+      combination,
     },
-    timeGrid: 'reinflow',
+    // ReFlow.sample and PPOFlow's rollouts evaluate at linspace(0, 1, K); ShortCut's at linspace(0, 1 − 1/K, K), our grid.
+    timeGrid: shortcut ? 'uniform' : 'reinflow',
   });
   const shapes = expectedParameterShapes(architecture);
   const weights = new Map<string, WeightEntry>();
@@ -277,10 +300,10 @@ export function reinflowPolicyOf(
     settings.stdMax = bounds.stdMax;
     taken.add(NOISE_LOGVAR_BOUNDS.min).add(NOISE_LOGVAR_BOUNDS.max);
     refuseLeftovers(tensors, taken, ['actor_ft.', 'critic.'], label);
-    notes.push(`${label}: ReinFlow PPOFlow fine-tuned at iteration ${String(top.get('itr'))} (${String(top.get('cnt_train_steps'))} env steps): its fine-tuned net, exploration-noise net (std ${settings.stdMin.toFixed(4)}-${settings.stdMax.toFixed(4)}) and critic; the frozen base copy (actor_old) is not needed`);
+    notes.push(`${label}: ReinFlow ${shortcut ? 'PPOShortCut' : 'PPOFlow'} fine-tuned at iteration ${String(top.get('itr'))} (${String(top.get('cnt_train_steps'))} env steps): its fine-tuned net, exploration-noise net (std ${settings.stdMin.toFixed(4)}-${settings.stdMax.toFixed(4)}) and critic; the frozen base copy (actor_old) is not needed`);
   } else {
     refuseLeftovers(tensors, taken, [root], label);
-    notes.push(`${label}: ReinFlow ReFlow pretraining checkpoint at epoch ${String(top.get('epoch'))}, its EMA weights (as ReinFlow's fine-tuner loads them); the noise net and critic start fresh`);
+    notes.push(`${label}: ReinFlow ${shortcut ? 'ShortCutFlow' : 'ReFlow'} pretraining checkpoint at epoch ${String(top.get('epoch'))}, its EMA weights (as ReinFlow's fine-tuner loads them); the noise net and critic start fresh`);
   }
   return { architecture, weights, withHeads: kind === 'finetune', normalizer, stage: kind === 'finetune' ? 'ppo' : 'bc', settings, notes };
 }

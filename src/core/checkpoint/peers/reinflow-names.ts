@@ -5,16 +5,27 @@ import { reflowVelocityLayout } from '../../policy/velocity-reflow';
 import { linearNames, peerMlpNames, type PeerName } from './peer-mlp-names';
 
 /**
- * ReinFlow's state-dict names of a `reflow_mlp` policy (DESIGN.md §18), one table for reading and for writing.
+ * ReinFlow's state-dict names of a `reflow_mlp` policy (FlowMLP, or ShortCutFlowMLP with `shortcut`) (DESIGN.md §18), one table for reading and for writing.
  * FlowMLP under `root` (`network.` in ReFlow, `actor_ft.policy.` and `actor_old.` in PPOFlow): `time_embedding.1|3`,
  * `cond_mlp`, `mlp_mean`.
  */
 export function flowMlpNames(root: string, options: FlowPolicyOptions): PeerName[] {
-  const names = [...linearNames(`${root}time_embedding.1`, 'velocity.time.0'), ...linearNames(`${root}time_embedding.3`, 'velocity.time.1')];
+  const peer = peerModuleNames(options.shortcut);
+  const names = [...linearNames(`${root}${peer.time[0]}`, 'velocity.time.0'), ...linearNames(`${root}${peer.time[1]}`, 'velocity.time.1')];
   const encoder = reflowEncoderLayout(options);
-  if (encoder) names.push(...peerMlpNames(`${root}cond_mlp`, 'encoder', encoder));
-  names.push(...peerMlpNames(`${root}mlp_mean`, 'velocity.mlp', reflowVelocityLayout(options, obsFeatureDim(options))));
+  if (encoder) names.push(...peerMlpNames(`${root}${peer.cond}`, 'encoder', encoder));
+  names.push(...peerMlpNames(`${root}${peer.head}`, 'velocity.mlp', reflowVelocityLayout(options, obsFeatureDim(options))));
   return names;
+}
+
+/**
+ * Module names inside the velocity net: FlowMLP's `time_embedding` (Sequential: sinusoid, Linear 1, Mish, Linear 3),
+ * `cond_mlp`, `mlp_mean`; ShortCutFlowMLP's `t_emb` (Linear 0, Mish, Linear 2), `cond_emb`, `vel_head`.
+ */
+export function peerModuleNames(shortcut: boolean): { time: [string, string]; cond: string; head: string } {
+  return shortcut
+    ? { time: ['t_emb.0', 't_emb.2'], cond: 'cond_emb', head: 'vel_head' }
+    : { time: ['time_embedding.1', 'time_embedding.3'], cond: 'cond_mlp', head: 'mlp_mean' };
 }
 
 /** PPOFlow's exploration-noise net (`actor_ft.explore_noise_net.mlp_logvar`) and critic (`critic.Q1`). */
