@@ -41,14 +41,6 @@ function otherCrossFieldProblems(config: RunConfig): ConfigProblem[] {
   if (policy.velocity_net === 'reflow_mlp' && env.obs_type !== 'state') {
     add('policy.velocity_net', "policy.velocity_net=reflow_mlp (ReinFlow's FlowMLP) reads the state; use mlp or ditx with env.obs_type=pointcloud");
   }
-  if (policy.velocity_net === 'reflow_mlp') {
-    for (const key of ['hidden', 'value_hidden'] as const) {
-      const widths = policy[key];
-      if (widths.length % 2 !== 1 || widths.some((width) => width !== widths[0])) {
-        add(`policy.${key}`, `policy.${key} must be an odd number of equal widths with policy.velocity_net=reflow_mlp (ReinFlow's residual MLP: 1 + 2 per block, e.g. 256,256,256), got ${widths.join(',')}`);
-      }
-    }
-  }
   if (policy.velocity_net === 'ditx' && policy.ditx_dim % policy.ditx_heads !== 0) {
     add('policy.ditx_heads', `policy.ditx_heads (${policy.ditx_heads}) must divide policy.ditx_dim (${policy.ditx_dim})`);
   }

@@ -189,15 +189,15 @@ function resolveReflowLayout(options: FlowPolicyOptions): void {
     throw new ConfigError('reflow.combination', `ReinFlow's ShortCutFlowMLP can ${layout.combination} its time embedding (${options.timeEmbedDim}) to the cond embedding only when they are as wide, got ${featureDim}`);
   }
   if (options.timeEmbedDim < 4) throw new ConfigError('timeEmbedDim', `ReinFlow's time embedding needs timeEmbedDim ≥ 4, got ${options.timeEmbedDim}`);
-  residualWidths('velocityHidden', options.velocityHidden, layout.residual);
-  residualWidths('valueHidden', options.valueHidden, layout.criticResidual);
+  residualWidths('velocityHidden (policy.hidden)', options.velocityHidden, layout.residual);
+  residualWidths('valueHidden (policy.value_hidden)', options.valueHidden, layout.criticResidual);
 }
 
 /** A residual MLP's hidden widths are one input layer plus two per block, all equal. */
 function residualWidths(field: string, sizes: number[], residual: boolean): void {
   if (!residual) return;
   if (sizes.length % 2 !== 1 || sizes.some((size) => size !== sizes[0])) {
-    throw new ConfigError(field, `${field} must be an odd number of equal widths for a residual MLP (1 + 2 per block), got [${sizes.join(', ')}]`);
+    throw new ConfigError(field, `${field} must be an odd number of equal widths for ReinFlow's residual MLP (1 + 2 per block, e.g. 256,256,256), got [${sizes.join(', ')}]`);
   }
 }
 

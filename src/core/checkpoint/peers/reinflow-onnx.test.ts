@@ -58,3 +58,37 @@ describe.skipIf(!existsSync(PEER))("ReinFlow's pretrained hopper policy, importe
     }
   });
 });
+
+describe("ReinFlow's ShortCutFlow, imported and exported as ONNX", () => {
+  const FIXTURES = path.join(here, 'fixtures');
+  for (const [combination, activation] of [['concate', 'Mish'], ['add', 'SiLU']]) {
+    it(`${combination}: the graph given z as x0 returns ShortCutFlow.sample's actions (K = 4, 1e-5; its actions span [-1, 1])`, async () => {
+      const read = (name: string) => ({ name, bytes: new Uint8Array(readFileSync(path.join(FIXTURES, name))) });
+      const config = { name: 'config.yaml', text: `model:\n  network:\n    activation_type: ${activation}\n    embed_combination_type: ${combination}\n` };
+      const { file } = openPeerCheckpoint({ checkpoint: read(`shortcut-${combination}.pt`), normalization: read('normalization.npz'), config });
+      const expected = JSON.parse(readFileSync(path.join(FIXTURES, `shortcut-${combination}.expected.json`), 'utf8')) as { obs_normalized: number[][]; z: number[][][]; runs: Array<{ inference_steps: number; actions_normalized: number[][][] }> };
+      const opened = openCheckpoint(file, applyOverrides(defaultConfig(), ['task=hopper']), []);
+      const { checkpoint } = opened;
+      const policy = loadPolicy(checkpoint, opened.config);
+      try {
+        const { bytes } = await policy.exportOnnx(checkpoint.metadata);
+        const session = await ort.InferenceSession.create(bytes);
+        // The normalized observations back in env units: o = (o_n + 1)/2·(max − min) + min.
+        const { min, max } = (checkpoint.metadata.normalizer.obs as unknown as { min: number[]; max: number[] });
+        const obs = Float32Array.from(expected.obs_normalized.flatMap((row) => row.map((value, j) => ((value + 1) / 2) * (max[j] - min[j]) + min[j])));
+        const batch = expected.z.length;
+        const outputs = await session.run({
+          [ONNX_POLICY_IO.obs]: new ort.Tensor('float32', obs, [batch, 1, 11]),
+          [ONNX_POLICY_IO.x0]: new ort.Tensor('float32', Float32Array.from(expected.z.flat(2)), [batch, 4, 3]),
+        });
+        const actions = outputs[ONNX_POLICY_IO.actions].data as Float32Array;
+        const want = expected.runs[0].actions_normalized.flat(2);
+        expect(actions.length).toBe(want.length);
+        expect(Math.max(...want.map((value, index) => Math.abs(actions[index] - value)))).toBeLessThan(1e-5);
+        await session.release();
+      } finally {
+        policy.dispose();
+      }
+    });
+  }
+});
