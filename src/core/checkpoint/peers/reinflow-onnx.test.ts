@@ -4,12 +4,14 @@ import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-node';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useNodeBackend } from '../../../cli/node-backend';
-import { applyOverrides, defaultConfig } from '../../config';
+import { applyOverrides, defaultConfig, PRESETS } from '../../config';
 import { loadPolicy } from '../../run/families';
 import { metadataWithSampler } from '../../run/export-settings';
 import { openCheckpoint } from '../../run/open-checkpoint';
 import { openPeerCheckpoint } from '../../run/peer-checkpoint-file';
 import { ONNX_POLICY_IO } from '../onnx/policy-graph';
+import { stateDictTensors, type PickleDict } from '../torch/pickle-values';
+import { readTorchCheckpoint } from '../torch/torch-pt-reader';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const PEER = path.resolve(here, '../../../../../shared/fixtures/peers/reinflow-hopper');
@@ -91,4 +93,26 @@ describe("ReinFlow's ShortCutFlow, imported and exported as ONNX", () => {
       }
     });
   }
+});
+
+describe.skipIf(!existsSync(PEER))('a run from the fine-tuned ReinFlow file', () => {
+  it("starts with the file's exploration-noise net and critic (preset=locomotion-reinflow), a pretraining file with fresh ones", () => {
+    const read = (name: string) => ({ name, bytes: new Uint8Array(readFileSync(path.join(PEER, name))) });
+    const open = (name: string) => openCheckpoint(
+      openPeerCheckpoint({ checkpoint: read(name), normalization: read('normalization.npz') }).file,
+      applyOverrides(defaultConfig(), ['task=hopper']),
+      PRESETS['locomotion-reinflow'].overrides,
+    );
+    const { checkpoint, config } = open('finetuned_120.pt');
+    expect(config.noise.method).toBe('noise');
+    if (checkpoint.kind !== 'flow') throw new Error('expected a flow checkpoint');
+    const model = stateDictTensors((readTorchCheckpoint(read('finetuned_120.pt').bytes) as PickleDict).get('model') as PickleDict);
+    // torch's Linear weight [out, in] is our kernel [in, out]: the critic's last layer [1, 256] is [256, 1], the same values in order.
+    expect(Array.from(checkpoint.tensors.get('value.output.kernel')!.data)).toEqual(Array.from(model.get('critic.Q1.layers.2.weight')!.data as Float32Array));
+    const noiseBias = Array.from(model.get('actor_ft.explore_noise_net.mlp_logvar.moduleList.2.linear_1.bias')!.data as Float32Array);
+    expect(Array.from(checkpoint.tensors.get('noise_head.output.bias')!.data)).toEqual(noiseBias);
+    const pretrained = open('state_40.pt').checkpoint;
+    if (pretrained.kind !== 'flow') throw new Error('expected a flow checkpoint');
+    expect(Array.from(pretrained.tensors.get('noise_head.output.bias')!.data)).not.toEqual(noiseBias);
+  });
 });
