@@ -5,6 +5,7 @@
 import type { BackendSpeed } from '../core/backend/backend-speed';
 import type { AdapterSummary, BackendName } from '../core/backend/choose-backend';
 import type { CheckpointFiles } from '../core/checkpoint/checkpoint-open';
+import type { PeerCheckpointFiles } from '../core/checkpoint/peers/reinflow-import';
 import type { NoiseConfig, RunConfig, TaskName } from '../core/config/run-config';
 import type { MetricRecord } from '../core/metrics/metric-keys';
 import type { EpisodeSummary } from './inspection-api';
@@ -13,6 +14,12 @@ import type { QueueStatus, RunListing } from './runs-api';
 import type { TaskEntry } from './tasks-api';
 
 export type { CheckpointFiles } from '../core/checkpoint/checkpoint-open';
+
+/** A ReinFlow `.pt` dropped with its normalization.npz (and its run's Hydra config): the trainer converts it once into a `.flowtune`. */
+export type PeerCheckpointDrop = { kind: 'reinflow' } & PeerCheckpointFiles;
+
+/** What the Model panel hands the trainer: a checkpoint of ours, or a peer's to convert. */
+export type DroppedCheckpoint = CheckpointFiles | PeerCheckpointDrop;
 
 /** Which tfjs backend the trainer worker runs on, and why. */
 export interface BackendReport {
@@ -154,6 +161,8 @@ export interface AcceptedCheckpoint {
   kind: 'accepted';
   info: CheckpointInfo;
   afterReset: boolean;
+  /** A converted peer checkpoint's import notes: what was read and what was assumed, one line each. */
+  notes?: string[];
 }
 
 /** A readable checkpoint for another task than the studio's: nothing changed, and the page can offer to switch the task. */
@@ -188,9 +197,10 @@ export interface RunControlApi {
   /**
    * Validates a checkpoint fully; on success it becomes the model of the next run. The current run is never touched:
    * while one exists, the file waits for Reset (afterReset). With no run, the studio takes the checkpoint's
-   * observation kind (state or point cloud, and its point count).
+   * observation kind (state or point cloud, and its point count). A peer's checkpoint is converted once into a
+   * `.flowtune` (of the studio's task when its sizes fit) and goes on as that file.
    */
-  loadCheckpoint(files: CheckpointFiles): Promise<LoadedCheckpoint>;
+  loadCheckpoint(files: DroppedCheckpoint): Promise<LoadedCheckpoint>;
   /** Starts a run (or resumes a paused one). */
   train(): Promise<void>;
   pause(): Promise<void>;

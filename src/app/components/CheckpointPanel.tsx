@@ -1,6 +1,5 @@
 import { useState, type DragEvent } from 'react';
-import type { CheckpointFiles, CheckpointForOtherTask, CheckpointInfo, ModelSource } from '../../protocol/trainer-api';
-import { unzipStored } from '../export/zip-store';
+import type { CheckpointForOtherTask, CheckpointInfo, DroppedCheckpoint, ModelSource } from '../../protocol/trainer-api';
 import { formatCount } from '../plot/format';
 import { useRunStore } from '../store/run-slice';
 import { selectTask, taskSwitchBlocker } from '../tasks/task-actions';
@@ -9,31 +8,8 @@ import { useRecipeStore } from '../store/recipe-slice';
 import { otherTaskText, type TaskHold } from './other-task-text';
 import { deterministicActionText } from '../policy/flow-only';
 import { usePolicyKind } from '../policy/use-policy-kind';
-
-/** A .flowtune file, a model.json with its .bin, or Export's .zip of the two; a sentence otherwise. */
-async function filesToCheckpoint(files: File[]): Promise<CheckpointFiles | string> {
-  const flowtune = files.find((file) => file.name.endsWith('.flowtune'));
-  if (flowtune) return { kind: 'flowtune', name: flowtune.name, bytes: new Uint8Array(await flowtune.arrayBuffer()) };
-  const zip = files.find((file) => file.name.endsWith('.zip'));
-  if (zip) return zipToCheckpoint(zip);
-  const modelJson = files.find((file) => file.name.endsWith('.json'));
-  const weights = files.find((file) => file.name.endsWith('.bin'));
-  if (modelJson && weights) {
-    return { kind: 'tfjs', name: modelJson.name, modelJson: await modelJson.text(), weights: new Uint8Array(await weights.arrayBuffer()) };
-  }
-  if (modelJson) return `${modelJson.name} needs its weights file: drop the model.json together with its .bin`;
-  return `${files.map((file) => file.name).join(', ')} is not a checkpoint: drop a .flowtune file, or a tfjs model.json with its .bin (or their .zip)`;
-}
-
-/** Export's tfjs archive: a stored .zip holding a model.json and its .bin. */
-async function zipToCheckpoint(zip: File): Promise<CheckpointFiles | string> {
-  const entries = unzipStored(new Uint8Array(await zip.arrayBuffer()));
-  if (typeof entries === 'string') return `${zip.name}: ${entries}`;
-  const json = [...entries.keys()].find((name) => name.endsWith('.json'));
-  const bin = [...entries.keys()].find((name) => name.endsWith('.bin'));
-  if (!json || !bin) return `${zip.name} holds no model.json with its .bin: drop the archive Export → Flowtune weights (tfjs) gives`;
-  return { kind: 'tfjs', name: zip.name, modelJson: new TextDecoder().decode(entries.get(json)), weights: entries.get(bin)! };
-}
+import { droppedEntries, type FoundFile } from '../runs/read-dropped-folder';
+import { CHECKPOINT_EXTENSIONS, chosenCheckpointFiles, droppedCheckpointFiles, filesToCheckpoint } from './read-checkpoint-drop';
 
 function Metadata({ info }: { info: CheckpointInfo }) {
   const evalText = Object.entries(info.eval).map(([key, value]) => `${key} ${Number(value.toPrecision(3))}`).join(' · ') || 'none';
@@ -105,7 +81,7 @@ function taskHold(): TaskHold {
 
 /** A file for another task, with no run: one click switches the task, then opens the file. */
 interface SwitchOffer {
-  files: CheckpointFiles;
+  files: DroppedCheckpoint;
   otherTask: CheckpointForOtherTask;
 }
 
@@ -117,7 +93,7 @@ export function CheckpointPanel() {
   const notice = useRunStore((state) => state.checkpointNotice);
   const [dragging, setDragging] = useState(false);
   const [switchOffer, setSwitchOffer] = useState<SwitchOffer>();
-  const open = async (checkpoint: CheckpointFiles) => {
+  const open = async (checkpoint: DroppedCheckpoint) => {
     const { setCheckpointNotice } = useRunStore.getState();
     try {
       const loaded = await trainerClient().loadCheckpoint(checkpoint);
@@ -128,16 +104,16 @@ export function CheckpointPanel() {
         setSwitchOffer(offer ? { files: checkpoint, otherTask: loaded } : undefined);
         return;
       }
-      setCheckpointNotice({ kind: 'ok', text: loadedText(loaded.info.source, loaded.afterReset) });
+      setCheckpointNotice({ kind: 'ok', text: loadedText(loaded.info.source, loaded.afterReset), notes: loaded.notes });
     } catch (error) {
       setCheckpointNotice({ kind: 'error', text: errorText(error) });
     }
   };
-  const load = async (fileList: FileList | null) => {
-    const files = Array.from(fileList ?? []);
-    if (files.length === 0) return;
+  const load = async (collecting: Promise<FoundFile[] | string> | FoundFile[]) => {
+    const files = await collecting;
+    if (Array.isArray(files) && files.length === 0) return;
     setSwitchOffer(undefined);
-    const checkpoint = await filesToCheckpoint(files);
+    const checkpoint = Array.isArray(files) ? await filesToCheckpoint(files) : files;
     if (typeof checkpoint === 'string') {
       useRunStore.getState().setCheckpointNotice({ kind: 'error', text: checkpoint });
       return;
@@ -152,15 +128,18 @@ export function CheckpointPanel() {
   const onDrop = (event: DragEvent) => {
     event.preventDefault();
     setDragging(false);
-    void load(event.dataTransfer.files);
+    // The entries must be taken now: the drop's data is gone after this handler returns. A drop made by a script has none.
+    const entries = droppedEntries(event.dataTransfer);
+    void load(entries.length > 0 ? droppedCheckpointFiles(entries) : chosenCheckpointFiles(Array.from(event.dataTransfer.files)));
   };
   return (
     <section className="panel" data-testid="checkpoint-panel">
       <h2>Model{hasRun && <span className="muted" data-testid="model-of-run" title="The checkpoint the current run started from: Train continues that run"> · current run's</span>}</h2>
       <label className={`dropzone${dragging ? ' dragging' : ''}`} data-testid="dropzone"
         onDragOver={(event) => { event.preventDefault(); setDragging(true); }} onDragLeave={() => setDragging(false)} onDrop={onDrop}>
-        Drop a <b>.flowtune</b>, or a tfjs <b>model.json</b> with its <b>.bin</b> (or their <b>.zip</b>), or click to choose
-        <input type="file" multiple accept=".flowtune,.json,.bin,.zip" data-testid="checkpoint-input" onChange={(event) => { void load(event.target.files); event.target.value = ''; }} />
+        Drop a <b>.flowtune</b>, a ReinFlow <b>.pt</b> + <b>normalization.npz</b> (or their folder), a tfjs <b>model.json</b> + <b>.bin</b> (or their <b>.zip</b>), or click to choose
+        <input type="file" multiple accept={CHECKPOINT_EXTENSIONS.join(',')} data-testid="checkpoint-input"
+          onChange={(event) => { void load(chosenCheckpointFiles(Array.from(event.target.files ?? []))); event.target.value = ''; }} />
       </label>
       {notice && (
         <p className={`notice notice-${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'} data-testid="checkpoint-notice">
@@ -171,6 +150,11 @@ export function CheckpointPanel() {
             </button>
           )}
         </p>
+      )}
+      {notice?.notes && notice.notes.length > 0 && (
+        <ul className="notice-notes" data-testid="checkpoint-notes">
+          {notice.notes.map((note) => <li key={note}>{note}</li>)}
+        </ul>
       )}
       {model?.kind === 'checkpoint' && <Metadata info={model.info} />}
       {model?.kind === 'fresh' && <p className="muted" data-testid="model-fresh">{model.reason}</p>}

@@ -9,6 +9,8 @@ export type { XAxisKind };
 export interface Notice {
   kind: 'ok' | 'error';
   text: string;
+  /** Short lines under the sentence (a converted checkpoint's import notes). */
+  notes?: string[];
 }
 
 interface RunState {

@@ -24,6 +24,11 @@ describe('describeCheckpointPolicy', () => {
     expect(describeCheckpointPolicy(decodePolicyCheckpoint(stateFile.bytes))).toBe('state · MLP [16, 16] · H 4 · K 3 · obs 39 · act 4');
   });
 
+  it('names ReinFlow\'s FlowMLP with its widths and activation', async () => {
+    const file = await flowtuneFile('reflow.flowtune', smallConfig(['policy.velocity_net=reflow_mlp', 'policy.hidden=16,16,16']), PICK_CUBE_STATE);
+    expect(describeCheckpointPolicy(decodePolicyCheckpoint(file.bytes))).toBe('state · ReinFlow FlowMLP [16, 16, 16], ReLU · H 4 · K 3 · obs 39 · act 4');
+  });
+
   it('describes a Gaussian policy by its hidden widths and sizes', async () => {
     const config = applyOverrides(presetConfig('gaussian-ppo'), ['task=hopper', 'policy.gaussian_hidden=8,4']);
     const bundle = gaussianBundle(config, 11, 3);

@@ -23,5 +23,5 @@ export async function exportModelFiles(run: Run | undefined, selected: { files: 
   if (!selected) throw new TrainingError('there is no model to export: drop a checkpoint in, or train one first');
   // The file was validated when it was selected; its own contents are copied whole, as `npm run export` does.
   const decoded = decodeFileContents(parseCheckpointFile(selected.files));
-  return asFiles(decoded, selected.info.source.replace(/^.*\//, '').replace(/\.(flowtune|json|tfjs\.zip)$/, ''));
+  return asFiles(decoded, selected.info.source.replace(/^.*\//, '').replace(/\.(flowtune|json|tfjs\.zip|pth?)$/, ''));
 }

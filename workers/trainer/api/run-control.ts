@@ -2,8 +2,8 @@
 import * as Comlink from 'comlink';
 import { TrainingError } from '../../../src/core/errors';
 import type { RunControlApi } from '../../../src/protocol/trainer-api';
-import { parseCheckpointFile } from '../../../src/core/run/open-checkpoint';
 import { checkpointForOtherTask } from '../../../src/core/studio/checkpoint-task';
+import { openDroppedCheckpoint } from '../../../src/core/studio/peer-drop';
 import type { TrainerParts } from '../trainer-parts';
 
 export function runControlApi(parts: TrainerParts): RunControlApi {
@@ -29,15 +29,15 @@ export function runControlApi(parts: TrainerParts): RunControlApi {
       const select = () => parts.session.models.selectTask(task, obsType);
       return parts.choice ? parts.choice.holding(select) : select();
     },
-    async loadCheckpoint(files) {
+    async loadCheckpoint(dropped) {
       parts.requireBackend();
       await parts.tasksReady();
-      // Parsed once: its task decides between the choice the page offers and opening it.
-      const file = parseCheckpointFile(files);
+      // Parsed once (a peer's .pt converted once into a .flowtune): its task decides between the choice the page offers and opening it.
+      const { files, file, notes } = openDroppedCheckpoint(dropped, parts.session.config.task);
       const otherTask = checkpointForOtherTask(file, parts.session.config.task);
       if (otherTask) return otherTask;
       const info = parts.session.models.loadCheckpoint(files, file);
-      return { kind: 'accepted', info, afterReset: parts.session.hasRun };
+      return { kind: 'accepted', info, afterReset: parts.session.hasRun, ...(notes.length > 0 ? { notes } : {}) };
     },
     async train() {
       parts.requireBackend();
