@@ -78,10 +78,13 @@ export function configWarnings(config: RunConfig, givenKeys: Iterable<ConfigKey>
   if (given.has('policy.hidden') && config.policy.velocity_net === 'ditx') {
     warnings.push(`${shown(config, 'policy.hidden')} does nothing with policy.velocity_net=ditx; it sizes the MLP velocity net only (DiT-X takes policy.ditx_dim, ditx_depth and ditx_heads)`);
   }
+  if (given.has('policy.velocity_net') && config.policy.velocity_net === 'reflow_mlp' && config.policy.denoised_clamp !== 1) {
+    warnings.push(`policy.velocity_net=reflow_mlp with ${shown(config, 'policy.denoised_clamp')}: ReinFlow's ReFlow.sample clamps every step to [-1, 1], so a policy exported with format=reinflow samples differently there; add policy.denoised_clamp=1 to sample as it does`);
+  }
   const ditxKeys = (['policy.ditx_dim', 'policy.ditx_depth', 'policy.ditx_heads'] as const).filter((key) => given.has(key));
-  if (ditxKeys.length > 0 && config.policy.velocity_net === 'mlp') {
+  if (ditxKeys.length > 0 && config.policy.velocity_net !== 'ditx') {
     const listed = ditxKeys.map((key) => shown(config, key)).join(', ');
-    warnings.push(`${listed} ${ditxKeys.length === 1 ? 'does' : 'do'} nothing with policy.velocity_net=mlp; ${ditxKeys.length === 1 ? 'it sizes' : 'they size'} the DiT-X velocity net only`);
+    warnings.push(`${listed} ${ditxKeys.length === 1 ? 'does' : 'do'} nothing with policy.velocity_net=${config.policy.velocity_net}; ${ditxKeys.length === 1 ? 'it sizes' : 'they size'} the DiT-X velocity net only`);
   }
   warnings.push(...policyKindWarnings(config, given));
   return warnings;

@@ -38,6 +38,8 @@ export function policyOptionsFromConfig(config: RunConfig, obsFrameSize: number,
     detachCriticInput: config.policy.detach_critic_input,
     noiseHead: true,
     noiseHidden: [...config.policy.noise_head_hidden],
+    // A fresh FlowMLP samples on ReFlow.sample's grid, so its export runs in ReinFlow as it runs here.
+    ...(config.policy.velocity_net === 'reflow_mlp' ? { timeGrid: 'reinflow' as const } : {}),
   };
 }
 
