@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { demoMetadataFor, readDemoFile, writeDemoFile } from './demo-format';
+import { demoMetadataFor, firstDemoEpisodes, readDemoFile, writeDemoFile } from './demo-format';
 import type { Demonstrations } from './expert-rollout';
 import { createRng } from '../random';
 import { ConfigError } from '../errors';
@@ -102,5 +102,22 @@ describe('demo file', () => {
     expect(() => readDemoFile(notObject)).toThrow(/^demo metadata must be a JSON object, got null$/);
     // The helper itself changes nothing else: an untouched header reads back.
     expect(readDemoFile(withHeader(bytes, () => undefined)).metadata.steps).toBe(7);
+  });
+});
+
+describe('how episodes ended', () => {
+  it('round-trips terminated beside the other tensors, and files without it read as before', () => {
+    const demos = { ...randomDemos(4), terminated: Uint8Array.from([1, 0]) };
+    const { demos: back } = readDemoFile(writeDemoFile(demos, metadata(demos)));
+    expect([...back.terminated!]).toEqual([1, 0]);
+    const plain = randomDemos(4);
+    expect(readDemoFile(writeDemoFile(plain, metadata(plain))).demos.terminated).toBeUndefined();
+  });
+
+  it('keeps the ends of the first episodes, and refuses flags other than 0 and 1', () => {
+    const demos = { ...randomDemos(5), terminated: Uint8Array.from([0, 1]) };
+    expect([...firstDemoEpisodes(demos, 1).terminated!]).toEqual([0]);
+    const bad = { ...demos, terminated: Uint8Array.from([2, 1]) };
+    expect(() => readDemoFile(writeDemoFile(bad, metadata(bad)))).toThrow(/'terminated' must hold 0 \(truncated\) or 1 \(terminated\)/);
   });
 });

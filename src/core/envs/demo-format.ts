@@ -6,6 +6,8 @@
  * The header maps each tensor name to {dtype, shape, data_offsets: [begin, end)}
  * (offsets relative to the data section) and holds `__metadata__` with the task
  * metadata. Pure functions on Uint8Array, so Node and the browser share them.
+ * `terminated` [E] (how each episode ended: 1 terminated, 0 truncated) is written when the set
+ * knows it; files without it stay readable, and readers that predate it skip it.
  */
 import { ConfigError } from '../errors';
 import { checkDemoMetadata, DEMO_FORMAT, DEMO_FORMAT_VERSION, type DemoMetadata } from './demo-metadata';
@@ -27,12 +29,16 @@ interface TensorEntry {
   data_offsets: [number, number];
 }
 
-const TENSORS = ['obs', 'actions', 'rewards', 'episode_starts', 'success', 'seeds'] as const;
+const TENSORS = ['obs', 'actions', 'rewards', 'episode_starts', 'success', 'seeds', 'terminated'] as const;
 type TensorName = (typeof TENSORS)[number];
+type TensorData = { dtype: DType; shape: number[]; array: Float32Array | Int32Array | Uint8Array };
 
-function tensorsOf(demos: Demonstrations): Record<TensorName, { dtype: DType; shape: number[]; array: Float32Array | Int32Array | Uint8Array }> {
+function tensorsOf(demos: Demonstrations): Partial<Record<TensorName, TensorData>> {
   const steps = demos.actions.length / demos.actionDim;
   const episodes = demos.success.length;
+  if (demos.terminated && demos.terminated.length !== episodes) {
+    throw new ConfigError('demos', `demos hold ${demos.terminated.length} episode ends (terminated) for ${episodes} episodes`);
+  }
   return {
     obs: { dtype: 'F32', shape: [steps, demos.obsDim], array: demos.obs },
     actions: { dtype: 'F32', shape: [steps, demos.actionDim], array: demos.actions },
@@ -40,15 +46,17 @@ function tensorsOf(demos: Demonstrations): Record<TensorName, { dtype: DType; sh
     episode_starts: { dtype: 'I32', shape: [episodes + 1], array: demos.episodeStarts },
     success: { dtype: 'U8', shape: [episodes], array: demos.success },
     seeds: { dtype: 'I32', shape: [episodes], array: demos.seeds },
+    ...(demos.terminated ? { terminated: { dtype: 'U8', shape: [episodes], array: demos.terminated } as TensorData } : {}),
   };
 }
 
 export function writeDemoFile(demos: Demonstrations, metadata: DemoMetadata): Uint8Array {
   const tensors = tensorsOf(demos);
+  const names = TENSORS.filter((name) => tensors[name] !== undefined);
   const header: Record<string, unknown> = { __metadata__: { flowtune_demos: JSON.stringify(metadata) } };
   let offset = 0;
-  for (const name of TENSORS) {
-    const tensor = tensors[name];
+  for (const name of names) {
+    const tensor = tensors[name]!;
     // 4-byte alignment of every tensor keeps typed-array views possible.
     offset = Math.ceil(offset / 4) * 4;
     const bytes = tensor.array.length * DTYPE_BYTES[tensor.dtype];
@@ -64,8 +72,8 @@ export function writeDemoFile(demos: Demonstrations, metadata: DemoMetadata): Ui
   view.setBigUint64(0, BigInt(headerBytes.length), true);
   out.set(headerBytes, 8);
   const dataStart = 8 + headerBytes.length;
-  for (const name of TENSORS) {
-    const tensor = tensors[name];
+  for (const name of names) {
+    const tensor = tensors[name]!;
     const [begin] = (header[name] as TensorEntry).data_offsets;
     for (let element = 0; element < tensor.array.length; element++) {
       const at = dataStart + begin + element * DTYPE_BYTES[tensor.dtype];
@@ -131,6 +139,7 @@ export function readDemoFile(bytes: Uint8Array): { demos: Demonstrations; metada
     episodeStarts: read('episode_starts', 'I32', [episodes + 1]) as Int32Array,
     success: read('success', 'U8', [episodes]) as Uint8Array,
     seeds: read('seeds', 'I32', [episodes]) as Int32Array,
+    ...(header.terminated !== undefined ? { terminated: read('terminated', 'U8', [episodes]) as Uint8Array } : {}),
   };
   const starts = demos.episodeStarts;
   if (starts[0] !== 0 || starts[episodes] !== steps) fail(`demo episode_starts must begin at 0 and end at steps (${steps})`);
@@ -142,6 +151,8 @@ export function readDemoFile(bytes: Uint8Array): { demos: Demonstrations; metada
       if (!Number.isFinite(array[element])) fail(`demo tensor '${name}' has a non-finite value at element ${element}`);
     }
   }
+  const ends = demos.terminated;
+  if (ends?.some((flag) => flag > 1)) fail(`demo tensor 'terminated' must hold 0 (truncated) or 1 (terminated) per episode`);
   return { demos, metadata };
 }
 
@@ -171,5 +182,6 @@ export function firstDemoEpisodes(demos: Demonstrations, count: number): Demonst
     episodeStarts: demos.episodeStarts.slice(0, episodes + 1),
     success: demos.success.slice(0, episodes),
     seeds: demos.seeds.slice(0, episodes),
+    ...(demos.terminated ? { terminated: demos.terminated.slice(0, episodes) } : {}),
   };
 }

@@ -38,8 +38,13 @@ export interface Demonstrations {
   episodeStarts: Int32Array;
   /** [E] 1 if the episode succeeded. */
   success: Uint8Array;
-  /** [E] reset seed of each episode. */
+  /** [E] reset seed of each episode; -1 where it is not known (an imported dataset). */
   seeds: Int32Array;
+  /**
+   * [E] how each episode ended: 1 terminated (a fall, or the task's own end), 0 truncated (the
+   * time limit, or the data ran out mid-episode). Absent in sets recorded before it was kept.
+   */
+  terminated?: Uint8Array;
 }
 
 /** The task's scripted expert; a TaskError when the task has none. */
@@ -60,6 +65,7 @@ export function collectExpertDemos(mj: Mujoco, options: ExpertRolloutOptions): D
     const episodeStarts = [0];
     const success: number[] = [];
     const seeds: number[] = [];
+    const terminated: number[] = [];
     const episodeSeeds = options.seeds ?? Array.from({ length: options.episodes }, (_, episodeIndex) => options.seed + episodeIndex);
     for (let episodeIndex = 0; episodeIndex < episodeSeeds.length; episodeIndex++) {
       const seed = episodeSeeds[episodeIndex];
@@ -67,6 +73,7 @@ export function collectExpertDemos(mj: Mujoco, options: ExpertRolloutOptions): D
       expert.reset();
       let obs = env.reset([seed]);
       let succeeded = false;
+      let ended = false;
       const unstableBefore = env.metrics().unstableResets;
       for (let stepIndex = 0; stepIndex < env.config.maxEpisodeSteps; stepIndex++) {
         const action = new Float32Array(actionDim);
@@ -77,11 +84,13 @@ export function collectExpertDemos(mj: Mujoco, options: ExpertRolloutOptions): D
         rewards.push(result.reward[0]);
         obs = result.obs;
         if (result.success[0]) succeeded = true;
+        if (result.terminated[0]) ended = true;
         if (result.terminated[0] || result.truncated[0]) break;
       }
       episodeStarts.push(obsRows.length);
       success.push(succeeded ? 1 : 0);
       seeds.push(seed);
+      terminated.push(ended ? 1 : 0);
       options.onEpisode?.(episodeIndex, succeeded, env.metrics().unstableResets > unstableBefore);
     }
     const obs = new Float32Array(obsRows.length * obsSpec.dim);
@@ -91,7 +100,7 @@ export function collectExpertDemos(mj: Mujoco, options: ExpertRolloutOptions): D
     return {
       task: options.task, obsMode: obsSpec.mode, obsDim: obsSpec.dim, actionDim, obs, actions,
       rewards: Float32Array.from(rewards), episodeStarts: Int32Array.from(episodeStarts),
-      success: Uint8Array.from(success), seeds: Int32Array.from(seeds),
+      success: Uint8Array.from(success), seeds: Int32Array.from(seeds), terminated: Uint8Array.from(terminated),
     };
   } finally {
     env.dispose();
@@ -129,5 +138,7 @@ export function mergeDemonstrations(parts: readonly Demonstrations[]): Demonstra
     episodeStarts: Int32Array.from(starts),
     success: join(parts.map((part) => part.success), (n) => new Uint8Array(n)),
     seeds: join(parts.map((part) => part.seeds), (n) => new Int32Array(n)),
+    // How episodes ended is kept only when every part knows it.
+    ...(parts.every((part) => part.terminated) ? { terminated: join(parts.map((part) => part.terminated!), (n) => new Uint8Array(n)) } : {}),
   };
 }

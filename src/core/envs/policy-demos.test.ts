@@ -35,6 +35,8 @@ describe('collectPolicyDemos', () => {
     expect(Math.min(...demos.actions)).toBe(-1);
     // Every episode ended by falling (terminated) or the cap, each from its own reset seed.
     expect(new Set(demos.seeds).size).toBe(episodes);
+    // Each fell well before hopper's 1000-step limit, and says so.
+    expect([...demos.terminated!]).toEqual(Array.from({ length: episodes }, () => 1));
   }, 60_000);
 
   it('makes demos BC learns from on a task measured by return (every episode, none "successful")', async () => {

@@ -31,7 +31,7 @@ export async function collectPolicyDemos(mj: Mujoco, options: PolicyDemoOptions)
     const obsDim = obsSpec.dim;
     // Each env's rows of its episode in progress.
     const pending = Array.from({ length: options.numEnvs }, () => ({ obs: [] as number[], actions: [] as number[], rewards: [] as number[] }));
-    const episodes: { obs: number[]; actions: number[]; rewards: number[]; seed: number; success: boolean }[] = [];
+    const episodes: { obs: number[]; actions: number[]; rewards: number[]; seed: number; success: boolean; terminated: boolean }[] = [];
     let stored = 0;
     let obs = env.reset(Array.from({ length: options.numEnvs }, (_, envIndex) => options.seed + envIndex));
     while (stored < options.steps) {
@@ -47,7 +47,7 @@ export async function collectPolicyDemos(mj: Mujoco, options: PolicyDemoOptions)
       for (const record of env.drainEpisodes()) {
         const rows = pending[record.envIndex];
         if (stored < options.steps) {
-          episodes.push({ ...rows, seed: record.seed, success: record.success });
+          episodes.push({ ...rows, seed: record.seed, success: record.success, terminated: result.terminated[record.envIndex] !== 0 });
           stored += rows.rewards.length;
           options.onEpisode?.(stored, record.episodeReturn);
         }
@@ -65,6 +65,7 @@ export async function collectPolicyDemos(mj: Mujoco, options: PolicyDemoOptions)
       episodeStarts: Int32Array.from(starts),
       success: Uint8Array.from(episodes.map((episode) => (episode.success ? 1 : 0))),
       seeds: Int32Array.from(episodes.map((episode) => episode.seed)),
+      terminated: Uint8Array.from(episodes.map((episode) => (episode.terminated ? 1 : 0))),
     };
   } finally {
     env.dispose();

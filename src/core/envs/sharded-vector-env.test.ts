@@ -125,7 +125,7 @@ describe('InThreadBatchEnv', () => {
       // Batches of 2, 2 and 1 episodes, whichever worker finishes first.
       expect(progress.at(-1)).toBe(5);
       expect(progress).toHaveLength(3);
-      for (const key of ['obs', 'actions', 'rewards', 'episodeStarts', 'success', 'seeds'] as const) expect([...demos![key]]).toEqual([...expected[key]]);
+      for (const key of ['obs', 'actions', 'rewards', 'episodeStarts', 'success', 'seeds', 'terminated'] as const) expect([...demos![key]!]).toEqual([...expected[key]!]);
       let requests = 0;
       const stopped = await env.recordExpertDemos({ seeds: [40, 41, 42, 43], noise: 0.2, episodesPerRequest: 1, shouldStop: () => ++requests > 2 });
       expect(stopped).toBeUndefined();
