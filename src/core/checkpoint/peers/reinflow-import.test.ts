@@ -4,7 +4,10 @@ import { fileURLToPath } from 'node:url';
 import * as tf from '@tensorflow/tfjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useNodeBackend } from '../../../cli/node-backend';
+import { chainLogProb } from '../../flow/chain-logprob';
 import { odeActions } from '../../flow/ode-actions';
+import { sampleActions } from '../../flow/sampler';
+import { createRng } from '../../random';
 import type { PolicyBundle } from '../../policy/policy-bundle';
 import { peerPolicyBundle } from './peer-bundle';
 import { readReinflowCheckpoint, type PeerCheckpointFiles } from './reinflow-import';
@@ -123,6 +126,35 @@ describe.skipIf(!existsSync(PEER))("ReinFlow's own hopper checkpoints, imported"
         expect(maxAbsDifference((await std.data()) as Float32Array, flat(step.noise_std)), `step ${step.step}`).toBeLessThan(1e-5);
         velocity.dispose();
         std.dispose();
+      }
+    } finally {
+      finetuned.policy.dispose();
+    }
+  });
+});
+
+describe.skipIf(!existsSync(PEER))("ReinFlow's fine-tuned policy keeps one grid for sampling and log-probs (DESIGN.md §3 \"Time\")", () => {
+  it('recomputing the stored chains with unchanged weights gives their log-probs: hybrid and joint, learned noise, mean reduction', async () => {
+    await useNodeBackend('wasm');
+    const imported = readReinflowCheckpoint(files('finetuned_120.pt'));
+    const finetuned = await peerPolicyBundle(imported);
+    const expected = json<FinetunedExpected>('finetuned_expected.json');
+    const batch = expected.z.length;
+    try {
+      for (const mode of ['hybrid', 'joint'] as const) {
+        const options = {
+          method: 'noise' as const, mode, steps: 4, level: 0, denoisedClamp: 1,
+          bounds: { stdMin: imported.settings.stdMin, stdMax: imported.settings.stdMax },
+          logprobType: 'mean' as const, nActionSteps: 4, envActionDim: 3,
+        };
+        const obs = { state: tf.tensor3d(Float32Array.from(expected.obs_normalized.flat()), [batch, 1, 11]) };
+        const sampled = await sampleActions(finetuned.policy, obs, options, createRng(3), options);
+        const recomputed = tf.tidy(() => chainLogProb(finetuned.policy, obs, tf.tensor4d(sampled.chains, [batch, 5, 4, 3]), tf.tensor2d(sampled.denoiseInds, [batch, 4]), options).logProb);
+        const values = (await recomputed.data()) as Float32Array;
+        recomputed.dispose();
+        obs.state.dispose();
+        expect(maxAbsDifference(values, Array.from(sampled.logProbs)), mode).toBeLessThan(1e-5);
+        expect(sampled.logProbs.some((value) => value !== 0), mode).toBe(true);
       }
     } finally {
       finetuned.policy.dispose();
