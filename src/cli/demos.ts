@@ -4,6 +4,9 @@
  * `npm run demos -- task=T policy=FILE.flowtune steps=N out=FILE`: the same from a Gaussian
  * policy's checkpoint, sampling its actions (DESIGN.md §14's "medium" dataset), N transitions
  * in whole episodes.
+ * `npm run demos -- import=FILE task=T out=FILE.demos [normalization=FILE.npz] [obs_keys=a,b,...] [filter=train]`:
+ * another project's dataset (D4RL or robomimic HDF5, ReinFlow's/DPPO's train.npz) as demos of T
+ * (src/core/datasets/), with one line on stderr saying what was read.
  * Prints progress on stderr and one JSON summary line on stdout, with the count of episodes the
  * physics ended by going unstable (the env's instability check, src/core/envs/task-env.ts).
  */
@@ -21,6 +24,9 @@ import { demoMetadataFor, writeDemoFile } from '../core/envs/demo-format';
 import { OBS_MODES } from '../core/envs/task-types';
 import { observationSpec } from '../core/envs/observation';
 import { getTask } from '../core/envs/task-registry';
+import { importDataset } from '../core/datasets/import-dataset';
+import { readDatasetFiles } from './dataset-files';
+import { writeFileDurable } from './durable-write';
 
 const SPEC = {
   task: { kind: 'string', required: true, doc: 'task whose scripted expert makes the demos: a built-in name, or ./path/ to a task of your own' },
@@ -33,10 +39,17 @@ const SPEC = {
   policy: { kind: 'string', default: '', doc: 'a Gaussian policy checkpoint (.flowtune) to sample the demos from instead of the scripted expert' },
   steps: { kind: 'int', min: 1, max: 100_000_000, default: 1, doc: 'with policy=: transitions to collect, in whole episodes' },
   envs: { kind: 'int', min: 1, max: 1024, default: 16, doc: 'with policy=: envs stepped side by side' },
+  import: { kind: 'string', default: '', doc: 'a dataset to convert instead of recording: D4RL or robomimic .hdf5, or a ReinFlow/DPPO train.npz' },
+  normalization: { kind: 'string', default: '', doc: 'with import= of a train.npz: its normalization.npz, when it is not beside it' },
+  obs_keys: { kind: 'string', default: '', doc: "with import= of a robomimic file: the obs keys to concatenate, in order (e.g. object,robot0_eef_pos)" },
+  filter: { kind: 'string', default: '', doc: 'with import= of a robomimic file: a filter key under mask/ (e.g. train) whose demos alone are read' },
 } as const;
 
 const EXPERT_ONLY = ['episodes', 'noise', 'obs', 'num_points'] as const;
 const POLICY_ONLY = ['steps', 'envs'] as const;
+/** Keys that record demos, which an import does not. */
+const RECORDING_KEYS = ['episodes', 'seed', 'noise', 'obs', 'num_points', 'policy', 'steps', 'envs'] as const;
+const IMPORT_ONLY = ['normalization', 'obs_keys', 'filter'] as const;
 
 /** The keys given on the command line, so a key that would do nothing is refused. */
 function givenKeys(argv: readonly string[]): Set<string> {
@@ -75,10 +88,34 @@ async function policyDemos(args: { task: string; policy: string; steps: number; 
   }
 }
 
+/** Converts a dataset file to demos of the task and writes them. */
+async function importDemos(args: { import: string; task: string; out: string; normalization: string; obs_keys: string; filter: string }): Promise<void> {
+  const { files, normalizationPath } = readDatasetFiles(args.import, args.normalization);
+  const obsKeys = args.obs_keys ? args.obs_keys.split(',').map((key) => key.trim()) : undefined;
+  if (obsKeys?.some((key) => key === '')) throw new UsageError('obs_keys', `obs_keys must be a comma-separated list of names, got '${args.obs_keys}'`);
+  const imported = await importDataset({ files, task: args.task, obsKeys, filter: args.filter || undefined });
+  const bytes = writeDemoFile(imported.demos, imported.metadata);
+  writeFileDurable(args.out, bytes);
+  console.error(imported.summary);
+  console.log(JSON.stringify({
+    task: args.task, import: args.import, ...(normalizationPath ? { normalization: normalizationPath } : {}), layout: imported.layout,
+    episodes: imported.metadata.episodes, steps: imported.metadata.steps, terminated: imported.terminated, truncated: imported.truncated,
+    out: args.out, bytes: bytes.length,
+  }));
+}
+
 async function main(): Promise<void> {
   const argv = await resolveTaskArgument(process.argv.slice(2));
   const args = parseCliArgs(argv, SPEC, { program: 'npm run demos --' });
   const given = givenKeys(argv);
+  if (args.import) {
+    const recording = RECORDING_KEYS.filter((key) => given.has(key));
+    if (recording.length > 0) throw new UsageError(recording[0], `${recording.join(', ')} ${recording.length === 1 ? 'records' : 'record'} demos; with import= the dataset is converted as it is`);
+    await importDemos(args);
+    return;
+  }
+  const importOnly = IMPORT_ONLY.filter((key) => given.has(key));
+  if (importOnly.length > 0) throw new UsageError(importOnly[0], `${importOnly.join(', ')} ${importOnly.length === 1 ? 'applies' : 'apply'} with import=FILE only`);
   const idle = (args.policy ? EXPERT_ONLY : POLICY_ONLY).filter((key) => given.has(key));
   if (idle.length > 0) {
     throw new UsageError(idle[0], args.policy

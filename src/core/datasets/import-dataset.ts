@@ -87,6 +87,8 @@ function sortFiles(files: readonly NamedFile[]): { dataset: NamedFile; kind: 'hd
   return { dataset, kind, normalization: normalizations[0] };
 }
 
+const counted = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
 export async function importDataset(request: DatasetImportRequest): Promise<ImportedDataset> {
   const { dataset, kind, normalization } = sortFiles(request.files);
   let episodes: DatasetEpisodes;
@@ -98,7 +100,7 @@ export async function importDataset(request: DatasetImportRequest): Promise<Impo
   }
   const { demos, metadata } = datasetDemos(episodes, request.task, dataset.name);
   const { terminated, truncated } = endCounts(episodes.terminated);
-  const parts = [`${metadata.episodes} episodes, ${metadata.steps} steps; ${terminated} terminated, ${truncated} truncated`];
+  const parts = [`${counted(metadata.episodes, 'episode')}, ${counted(metadata.steps, 'step')}; ${terminated} terminated, ${truncated} truncated`];
   if (episodes.obsSource) parts.push(episodes.obsSource);
   parts.push(...episodes.notes);
   const summary = `${dataset.name} (${LAYOUT_NAMES[episodes.layout]}${normalization ? ` with ${normalization.name}` : ''}) for ${request.task}: ${parts.join('; ')}`;

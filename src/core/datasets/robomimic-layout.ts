@@ -130,6 +130,6 @@ export function readRobomimic(file: Hdf5File, options: RobomimicOptions = {}): D
     obs: join(obsRows), actions: join(actionRows), rewards: join(rewardRows),
     episodeStarts: Int32Array.from(starts), terminated: ends, success: ends.slice(),
     obsSource: `obs_keys=${obsKeys.join(',')}`,
-    notes: options.filter ? [`the ${demos.length} demos of mask/${options.filter}`] : [],
+    notes: options.filter ? [`the ${demos.length === 1 ? 'one demo' : `${demos.length} demos`} of mask/${options.filter}`] : [],
   };
 }
