@@ -5,7 +5,11 @@
  * process has loaded is also checked against that task; one of a task that is not loaded exports
  * from the shapes it declares, since the graph needs nothing else.
  */
+import { mkdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { reinflowExport } from '../core/checkpoint/peers/reinflow-export';
+import { writeNpz } from '../core/checkpoint/torch/npz-writer';
+import { writeTorchCheckpoint } from '../core/checkpoint/torch/torch-pt-writer';
 import { decodeFileContents, type CheckpointFile } from '../core/checkpoint/checkpoint-file';
 import { ONNX_OPSET } from '../core/checkpoint/onnx/export-onnx';
 import { exportTfjs } from '../core/checkpoint/tfjs-format';
@@ -82,4 +86,23 @@ export function exportCheckpointTfjs(ckptPath: string, outPath: string, peer?: P
   writeFileDurable(join(dirname(outPath), weightsFileName), weightsBin);
   const optimizer = decoded.optimizer ? 'with its optimizer state' : 'the checkpoint holds no optimizer state';
   return `wrote ${outPath} and ${weightsFileName}: weights for Flowtune, ${optimizer} (a weights manifest Flowtune reads back, not a runnable tfjs graph)`;
+}
+
+/**
+ * Writes a ReinFlow-layout policy back as ReinFlow's own files (DESIGN.md §18 "Going back"): `outDir/<name>.pt`, which
+ * `torch.load(weights_only=True)` and `load_state_dict(strict=True)` read, and `outDir/normalization.npz`.
+ */
+export function exportCheckpointReinflow(ckptPath: string, outDir: string, peer?: PeerFileArgs): string {
+  const file = loadCheckpointFile(ckptPath, { peer });
+  if (hasTask(file.task)) fromCheckpointSettings(() => ownConfig(file));
+  if (file.kind !== 'flow') throw new CheckpointError(`format=reinflow writes a flow policy, and ${file.name} holds a ${file.kind} policy`);
+  const decoded = decodeFileContents(file);
+  const exported = reinflowExport({ name: file.name, architecture: file.architecture, tensors: decoded.tensors, metadata: decoded.metadata, reference: decoded.reference });
+  const base = basename(ckptPath).replace(/\.(flowtune|pt|pth)$/i, '');
+  const ptPath = join(outDir, `${base}.pt`);
+  const npzPath = join(outDir, 'normalization.npz');
+  mkdirSync(outDir, { recursive: true });
+  writeFileDurable(ptPath, writeTorchCheckpoint(exported.checkpoint, { label: ptPath, archiveName: base }));
+  writeFileDurable(npzPath, writeNpz(exported.normalization, { label: npzPath }));
+  return [`wrote ${ptPath} and ${npzPath}`, ...exported.notes].join('\n');
 }
