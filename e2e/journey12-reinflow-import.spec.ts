@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { unzipSync } from 'fflate';
+import { readReinflowCheckpoint } from '../src/core/checkpoint/peers/reinflow-import';
 import { envSteps, exportedMetrics, iteration, openStudio, waitForIteration } from './studio';
 
 /** ReinFlow's own hopper checkpoints (DESIGN.md §18), beside the project; never copied into it. */
@@ -46,7 +48,7 @@ async function setField(page: Page, group: string, key: string, value: string): 
 test.describe('journey 12: a ReinFlow checkpoint dropped into the studio (DESIGN.md §18)', () => {
   test.skip(!existsSync(peerFile('state_40.pt')), `ReinFlow's fixtures are not at ${PEERS}`);
 
-  test('state_40.pt with its normalization.npz opens as hopper\'s ReinFlow FlowMLP, fine-tunes two iterations, and finetuned_120.pt brings its noise net and critic', async ({ page }, testInfo) => {
+  test('state_40.pt with its normalization.npz opens as hopper\'s ReinFlow FlowMLP, fine-tunes two iterations, exports as ReinFlow\'s .pt, and finetuned_120.pt brings its noise net and critic', async ({ page }, testInfo) => {
     test.setTimeout(300_000);
     await openStudio(page, { backend: 'wasm' });
     const notice = page.getByTestId('checkpoint-notice');
@@ -83,12 +85,9 @@ test.describe('journey 12: a ReinFlow checkpoint dropped into the studio (DESIGN
     // ReinFlow's own fine-tune settings when the preset menu offers them, shrunk to a tiny budget.
     await page.getByTestId('tab-config').click();
     const preset = page.getByTestId('config-preset');
-    const reinflowPreset = (await preset.locator('option[value="locomotion-reinflow"]').count()) > 0;
-    if (reinflowPreset) {
-      await preset.selectOption('locomotion-reinflow');
-      await expect(preset).toHaveValue('locomotion-reinflow');
-      await expect(page.getByTestId('config-notice')).toHaveCount(0);
-    }
+    await preset.selectOption('locomotion-reinflow');
+    await expect(preset).toHaveValue('locomotion-reinflow');
+    await expect(page.getByTestId('config-notice')).toHaveCount(0);
     // The checkpoint's architecture stays whatever the preset says.
     await expect(architecture).toContainText('ReinFlow FlowMLP [512, 512, 512]');
     for (const { group, key, value } of BUDGET) await setField(page, group, key, value);
@@ -111,6 +110,20 @@ test.describe('journey 12: a ReinFlow checkpoint dropped into the studio (DESIGN
     }
     expect(records.map((record) => record['progress/env_steps'])).toEqual([expect.any(Number), steps]);
 
+    // Export → ReinFlow .pt: the fine-tuned policy as ReinFlow's own files, which our reader takes back in PPOFlow's layout.
+    await expect(page.getByTestId('export-reinflow')).toBeEnabled();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-reinflow').click()]);
+    expect(download.suggestedFilename()).toBe('hopper-ppo-it2.reinflow.zip');
+    const entries = unzipSync(new Uint8Array(readFileSync((await download.path())!)));
+    expect(Object.keys(entries).sort()).toEqual(['hopper-ppo-it2.pt', 'normalization.npz']);
+    const back = readReinflowCheckpoint({
+      checkpoint: { name: 'hopper-ppo-it2.pt', bytes: entries['hopper-ppo-it2.pt'] },
+      normalization: { name: 'normalization.npz', bytes: entries['normalization.npz'] },
+    });
+    expect(back.stage).toBe('ppo');
+    expect(back.withHeads).toBe(true);
+    expect(back.architecture).toMatchObject({ velocityNet: 'reflow_mlp', velocityHidden: [512, 512, 512], obsDim: 11, actionDim: 3, horizon: 4 });
+
     // The fine-tuned file waits for Reset (the run keeps its model), and says its noise net and critic came with it.
     await dropFiles(page, [peerFile('finetuned_120.pt'), peerFile('normalization.npz')]);
     await expect(notice).toHaveText('finetuned_120.pt is checked and waits for Reset: the current run goes on with its own model');
@@ -119,6 +132,5 @@ test.describe('journey 12: a ReinFlow checkpoint dropped into the studio (DESIGN
     await expect(page.getByTestId('model-next')).toContainText('finetuned_120.pt (ppo, iteration 0)');
     await expect(page.getByTestId('meta-source')).toHaveText('state_40.pt');
     await page.getByTestId('checkpoint-panel').screenshot({ path: testInfo.outputPath('model-panel-reinflow-finetuned.png') });
-    testInfo.annotations.push({ type: 'preset', description: reinflowPreset ? 'locomotion-reinflow' : 'default' });
   });
 });

@@ -10,6 +10,17 @@ export interface ModelExport {
   baseName: string;
 }
 
+/** A policy of ReinFlow's layout as ReinFlow's own files (DESIGN.md §18 "Going back"). */
+export interface ReinflowFiles {
+  baseName: string;
+  /** `<baseName>.pt`, which ReinFlow reads with torch.load(weights_only=True) and load_state_dict(strict=True). */
+  pt: Uint8Array;
+  /** `normalization.npz`: obs_min, obs_max, action_min, action_max. */
+  normalization: Uint8Array;
+  /** What was written, one line each. */
+  notes: string[];
+}
+
 /** The observation, x_0 and live-policy actions an ONNX export is checked on in the page (row-major float32). */
 export interface OnnxCheckInputs {
   /** [1, n_obs_steps, obs_dim], env units. */
@@ -39,4 +50,6 @@ export interface ExportApi {
   exportModel(): Promise<ModelExport>;
   /** The run's policy (or the selected checkpoint's, with no run) as ONNX, with the inputs the page checks it on. */
   exportOnnx(): Promise<OnnxExport>;
+  /** The run's (or the selected) policy as ReinFlow's .pt and normalization.npz; a policy of another layout is one sentence. */
+  exportReinflow(): Promise<ReinflowFiles>;
 }

@@ -80,6 +80,8 @@ export interface CheckpointInfo {
   eval: Record<string, number>;
   hasOptimizerState: boolean;
   format: 'flowtune' | 'tfjs';
+  /** Whether the policy has ReinFlow's FlowMLP layout, so Export can write it as ReinFlow's own .pt. */
+  reinflowLayout: boolean;
 }
 
 /** A model: a checkpoint, or a freshly initialized policy. */
