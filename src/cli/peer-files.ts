@@ -46,10 +46,11 @@ function findHydraConfig(checkpoint: string): string | undefined {
   return undefined;
 }
 
-/** Warns that the peer keys do nothing with a checkpoint of ours. */
-export function warnUnusedPeerKeys(ckpt: string, args: PeerFileArgs): void {
+/** Warns that the peer keys do nothing with a checkpoint of ours, or without one. */
+export function warnUnusedPeerKeys(ckpt: string | undefined, args: PeerFileArgs): void {
   for (const key of ['normalization', 'peer_config'] as const) {
-    if (args[key] && !isPeerCheckpointPath(ckpt)) console.error(`warning: ${key}=${args[key]} does nothing with ${ckpt}: it goes with a ReinFlow .pt checkpoint`);
+    if (!args[key] || (ckpt && isPeerCheckpointPath(ckpt))) continue;
+    console.error(`warning: ${key}=${args[key]} does nothing ${ckpt ? `with ${ckpt}` : 'without ckpt='}: it goes with a ReinFlow .pt checkpoint`);
   }
 }
 

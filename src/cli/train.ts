@@ -65,7 +65,7 @@ async function main(): Promise<void> {
     // The run's own config, then this command line's overrides (a longer budget, say).
     parsed = parseRunArgs(argv, SPEC, { program: 'npm run train --', validate: false, base: configFromJson(stored, path.join(runDir, 'config.json')) });
   }
-  if (ckpt) warnUnusedPeerKeys(ckpt, args);
+  warnUnusedPeerKeys(ckpt, args);
   await prepareRuntime();
   // Checked before the run folder is touched, so a contradicting override leaves nothing behind.
   const loaded = ckpt ? openCheckpointFile(ckpt, parsed.config, parsed, args) : { checkpoint: undefined, config: validateConfig(parsed.config) };
