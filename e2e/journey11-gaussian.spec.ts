@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import onnxProto from 'onnx-proto';
 import * as ort from 'onnxruntime-node';
-import { envSteps, exportedMetrics, exportOnnxChecked, iteration, openStudio, reloadMidRunAndResume, tinyHash, waitForIteration } from './studio';
+import { envSteps, exportedMetrics, exportOnnxChecked, iteration, openStudio, reloadMidRunAndResume, setConfigField, tinyHash, waitForIteration } from './studio';
 
 /** A tiny budget on top of preset gaussian-ppo: 1 env × 64 decisions, 2 minibatches of 32, one epoch, two iterations, eval at the second. */
 const BUDGET: { group: string; key: string; value: string }[] = [
@@ -14,18 +14,6 @@ const BUDGET: { group: string; key: string; value: string }[] = [
   { group: 'Eval', key: 'eval.every', value: '2' },
 ];
 const STEPS_PER_ITERATION = 64;
-
-/** Types a value into a Config-tab field as a user does (opening its group), and waits until the trainer accepted it. */
-async function setField(page: Page, group: string, key: string, value: string): Promise<void> {
-  const details = page.getByTestId('config-panel').locator('details.config-group').filter({ has: page.locator('summary', { hasText: new RegExp(`^${group}$`) }) });
-  if (!(await details.evaluate((element) => (element as HTMLDetailsElement).open))) await details.locator('summary').click();
-  const input = page.getByTestId(`config-${key.replace('.', '-')}`);
-  await input.fill(value);
-  await input.press('Enter');
-  // Enter drops the draft: the field shows the accepted config, so the value stays only once the trainer took it.
-  await expect(input, key).toHaveValue(value);
-  await expect(page.getByTestId('config-notice')).toHaveCount(0);
-}
 
 test.describe('journey 11: the studio trains a Gaussian policy (DESIGN.md §16)', () => {
   test('hopper with preset gaussian-ppo trains 2 iterations from scratch, evaluates, and exports an ONNX graph that onnxruntime runs', async ({ page }, testInfo) => {
@@ -44,7 +32,7 @@ test.describe('journey 11: the studio trains a Gaussian policy (DESIGN.md §16)'
     await expect(page.getByTestId('model-fresh')).toContainText('policy.kind=gaussian: Train starts from a fresh Gaussian policy');
     await expect(page).toHaveURL(/policy\.kind=gaussian/);
     await expect(page).toHaveURL(/task=hopper/);
-    for (const { group, key, value } of BUDGET) await setField(page, group, key, value);
+    for (const { group, key, value } of BUDGET) await setConfigField(page, group, key, value);
 
     // The flow-only views say what a Gaussian policy lacks instead of sampling chains.
     await expect(page.getByTestId('noise-panel-flow-only')).toHaveText(/^A Gaussian policy has no exploration-noise schedule/);

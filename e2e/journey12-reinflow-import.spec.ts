@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { unzipSync } from 'fflate';
 import { readReinflowCheckpoint } from '../src/core/checkpoint/peers/reinflow-import';
-import { envSteps, exportedMetrics, iteration, openStudio, waitForIteration } from './studio';
+import { envSteps, exportedMetrics, iteration, openStudio, setConfigField, waitForIteration } from './studio';
 
 /** ReinFlow's own hopper checkpoints (DESIGN.md §18), beside the project; never copied into it. */
 const PEERS = path.resolve('../shared/fixtures/peers/reinflow-hopper');
@@ -32,17 +32,6 @@ async function dropFiles(page: Page, files: string[]): Promise<void> {
     return transfer;
   }, payload);
   await page.getByTestId('dropzone').dispatchEvent('drop', { dataTransfer });
-}
-
-/** Types a value into a Config-tab field as a user does (opening its group), and waits until the trainer accepted it. */
-async function setField(page: Page, group: string, key: string, value: string): Promise<void> {
-  const details = page.getByTestId('config-panel').locator('details.config-group').filter({ has: page.locator('summary', { hasText: new RegExp(`^${group}$`) }) });
-  if (!(await details.evaluate((element) => (element as HTMLDetailsElement).open))) await details.locator('summary').click();
-  const input = page.getByTestId(`config-${key.replace('.', '-')}`);
-  await input.fill(value);
-  await input.press('Enter');
-  await expect(input, key).toHaveValue(value);
-  await expect(page.getByTestId('config-notice')).toHaveCount(0);
 }
 
 test.describe('journey 12: a ReinFlow checkpoint dropped into the studio (DESIGN.md §18)', () => {
@@ -90,7 +79,7 @@ test.describe('journey 12: a ReinFlow checkpoint dropped into the studio (DESIGN
     await expect(page.getByTestId('config-notice')).toHaveCount(0);
     // The checkpoint's architecture stays whatever the preset says.
     await expect(architecture).toContainText('ReinFlow FlowMLP [512, 512, 512]');
-    for (const { group, key, value } of BUDGET) await setField(page, group, key, value);
+    for (const { group, key, value } of BUDGET) await setConfigField(page, group, key, value);
 
     await page.getByTestId('tab-charts').click();
     await page.getByTestId('train').click();

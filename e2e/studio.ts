@@ -107,3 +107,15 @@ export async function reloadMidRunAndResume(page: Page, total: number): Promise<
   await page.getByTestId('resume').click();
   await expect(page.getByTestId('phase')).toHaveText('done', { timeout: 180_000 });
 }
+
+/** Types a value into a Config-tab field as a user does (opening its group), and waits until the trainer accepted it. */
+export async function setConfigField(page: Page, group: string, key: string, value: string): Promise<void> {
+  const details = page.getByTestId('config-panel').locator('details.config-group').filter({ has: page.locator('summary', { hasText: new RegExp(`^${group}$`) }) });
+  if (!(await details.evaluate((element) => (element as HTMLDetailsElement).open))) await details.locator('summary').click();
+  const input = page.getByTestId(`config-${key.replace('.', '-')}`);
+  await input.fill(value);
+  await input.press('Enter');
+  // Enter drops the draft: the field shows the accepted config, so the value stays only once the trainer took it.
+  await expect(input, key).toHaveValue(value);
+  await expect(page.getByTestId('config-notice')).toHaveCount(0);
+}

@@ -13,32 +13,15 @@ and normalization.npz shared by both (hopper's sizes: obs 11, action 3).
 import json
 import os
 import sys
-import types
 
 import numpy as np
 import torch
 
-
-def stub_einops():
-    if 'einops' in sys.modules:
-        return
-    try:
-        import einops  # noqa: F401
-        return
-    except ImportError:
-        pass
-    for name in ['einops', 'einops.layers', 'einops.layers.torch']:
-        module = types.ModuleType(name)
-        module.__path__ = []
-        sys.modules[name] = module
-    sys.modules['einops'].rearrange = None
-    sys.modules['einops'].repeat = None
-    sys.modules['einops.layers.torch'].Rearrange = torch.nn.Identity
+from reinflow_modules import use_reinflow
 
 
 def main(reinflow_dir, out_dir):
-    sys.path.insert(0, reinflow_dir)
-    stub_einops()
+    use_reinflow(reinflow_dir)
     from model.flow.mlp_shortcut import ShortCutFlowMLP
     from model.flow.shortcutflow import ShortCutFlow
 

@@ -15,26 +15,11 @@ when it is not installed, empty stand-ins let the import succeed. Writes <name>.
 import argparse
 import json
 import os
-import sys
-import types
 
 import numpy as np
 import torch
 
-
-def stub_einops():
-    try:
-        import einops  # noqa: F401
-        return
-    except ImportError:
-        pass
-    for name in ['einops', 'einops.layers', 'einops.layers.torch']:
-        module = types.ModuleType(name)
-        module.__path__ = []
-        sys.modules[name] = module
-    sys.modules['einops'].rearrange = None
-    sys.modules['einops'].repeat = None
-    sys.modules['einops.layers.torch'].Rearrange = torch.nn.Identity
+from reinflow_modules import use_reinflow
 
 
 def mlp_dims(state, prefix):
@@ -62,8 +47,7 @@ def main():
     parser.add_argument('--noise-activation', default='Tanh')
     parser.add_argument('--steps', type=int, default=4)
     args = parser.parse_args()
-    sys.path.insert(0, args.reinflow_dir)
-    stub_einops()
+    use_reinflow(args.reinflow_dir)
     from model.flow.mlp_flow import FlowMLP
     from model.flow.reflow import ReFlow
 
