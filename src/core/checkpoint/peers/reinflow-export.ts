@@ -6,7 +6,7 @@ import type { FlowtuneMetadata } from '../metadata';
 import type { NpyArray } from '../torch/npy-writer';
 import type { Float32Tensor, TorchWritable } from '../torch/torch-pt-writer';
 import type { PeerName } from './peer-mlp-names';
-import { transposed } from './reinflow-import';
+import { transposed } from './peer-normalization';
 import { flowMlpNames, NOISE_LOGVAR_BOUNDS, ppoFlowHeadNames } from './reinflow-names';
 
 /** What a policy of ReinFlow's layout becomes when it goes back (DESIGN.md §18 "Going back"). */

@@ -2,21 +2,18 @@ import { CheckpointError } from '../../errors';
 import type { WeightEntry } from '../../policy/flow-policy';
 import type { MinMaxStats } from '../../policy/normalizer';
 import { expectedParameterShapes } from '../../policy/param-shapes';
-import type { ShortcutCombination } from '../../policy/options';
-import { DEFAULT_FLOW_POLICY_OPTIONS, REINFLOW_GYM_LAYOUT, resolveFlowPolicyOptions, type FlowPolicyOptions, type ReflowLayout } from '../../policy/options';
-import { TORCH_ACTIVATIONS, type TorchActivation } from '../../policy/torch-mlp';
-import { readNpz } from '../torch/npz-reader';
+import { DEFAULT_FLOW_POLICY_OPTIONS, REINFLOW_GYM_LAYOUT, resolveFlowPolicyOptions, type FlowPolicyOptions } from '../../policy/options';
 import { isPickleDict, stateDictTensors, type PickleDict } from '../torch/pickle-values';
 import { toFloat32, type ForeignTensor } from '../torch/tensor-dtypes';
 import { readTorchCheckpoint } from '../torch/torch-pt-reader';
-import { HydraConfig, isBoolean, isNumber, isString } from './hydra-config';
+import { HydraConfig, isString } from './hydra-config';
 import { inferPeerMlp, type PeerName } from './peer-mlp-names';
+import { readNormalization, transposed, type NamedBytes } from './peer-normalization';
+import { checkConfigSizes, GYM_DEFAULTS, layoutFromConfig, policyRootOf, samplerFromConfig, shortcutCombination, type PeerSamplerSettings } from './reinflow-config';
 import { flowMlpNames, NOISE_LOGVAR_BOUNDS, peerModuleNames, ppoFlowHeadNames } from './reinflow-names';
 
-export interface NamedBytes {
-  name: string;
-  bytes: Uint8Array;
-}
+export { readNormalization, type NamedBytes } from './peer-normalization';
+export type { PeerSamplerSettings } from './reinflow-config';
 
 /** A peer checkpoint with what travels beside it (DESIGN.md §18). */
 export interface PeerCheckpointFiles {
@@ -25,17 +22,6 @@ export interface PeerCheckpointFiles {
   normalization?: NamedBytes;
   /** The run's Hydra config (`.hydra/config.yaml`). */
   config?: { name: string; text: string };
-}
-
-/** How the imported policy samples, from the peer's config or its Gym defaults. */
-export interface PeerSamplerSettings {
-  denoiseSteps: number;
-  nActionSteps: number;
-  /** ReinFlow's denoised_clip_value with clip_intermediate_actions (0 = off). */
-  denoisedClamp: number;
-  /** Exploration-noise std bounds (fine-tuned files: from the noise net's stored log σ² bounds). */
-  stdMin: number;
-  stdMax: number;
 }
 
 /** A ReinFlow policy in our names: architecture, the tensors the file holds, normalizers and sampler settings. */
@@ -52,11 +38,6 @@ export interface ImportedPeerPolicy {
   notes: string[];
 }
 
-/** ReinFlow's Gym fine-tuning defaults (`ft_ppo_reflow_mlp.yaml`) where no config is given. */
-const GYM_DEFAULTS = { denoiseSteps: 4, denoisedClamp: 1, stdMin: 0.1, stdMax: 0.24, criticHidden: [256, 256, 256], noiseHidden: [64, 64] };
-
-const isActivation = (value: unknown): value is TorchActivation => typeof value === 'string' && (TORCH_ACTIVATIONS as readonly string[]).includes(value);
-
 function topDict(files: PeerCheckpointFiles): PickleDict {
   const value = readTorchCheckpoint(files.checkpoint.bytes, { label: files.checkpoint.name });
   if (!isPickleDict(value)) throw new CheckpointError(`${files.checkpoint.name} does not hold a dict at the top, as ReinFlow's trainers save`);
@@ -67,28 +48,6 @@ function stateDict(top: PickleDict, key: string, label: string): Map<string, For
   const value = top.get(key);
   if (!isPickleDict(value)) throw new CheckpointError(`${label} has no state dict under '${key}'`);
   return stateDictTensors(value);
-}
-
-/** obs and action min/max from `normalization.npz`, each a finite vector with min ≤ max. */
-export function readNormalization(file: NamedBytes | undefined, label: string): { obs: MinMaxStats; action: MinMaxStats } {
-  if (!file) throw new CheckpointError(`${label} needs its normalization.npz (obs_min, obs_max, action_min, action_max): put it beside the checkpoint or give normalization=FILE.npz`);
-  const arrays = readNpz(file.bytes, { label: file.name });
-  const vector = (key: string): number[] => {
-    const tensor = arrays.get(key);
-    if (!tensor) throw new CheckpointError(`${file.name} has no '${key}' (a normalization.npz holds obs_min, obs_max, action_min, action_max)`);
-    const values = [...toFloat32(tensor)];
-    if (tensor.shape.length !== 1 || values.length === 0 || !values.every(Number.isFinite)) {
-      throw new CheckpointError(`${file.name}: '${key}' must be a non-empty vector of finite numbers, got shape [${tensor.shape.join(', ')}]`);
-    }
-    return values;
-  };
-  const pair = (prefix: string): MinMaxStats => {
-    const min = vector(`${prefix}_min`);
-    const max = vector(`${prefix}_max`);
-    if (min.length !== max.length) throw new CheckpointError(`${file.name}: ${prefix}_min has ${min.length} values but ${prefix}_max has ${max.length}`);
-    return { min, max };
-  };
-  return { obs: pair('obs'), action: pair('action') };
 }
 
 /** What kind of ReinFlow file this is, refusing DPPO's look-alike and anything else. */
@@ -109,65 +68,11 @@ function fileKind(top: PickleDict, label: string, config: HydraConfig | undefine
   throw new CheckpointError(`${label} is neither a ReinFlow pretraining checkpoint ({epoch, model, ema, ...}) nor a fine-tuning one ({itr, model} with actor_ft.*); it holds ${keys}`);
 }
 
-/** The config's name for the velocity net: `model.network` in pretraining configs, `model.policy` in fine-tuning ones. */
-function policyRootOf(kind: 'pretrain' | 'finetune'): string {
-  return kind === 'pretrain' ? 'network' : 'policy';
-}
-
-/** ShortCutFlowMLP's embed_combination_type: the config's, else what the head's width allows (add when it cannot tell). */
-function shortcutCombination(config: HydraConfig | undefined, policyRoot: string, headCondition: number, timeDim: number, notes: string[]): ShortcutCombination {
-  const stated = config?.first([`model.${policyRoot}.embed_combination_type`], isString);
-  if (stated === 'add' || stated === 'multiply' || stated === 'concate') return stated;
-  if (headCondition !== timeDim) return 'concate';
-  notes.push(`ShortCut's embed_combination_type is not in a config: add and multiply look the same in the tensors; using add, its default`);
-  return 'add';
-}
-
-/** The sizes the config states must be the ones the tensors and normalization.npz give. */
-function checkConfigSizes(config: HydraConfig | undefined, sizes: Record<string, number>, normalizationName: string): void {
-  if (!config) return;
-  for (const [key, size] of Object.entries(sizes)) {
-    const stated = config.get(key);
-    if (typeof stated === 'number' && stated !== size) {
-      throw new CheckpointError(`${config.name} says ${key}: ${stated}, but the checkpoint's tensors with ${normalizationName} give ${size}`);
-    }
-  }
-}
-
 /** A 1-D or 2-D tensor's size along an axis, or the sentence naming the missing tensor. */
 function sizeOf(tensors: ReadonlyMap<string, ForeignTensor>, name: string, axis: number, label: string): number {
   const tensor = tensors.get(name);
   if (!tensor) throw new CheckpointError(`${label} has no tensor '${name}'`);
   return tensor.shape[axis];
-}
-
-/** The layout's activations and sampler settings from the config, else ReinFlow's Gym defaults (said in one note). */
-function layoutFromConfig(config: HydraConfig | undefined, policyRoot: string, notes: string[]): Pick<ReflowLayout, 'activation' | 'criticActivation' | 'noiseActivation'> {
-  if (!config) {
-    notes.push(`no Hydra config found: using ReinFlow's Gym hopper settings (activation ${REINFLOW_GYM_LAYOUT.activation}, critic ${REINFLOW_GYM_LAYOUT.criticActivation}, noise net ${REINFLOW_GYM_LAYOUT.noiseActivation}, K = ${GYM_DEFAULTS.denoiseSteps}, clip ${GYM_DEFAULTS.denoisedClamp}, noise std ${GYM_DEFAULTS.stdMin}-${GYM_DEFAULTS.stdMax}); give peer_config=FILE.yaml if the run used others`);
-    return REINFLOW_GYM_LAYOUT;
-  }
-  const activation = config.first([`model.${policyRoot}.activation_type`], isActivation);
-  if (!activation) notes.push(`${config.name} names no activation_type for the policy: using ${REINFLOW_GYM_LAYOUT.activation}`);
-  return {
-    activation: activation ?? REINFLOW_GYM_LAYOUT.activation,
-    criticActivation: config.first(['model.critic.activation_type'], isActivation) ?? REINFLOW_GYM_LAYOUT.criticActivation,
-    noiseActivation: config.first(['model.explore_net_activation_type'], isActivation) ?? REINFLOW_GYM_LAYOUT.noiseActivation,
-  };
-}
-
-function samplerFromConfig(config: HydraConfig | undefined, horizon: number): PeerSamplerSettings {
-  const steps = config?.first(['denoising_steps', 'model.inference_steps', 'model.max_denoising_steps'], isNumber);
-  const actSteps = config?.first(['act_steps', 'horizon_steps'], isNumber);
-  const clipIntermediate = config?.first(['train.clip_intermediate_actions'], isBoolean) ?? true;
-  const clipValue = config?.first(['model.denoised_clip_value'], isNumber) ?? GYM_DEFAULTS.denoisedClamp;
-  return {
-    denoiseSteps: steps && Number.isInteger(steps) && steps > 0 ? steps : GYM_DEFAULTS.denoiseSteps,
-    nActionSteps: actSteps && Number.isInteger(actSteps) && actSteps > 0 && actSteps <= horizon ? actSteps : horizon,
-    denoisedClamp: clipIntermediate ? clipValue : 0,
-    stdMin: config?.first(['model.min_logprob_denoising_std', 'min_std'], isNumber) ?? GYM_DEFAULTS.stdMin,
-    stdMax: config?.first(['model.max_logprob_denoising_std', 'max_std'], isNumber) ?? GYM_DEFAULTS.stdMax,
-  };
 }
 
 /** Copies the named tensors into our weights, strictly: every name must be there with the shape our layout gives. */
@@ -185,13 +90,6 @@ function takeTensors(tensors: ReadonlyMap<string, ForeignTensor>, names: readonl
     if (!values.every(Number.isFinite)) throw new CheckpointError(`${label}: '${peer}' holds a NaN or an infinity`);
     into.set(ours, { shape, data: transpose ? transposed(values, peerShape[0], peerShape[1]) : values });
   }
-}
-
-/** [rows, cols] row-major → [cols, rows]. */
-export function transposed(values: Float32Array, rows: number, cols: number): Float32Array {
-  const out = new Float32Array(values.length);
-  for (let row = 0; row < rows; row++) for (let col = 0; col < cols; col++) out[col * rows + row] = values[row * cols + col];
-  return out;
 }
 
 /** Tensors under `root` that no table entry took: refused as load_state_dict(strict=True) would. */

@@ -6,7 +6,8 @@ import { openPeerCheckpoint } from '../../run/peer-checkpoint-file';
 import { isPickleDict, type PickleDict } from '../torch/pickle-values';
 import { readTorchCheckpoint } from '../torch/torch-pt-reader';
 import { HydraConfig } from './hydra-config';
-import { readNormalization, readReinflowCheckpoint, reinflowPolicyOf } from './reinflow-import';
+import { readNormalization } from './peer-normalization';
+import { readReinflowCheckpoint, reinflowPolicyOf } from './reinflow-import';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const PEERS = path.resolve(here, '../../../../../shared/fixtures/peers');
