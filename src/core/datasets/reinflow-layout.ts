@@ -6,7 +6,6 @@
  * o = (o_n/2 + 0.5)·(max − min + 1e-6) + min. An episode whose last row is terminal is
  * terminated; any other was truncated (their time limit).
  */
-import { readNormalization } from '../checkpoint/peers/reinflow-import';
 import { readNpz } from '../checkpoint/torch/npz-reader';
 import { toFloat32, type ForeignTensor } from '../checkpoint/torch/tensor-dtypes';
 import { DemosError, isFlowtuneError } from '../errors';
@@ -55,6 +54,27 @@ function rowsOf(label: string, arrays: Map<string, ForeignTensor>, key: string, 
   return { rows, width: columns, data: toFloat32(tensor) };
 }
 
+/** obs and action min/max of a normalization.npz, each a finite vector as long as its max. */
+function readStats(file: NamedFile): { obs: { min: number[]; max: number[] }; action: { min: number[]; max: number[] } } {
+  const arrays = readNpzArrays(file);
+  const vector = (key: (typeof NORMALIZATION_KEYS)[number]): number[] => {
+    const tensor = arrays.get(key);
+    if (!tensor) throw new DemosError(`${file.name} has no '${key}'; a normalization.npz holds ${NORMALIZATION_KEYS.join(', ')}`);
+    const values = Array.from(toFloat32(tensor));
+    if (tensor.shape.length !== 1 || values.length === 0 || !values.every(Number.isFinite)) {
+      throw new DemosError(`${file.name}'s '${key}' must be a non-empty vector of finite numbers, got shape [${tensor.shape.join(', ')}]`);
+    }
+    return values;
+  };
+  const pair = (prefix: 'obs' | 'action') => {
+    const min = vector(`${prefix}_min`);
+    const max = vector(`${prefix}_max`);
+    if (min.length !== max.length) throw new DemosError(`${file.name}'s ${prefix}_min holds ${min.length} values but its ${prefix}_max holds ${max.length}`);
+    return { min, max };
+  };
+  return { obs: pair('obs'), action: pair('action') };
+}
+
 /** Reads the train.npz arrays with the normalization.npz that undoes their scaling. */
 export function readReinflowTrain(train: NamedFile, arrays: Map<string, ForeignTensor>, normalization: NamedFile | undefined): DatasetEpisodes {
   const label = train.name;
@@ -95,12 +115,7 @@ export function readReinflowTrain(train: NamedFile, arrays: Map<string, ForeignT
   }
   const total = lengths.reduce((sum, length) => sum + length, 0);
   if (total !== steps) throw new DemosError(`${label}'s traj_lengths add up to ${total} steps but it holds ${steps} rows`);
-  let stats: ReturnType<typeof readNormalization>;
-  try {
-    stats = readNormalization(normalization, label);
-  } catch (error) {
-    throw asDemosError(error);
-  }
+  const stats = readStats(normalization);
   if (stats.obs.min.length !== states.width) {
     throw new DemosError(`${normalization.name}'s obs_min holds ${stats.obs.min.length} values but ${label}'s states have ${states.width}: it is the normalization of another dataset`);
   }

@@ -70,7 +70,7 @@ describe.skipIf(!HAS_SHARED_DATASETS)('robomimic fixture (../shared/fixtures/dat
 
   it('without obs_keys, names the keys there are in one sentence', async () => {
     await expect(importDataset({ files: [sharedDataset('robomimic-lift-lowdim-tiny.hdf5')], task: ROBOMIMIC_LIFT_TASK })).rejects.toThrow(
-      'robomimic-lift-lowdim-tiny.hdf5 is a robomimic file: choose its observation with obs_keys=a,b,... in the order the task\'s observation has them, from object (10), robot0_eef_pos (3), robot0_eef_quat (4), robot0_gripper_qpos (2)',
+      "robomimic-lift-lowdim-tiny.hdf5 is a robomimic file: name the keys that make the task's observation, in its order, with obs_keys=KEY,KEY (its demos hold object (10), robot0_eef_pos (3), robot0_eef_quat (4), robot0_gripper_qpos (2))",
     );
   });
 

@@ -68,7 +68,7 @@ export function readRobomimic(file: Hdf5File, options: RobomimicOptions = {}): D
   if (demos.length === 0) throw new DemosError(`${file.label}'s ${options.filter ? `mask/${options.filter}` : 'data/'} holds no demos`);
   const obsKeys = options.obsKeys ?? [];
   if (obsKeys.length === 0) {
-    throw new DemosError(`${file.label} is a robomimic file: choose its observation with obs_keys=a,b,... in the order the task's observation has them, from ${keyList(file, demos[0])}`);
+    throw new DemosError(`${file.label} is a robomimic file: name the keys that make the task's observation, in its order, with obs_keys=KEY,KEY (its demos hold ${keyList(file, demos[0])})`);
   }
   const obsRows: Float32Array[] = [];
   const actionRows: Float32Array[] = [];
