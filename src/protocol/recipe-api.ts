@@ -79,12 +79,26 @@ export interface RecipeFile {
   bytes: Uint8Array;
 }
 
+/**
+ * Another project's dataset dropped on the demos tab (DESIGN.md §18): a D4RL or robomimic HDF5,
+ * or a ReinFlow/DPPO train.npz with its normalization.npz, converted for the selected task.
+ */
+export interface DatasetDrop {
+  files: RecipeFile[];
+  /** robomimic: the obs keys to concatenate, in order. */
+  obsKeys?: string[];
+  /** robomimic: a filter key under mask/ (train, valid, ...). */
+  filter?: string;
+}
+
 /** What the trainer worker offers for the demos flow; all of it is refused while a run trains. */
 export interface RecipeApi {
   /** Records expert episodes of the selected task in the env workers; null when cancelled (the held demos then stay). */
   recordDemos(request: RecordDemosRequest): Promise<DemoSetSummary | null>;
   /** Validates a `.demos` file for the selected task; a bad one throws DemosError (one sentence) and the held demos stay. */
   loadDemos(file: RecipeFile): Promise<DemoSetSummary>;
+  /** Converts a dataset for the selected task; a bad one throws DemosError (one sentence) and the held demos stay. */
+  importDataset(drop: DatasetDrop): Promise<DemoSetSummary>;
   /** The held demos as a `.demos` file. */
   exportDemos(): Promise<RecipeFile>;
   /** Stage 1 on the held demos with the config's policy; resolves when it finishes, pauses or fails. The result becomes the selected model. */

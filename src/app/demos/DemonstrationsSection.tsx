@@ -21,7 +21,7 @@ export function DemonstrationsSection() {
   return (
     <section className="panel recipe-section" data-testid="demos-section">
       <h2>Demonstrations</h2>
-      <p className="muted small recipe-intro">Scripted-expert episodes of the selected task: what stage 1 imitates.</p>
+      <p className="muted small recipe-intro">Episodes of the selected task, recorded from its scripted expert or dropped as a file: what stage 1 imitates.</p>
       <div className="demos-sources">
         <RecordForm />
         <DemosDrop />

@@ -11,7 +11,7 @@ export function RecordForm() {
   const task = useRunStore((state) => state.config.task);
   const hasExpert = useRunStore((state) => state.tasks.find((entry) => entry.name === state.config.task)?.hasExpert ?? true);
   if (!hasExpert) {
-    return <p className="muted" data-testid="demos-no-expert">{task} has no scripted expert to record: drop a .demos file made for it, or train it from a fresh policy.</p>;
+    return <p className="muted" data-testid="demos-no-expert">{task} has no scripted expert to record: drop a .demos file or a dataset (D4RL, robomimic, ReinFlow) made for it, or train it from a fresh policy.</p>;
   }
   return (
     <div className="record-form">

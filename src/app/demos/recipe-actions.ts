@@ -3,7 +3,7 @@ import * as Comlink from 'comlink';
 import { download } from '../export/download';
 import { useRecipeStore, type RecipeNoticePlace } from '../store/recipe-slice';
 import { errorText, trainerClient } from '../workers/trainer-client';
-import { chooseDemosFile, refusalText } from './demos-file';
+import { chooseDroppedDemos, parseObsKeys, refusalText } from './demos-file';
 import { parseOfflineForm, parsePretrainForm, parseRecordForm, type FormParse } from './recipe-form';
 
 function refuse(place: RecipeNoticePlace, text: string): void {
@@ -49,17 +49,34 @@ export async function recordDemos(): Promise<void> {
   if (request) await attempt('demos', () => trainerClient().recordDemos(request));
 }
 
-/** Reads the dropped or chosen `.demos` file and hands its bytes to the worker; a refused file leaves the held demos as they were. */
-export async function loadDemosFile(files: readonly File[]): Promise<void> {
-  const file = chooseDemosFile(files);
-  if (typeof file === 'string') return refuse('demos', file);
+/** What a dropped dataset needs besides its files: robomimic's obs keys (comma-separated) and filter key. */
+export interface DatasetOptions {
+  obsKeys: string;
+  filter: string;
+}
+
+/**
+ * Reads the dropped or chosen `.demos` file, or dataset (with its normalization.npz), and hands the
+ * bytes to the worker, which converts a dataset for the selected task; a refused drop leaves the held demos as they were.
+ */
+export async function loadDemosFile(files: readonly File[], options: DatasetOptions = { obsKeys: '', filter: '' }): Promise<void> {
+  const dropped = chooseDroppedDemos(files);
+  if (typeof dropped === 'string') return refuse('demos', dropped);
+  const chosen = dropped.kind === 'demos' ? [dropped.file] : dropped.files;
   useRecipeStore.getState().setNotice(undefined);
   try {
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    // The page keeps no copy, so the buffer moves to the worker instead of being cloned.
-    await trainerClient().loadDemos(Comlink.transfer({ name: file.name, bytes }, [bytes.buffer]));
+    const read = await Promise.all(chosen.map(async (file) => ({ name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) })));
+    // The page keeps no copy, so the buffers move to the worker instead of being cloned.
+    const buffers = read.map((file) => file.bytes.buffer as ArrayBuffer);
+    if (dropped.kind === 'demos') {
+      await trainerClient().loadDemos(Comlink.transfer(read[0], buffers));
+    } else {
+      const obsKeys = parseObsKeys(options.obsKeys);
+      const filter = options.filter.trim();
+      await trainerClient().importDataset(Comlink.transfer({ files: read, ...(obsKeys ? { obsKeys } : {}), ...(filter ? { filter } : {}) }, buffers));
+    }
   } catch (error) {
-    refuse('demos', refusalText(file.name, errorText(error)));
+    refuse('demos', refusalText(chosen.map((file) => file.name), errorText(error)));
   }
 }
 

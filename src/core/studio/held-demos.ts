@@ -14,7 +14,8 @@ import type { VectorEnvConfig } from '../envs/vector-env-config';
 import { DemosError } from '../errors';
 import { assertDemosFit } from '../offline/demos-fit';
 import type { StageDemos } from '../run/pretrain-stage';
-import type { DemoSetSummary, RecipeFile, RecordDemosRequest } from '../../protocol/trainer-api';
+import type { DatasetDrop, DemoSetSummary, RecipeFile, RecordDemosRequest } from '../../protocol/trainer-api';
+import { importDataset } from '../datasets/import-dataset';
 
 export type OpenShardedEnv = (config: VectorEnvConfig) => Promise<ShardedVectorEnv>;
 
@@ -45,6 +46,18 @@ export function readDemosUpload(file: RecipeFile, config: RunConfig): HeldDemos 
   assertDemosFit(read.metadata, pretrainConfigForDemos(config, read.metadata), file.name);
   if (read.metadata.episodes === 0) throw new DemosError(`${file.name} holds no episodes`);
   return { ...read, summary: summaryOf(file.name, read.demos, read.metadata, read.metadata.noise) };
+}
+
+/**
+ * Converts a dropped dataset (D4RL, robomimic, ReinFlow/DPPO train.npz with its normalization.npz)
+ * for the config's task and checks it as a dropped `.demos` is; throws DemosError, one sentence.
+ * Its `line` says what was read.
+ */
+export async function importDatasetUpload(drop: DatasetDrop, config: RunConfig): Promise<HeldDemos & { line: string }> {
+  const imported = await importDataset({ files: drop.files, task: config.task, obsKeys: drop.obsKeys, filter: drop.filter });
+  assertDemosFit(imported.metadata, pretrainConfigForDemos(config, imported.metadata), imported.source);
+  const { demos, metadata } = imported;
+  return { demos, metadata, summary: summaryOf(imported.source, demos, metadata), line: imported.summary };
 }
 
 /** Where and how wide the expert records: sharded envs, one single-env shard per core but one. */

@@ -8,6 +8,7 @@ import { readDemoFile } from '../envs/demo-format';
 import type { CheckpointFiles, RecipePoint, RecipeStatus, TrainerEvent } from '../../protocol/trainer-api';
 import { smallConfig } from '../run/fixtures/test-checkpoints';
 import { RecipeSession } from './recipe-session';
+import { writeHdf5 } from '../datasets/fixtures/write-hdf5';
 
 const openEnv = (config: Parameters<typeof createNodeShardedEnv>[0]) => createNodeShardedEnv(config, { numWorkers: 1 });
 
@@ -128,5 +129,32 @@ describe('RecipeSession', () => {
     expect(selected.checkpoint?.metadata.config).toMatchObject({ env: { obs_type: 'state' } });
     // Stage 2 starts from that policy, whose env the demos fit; the Config tab's still does not.
     await expect(recipe.startOffline({ 'offline.rollouts': 0, 'offline.steps': 1, eval_episodes: 0 })).rejects.toThrow(/^the held demos cannot be used: the demos hold state observations but reach's env gives pointcloud observations/);
+  }, 60_000);
+});
+
+describe('RecipeSession: a dropped dataset', () => {
+  it('converts a D4RL file for the selected task and holds it; a bad drop is one sentence and the held demos stay', async () => {
+    const { session, recipe } = studio();
+    session.config = smallConfig(['task=hopper', 'policy.n_obs_steps=1']);
+    const steps = 6;
+    const bytes = await writeHdf5({
+      observations: { data: new Float32Array(steps * 11).map((_, index) => Math.sin(index)), shape: [steps, 11], dtype: '<f' },
+      actions: { data: new Float32Array(steps * 3).map((_, index) => Math.cos(index) / 2), shape: [steps, 3], dtype: '<f' },
+      rewards: { data: new Float32Array(steps).fill(1), shape: [steps], dtype: '<f' },
+      terminals: { data: Uint8Array.of(0, 0, 1, 0, 0, 0), shape: [steps], dtype: '|b1' },
+      timeouts: { data: Uint8Array.of(0, 0, 0, 0, 0, 1), shape: [steps], dtype: '|b1' },
+    });
+    const summary = await recipe.importDataset({ files: [{ name: 'hopper-medium.hdf5', bytes }] });
+    expect(summary).toMatchObject({ source: 'hopper-medium.hdf5', task: 'hopper', obsType: 'state', episodes: 2, steps: 6, successes: 0 });
+    expect(recipe.status()).toMatchObject({ stage: 'record', phase: 'done', message: 'converted hopper-medium.hdf5 (D4RL) for hopper: 2 episodes, 6 steps; 1 terminated, 1 truncated' });
+    const exported = readDemoFile(recipe.exportDemos().bytes);
+    expect([...exported.demos.terminated!]).toEqual([1, 0]);
+
+    const held = recipe.status().demos;
+    await expect(recipe.importDataset({ files: [{ name: 'cut.hdf5', bytes: bytes.slice(0, 2000) }] })).rejects.toThrow(/^cut\.hdf5 is cut short: /);
+    session.config = smallConfig(['task=walker2d', 'policy.n_obs_steps=1']);
+    await expect(recipe.importDataset({ files: [{ name: 'hopper-medium.hdf5', bytes }] }))
+      .rejects.toThrow("hopper-medium.hdf5's observations hold 11 values but walker2d's state observation holds 17");
+    expect(recipe.status().demos).toEqual(held);
   }, 60_000);
 });

@@ -18,9 +18,9 @@ import { runPretrainStage } from '../run/pretrain-stage';
 import type { StagePorts } from '../run/stage-ports';
 import type { MetricRecord } from '../metrics/metric-keys';
 import type {
-  CheckpointFiles, DemoSetSummary, OfflineRequest, PretrainRequest, RecipeFile, RecipeStatus, RecordDemosRequest, TrainerEvent,
+  CheckpointFiles, DatasetDrop, DemoSetSummary, OfflineRequest, PretrainRequest, RecipeFile, RecipeStatus, RecordDemosRequest, TrainerEvent,
 } from '../../protocol/trainer-api';
-import { readDemosUpload, recordDemos, stageDemos, type HeldDemos, type RecordingEnvs } from './held-demos';
+import { importDatasetUpload, readDemosUpload, recordDemos, stageDemos, type HeldDemos, type RecordingEnvs } from './held-demos';
 import { RecipeBoard, STAGE_LABEL, stageEvents, type TrainingStage } from './recipe-board';
 import { checkRecordRequest } from './record-request';
 import { StageDiscarded, StagePause } from './stage-pause';
@@ -104,6 +104,17 @@ export class RecipeSession {
     const { episodes } = this.held.metadata;
     this.board.update({ stage: 'record', phase: 'done', done: episodes, total: episodes, message: `loaded ${file.name}: ${episodes} episodes` });
     return this.held.summary;
+  }
+
+  /** Converts a dropped dataset completely before it replaces the held demos; the status line says what was read. */
+  async importDataset(drop: DatasetDrop): Promise<DemoSetSummary> {
+    this.assertFree();
+    const { line, ...held } = await importDatasetUpload(drop, this.session.config);
+    this.assertFree();
+    this.held = held;
+    const { episodes } = held.metadata;
+    this.board.update({ stage: 'record', phase: 'done', done: episodes, total: episodes, message: `converted ${line}` });
+    return held.summary;
   }
 
   exportDemos(): RecipeFile {

@@ -40,6 +40,7 @@ export function recipeApi(parts: TrainerParts): RecipeApi {
   return {
     recordDemos: (request) => parts.recipe.recordDemos(request),
     loadDemos: async (file) => parts.recipe.loadDemos(file),
+    importDataset: (drop) => parts.recipe.importDataset(drop),
     async exportDemos() {
       const file = parts.recipe.exportDemos();
       return Comlink.transfer(file, [file.bytes.buffer as ArrayBuffer]);
