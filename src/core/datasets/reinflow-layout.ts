@@ -6,6 +6,7 @@
  * o = (o_n/2 + 0.5)·(max − min + 1e-6) + min. An episode whose last row is terminal is
  * terminated; any other was truncated (their time limit).
  */
+import { NORMALIZATION_KEYS, normalizationStats } from '../checkpoint/peers/peer-normalization';
 import { readNpz } from '../checkpoint/torch/npz-reader';
 import { toFloat32, type ForeignTensor } from '../checkpoint/torch/tensor-dtypes';
 import { DemosError, isFlowtuneError } from '../errors';
@@ -17,9 +18,8 @@ export interface NamedFile {
   bytes: Uint8Array;
 }
 
-/** The keys of a train.npz, and of a normalization.npz. */
+/** The keys of a train.npz. */
 export const TRAIN_NPZ_KEYS = ['states', 'actions', 'rewards', 'terminals', 'traj_lengths'] as const;
-export const NORMALIZATION_KEYS = ['obs_min', 'obs_max', 'action_min', 'action_max'] as const;
 
 /** A reader's refusal (CheckpointError from the npz reader) as a DemosError with the same sentence. */
 function asDemosError(error: unknown): unknown {
@@ -54,25 +54,9 @@ function rowsOf(label: string, arrays: Map<string, ForeignTensor>, key: string, 
   return { rows, width: columns, data: toFloat32(tensor) };
 }
 
-/** obs and action min/max of a normalization.npz, each a finite vector as long as its max. */
+/** obs and action min/max of a normalization.npz (the checkpoints' reader of it, with the dataset's error). */
 function readStats(file: NamedFile): { obs: { min: number[]; max: number[] }; action: { min: number[]; max: number[] } } {
-  const arrays = readNpzArrays(file);
-  const vector = (key: (typeof NORMALIZATION_KEYS)[number]): number[] => {
-    const tensor = arrays.get(key);
-    if (!tensor) throw new DemosError(`${file.name} has no '${key}'; a normalization.npz holds ${NORMALIZATION_KEYS.join(', ')}`);
-    const values = Array.from(toFloat32(tensor));
-    if (tensor.shape.length !== 1 || values.length === 0 || !values.every(Number.isFinite)) {
-      throw new DemosError(`${file.name}'s '${key}' must be a non-empty vector of finite numbers, got shape [${tensor.shape.join(', ')}]`);
-    }
-    return values;
-  };
-  const pair = (prefix: 'obs' | 'action') => {
-    const min = vector(`${prefix}_min`);
-    const max = vector(`${prefix}_max`);
-    if (min.length !== max.length) throw new DemosError(`${file.name}'s ${prefix}_min holds ${min.length} values but its ${prefix}_max holds ${max.length}`);
-    return { min, max };
-  };
-  return { obs: pair('obs'), action: pair('action') };
+  return normalizationStats(readNpzArrays(file), file.name, (message) => new DemosError(message));
 }
 
 /** Reads the train.npz arrays with the normalization.npz that undoes their scaling. */
