@@ -2,6 +2,7 @@
  * A dataset read from another project's layout, before it is matched to a task: episodes of
  * observations, actions and rewards, and how each ended, as the native `.demos` holds them.
  */
+import type { Demonstrations } from '../envs/expert-rollout';
 import { DemosError } from '../errors';
 
 /** The layouts read (DESIGN.md §18 "Datasets"). */
@@ -13,22 +14,11 @@ export const LAYOUT_NAMES: Readonly<Record<DatasetLayout, string>> = {
   reinflow: "ReinFlow/DPPO's train.npz",
 };
 
-export interface DatasetEpisodes {
+/** The native demos' episode arrays (env units), with how each episode ended always known. */
+export interface DatasetEpisodes extends Pick<Demonstrations, 'obsDim' | 'actionDim' | 'obs' | 'actions' | 'rewards' | 'episodeStarts' | 'success'> {
   layout: DatasetLayout;
-  obsDim: number;
-  actionDim: number;
-  /** [T, obsDim] the observation before each action, in env units. */
-  obs: Float32Array;
-  /** [T, actionDim] in env units. */
-  actions: Float32Array;
-  /** [T] */
-  rewards: Float32Array;
-  /** [E + 1] first row of each episode, last entry T. */
-  episodeStarts: Int32Array;
   /** [E] 1 terminated (a fall, the task's end), 0 truncated (a time limit, or the data ran out). */
   terminated: Uint8Array;
-  /** [E] 1 where the source marks the episode a success. */
-  success: Uint8Array;
   /** Where the observation came from, when the layout composes it (robomimic's obs_keys). */
   obsSource?: string;
   /** Short clauses the summary line adds (what was assumed or left out). */

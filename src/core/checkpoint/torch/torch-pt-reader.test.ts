@@ -1,10 +1,10 @@
 import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { CheckpointError } from '../../errors';
 import { PickleBuilder, float32Bytes, stateDictPickle, torchZip } from './fixtures/pickle-builder';
 import { isPickleDict, stateDictTensors, type PickleValue } from './pickle-values';
 import { ForeignTensor } from './tensor-dtypes';
 import { readTorchCheckpoint } from './torch-pt-reader';
+import { refusal } from './fixtures/refusal';
 
 const read = (bytes: Uint8Array, maxBytes?: number) => readTorchCheckpoint(bytes, { label: 'checkpoint.pt', maxBytes });
 
@@ -13,19 +13,6 @@ function tensors(value: PickleValue): Map<string, ForeignTensor> {
   return stateDictTensors(value);
 }
 
-/** The CheckpointError a read throws; its message must be one sentence naming the file. */
-function refusal(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(CheckpointError);
-    const message = (error as Error).message;
-    expect(message.startsWith('checkpoint.pt: ')).toBe(true);
-    expect(message.endsWith('.')).toBe(true);
-    return message;
-  }
-  throw new Error('expected a CheckpointError');
-}
 
 const SIX = float32Bytes([0, 1, 2, 3, 4, 5]);
 

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { CheckpointError } from '../../errors';
 import { sampleCheckpoint, sampleLinear } from './fixtures/written-samples';
 import { isPickleDict, type PickleDict, type PickleValue } from './pickle-values';
 import { WEIGHTS_ONLY_OPCODES } from './pickle-writer';
@@ -7,6 +6,7 @@ import { ForeignTensor } from './tensor-dtypes';
 import { readTorchCheckpoint } from './torch-pt-reader';
 import { writeTorchCheckpoint, type TorchWritable } from './torch-pt-writer';
 import { readZipEntries } from './zip-archive';
+import { refusal } from './fixtures/refusal';
 
 const roundTrip = (value: TorchWritable): PickleValue => readTorchCheckpoint(writeTorchCheckpoint(value));
 
@@ -22,18 +22,6 @@ function tensor(value: PickleValue | undefined): ForeignTensor {
 
 const sum = (data: ArrayLike<number>) => Array.from(data).reduce((total, value) => total + value, 0);
 
-function refusal(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(CheckpointError);
-    const message = (error as Error).message;
-    expect(message.startsWith('checkpoint.pt: ')).toBe(true);
-    expect(message.endsWith('.')).toBe(true);
-    return message;
-  }
-  throw new Error('expected a CheckpointError');
-}
 
 /** Argument bytes after each opcode WEIGHTS_ONLY_OPCODES lists; a function for the length-prefixed ones. */
 const ARGUMENT_BYTES: Readonly<Record<string, number | ((bytes: Uint8Array, at: number) => number)>> = {
