@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { CheckpointFile } from '../core/checkpoint/checkpoint-file';
 import { CheckpointError } from '../core/errors';
+import { isPeerCheckpointName } from '../core/checkpoint/peers/peer-file-names';
 import { openPeerCheckpoint } from '../core/run/peer-checkpoint-file';
 import { UsageError } from './cli-args';
 
@@ -22,10 +23,6 @@ export interface PeerFileArgs {
 
 /** Levels above the checkpoint searched for `.hydra/config.yaml` (ReinFlow saves to <logdir>/checkpoint/state_N.pt). */
 const CONFIG_SEARCH_LEVELS = 3;
-
-export function isPeerCheckpointPath(file: string): boolean {
-  return /\.(pt|pth)$/i.test(file);
-}
 
 function readBytes(file: string, what: string): Uint8Array {
   try {
@@ -49,7 +46,7 @@ function findHydraConfig(checkpoint: string): string | undefined {
 /** Warns that the peer keys do nothing with a checkpoint of ours, or without one. */
 export function warnUnusedPeerKeys(ckpt: string | undefined, args: PeerFileArgs): void {
   for (const key of ['normalization', 'peer_config'] as const) {
-    if (!args[key] || (ckpt && isPeerCheckpointPath(ckpt))) continue;
+    if (!args[key] || (ckpt && isPeerCheckpointName(ckpt))) continue;
     console.error(`warning: ${key}=${args[key]} does nothing ${ckpt ? `with ${ckpt}` : 'without ckpt='}: it goes with a ReinFlow .pt checkpoint`);
   }
 }

@@ -15,7 +15,8 @@ import { runEnvConfig } from '../core/run/run-env-config';
 import { loadMujocoNode } from './mujoco-node';
 import { registerBuiltInTasks } from '../tasks';
 import { useNodeBackend } from './node-backend';
-import { isPeerCheckpointPath, openPeerCheckpointFile, type PeerFileArgs } from './peer-files';
+import { isPeerCheckpointName } from '../core/checkpoint/peers/peer-file-names';
+import { openPeerCheckpointFile, type PeerFileArgs } from './peer-files';
 
 export async function prepareRuntime(): Promise<void> {
   registerBuiltInTasks();
@@ -42,7 +43,7 @@ export function readCheckpointFile(path: string): Uint8Array {
  * its normalization and config (`peer`) and is matched to `expectedTask`, or to the one task its sizes fit.
  */
 export function loadCheckpointFile(path: string, options: { expectedTask?: string; peer?: PeerFileArgs } = {}): CheckpointFile {
-  if (isPeerCheckpointPath(path)) return openPeerCheckpointFile(path, options.peer ?? { normalization: '', peer_config: '' }, options.expectedTask);
+  if (isPeerCheckpointName(path)) return openPeerCheckpointFile(path, options.peer ?? { normalization: '', peer_config: '' }, options.expectedTask);
   return parseCheckpointFile({ kind: 'flowtune', name: path, bytes: readCheckpointFile(path) }, options);
 }
 

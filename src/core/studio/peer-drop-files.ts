@@ -3,6 +3,7 @@
  * dropped with them, its run's Hydra config (`.hydra/config.yaml`). The Model panel collects the files, loose or a
  * folder's, and this picks them by name; nothing is read here. The trainer converts the pick (peer-drop.ts).
  */
+import { isPeerCheckpointName } from '../checkpoint/peers/peer-file-names';
 
 /** What the Model panel's drop and picker take besides our own checkpoint files. */
 export const PEER_DROP_EXTENSIONS = ['.pt', '.pth', '.npz', '.yaml', '.yml'] as const;
@@ -21,10 +22,6 @@ export function baseName(path: string): string {
 /** A path without its leading '/' (a dropped entry's fullPath starts with one). */
 export function dropPath(path: string): string {
   return path.replace(/^[\\/]+/, '');
-}
-
-export function isPeerCheckpointName(name: string): boolean {
-  return /\.(pt|pth)$/i.test(name);
 }
 
 const depth = (path: string) => dropPath(path).split(/[\\/]+/).length;
