@@ -118,7 +118,7 @@ test.describe('journey 12: a ReinFlow checkpoint dropped into the studio (DESIGN
     await expect(notice).toHaveText('finetuned_120.pt is checked and waits for Reset: the current run goes on with its own model');
     await expect(notes).toContainText('ReinFlow PPOFlow fine-tuned at iteration 120');
     await expect(notes).toContainText(/its fine-tuned net, exploration-noise net \(std [\d.]+-[\d.]+\) and critic/);
-    await expect(page.getByTestId('model-next')).toContainText('finetuned_120.pt (ppo, iteration 0)');
+    await expect(page.getByTestId('model-next')).toContainText('finetuned_120.pt (ppo, iteration 120)');
     await expect(page.getByTestId('meta-source')).toHaveText('state_40.pt');
     await page.getByTestId('checkpoint-panel').screenshot({ path: testInfo.outputPath('model-panel-reinflow-finetuned.png') });
   });

@@ -108,7 +108,8 @@ export function openPeerCheckpoint(files: PeerCheckpointFiles, options: { task?:
     task,
     stage: imported.stage,
     config,
-    training: { step: 0, iteration: 0, env_steps: 0 },
+    // ReinFlow's own counters, for the record: with no optimizer state in the file, a run from it counts from 0.
+    training: { step: 0, iteration: imported.training.iteration, env_steps: imported.training.envSteps },
   });
   const bytes = encodeFlowtune({ tensors, metadata });
   const notes = [...imported.notes, `${label} fits task ${task}: ${imported.architecture.obsDim} observations, ${imported.architecture.actionDim} actions, chunks of ${imported.architecture.horizon}, K = ${imported.settings.denoiseSteps}`];

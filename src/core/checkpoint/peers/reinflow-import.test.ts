@@ -105,6 +105,7 @@ describe.skipIf(!existsSync(PEER))("ReinFlow's own hopper checkpoints, imported"
     const imported = readReinflowCheckpoint(files('finetuned_120.pt'));
     expect(imported.withHeads).toBe(true);
     expect(imported.stage).toBe('ppo');
+    expect(imported.training).toEqual({ iteration: 120, envSteps: 9_600_000 });
     expect(imported.architecture).toMatchObject({ valueHidden: [256, 256, 256], noiseHidden: [64, 64], reflow: { criticActivation: 'Mish', criticResidual: true, noiseActivation: 'Tanh' } });
     const finetuned = await peerPolicyBundle(imported);
     const batch = expected.z.length;

@@ -33,6 +33,8 @@ export interface ImportedPeerPolicy {
   withHeads: boolean;
   normalizer: { obs: MinMaxStats; action: MinMaxStats };
   stage: 'bc' | 'ppo';
+  /** Where ReinFlow's training stood: the pretraining epoch, or the fine-tuning iteration and env steps (shown, not resumed). */
+  training: { iteration: number; envSteps: number };
   settings: PeerSamplerSettings;
   /** One line each: what was read and what was assumed. */
   notes: string[];
@@ -203,7 +205,16 @@ export function reinflowPolicyOf(
     refuseLeftovers(tensors, taken, [root], label);
     notes.push(`${label}: ReinFlow ${shortcut ? 'ShortCutFlow' : 'ReFlow'} pretraining checkpoint at epoch ${String(top.get('epoch'))}, its EMA weights (as ReinFlow's fine-tuner loads them); the noise net and critic start fresh`);
   }
-  return { architecture, weights, withHeads: kind === 'finetune', normalizer, stage: kind === 'finetune' ? 'ppo' : 'bc', settings, notes };
+  const training = kind === 'finetune'
+    ? { iteration: count(top.get('itr')), envSteps: count(top.get('cnt_train_steps')) }
+    : { iteration: count(top.get('epoch')), envSteps: 0 };
+  return { architecture, weights, withHeads: kind === 'finetune', normalizer, stage: kind === 'finetune' ? 'ppo' : 'bc', training, settings, notes };
+}
+
+/** A counter the trainer saved beside the weights (an int, or a bigint past 2^53); 0 when it is not one. */
+function count(value: unknown): number {
+  const number = typeof value === 'bigint' ? Number(value) : value;
+  return typeof number === 'number' && Number.isSafeInteger(number) && number >= 0 ? number : 0;
 }
 
 /** std bounds from PPOFlow's stored log σ² bounds: σ = exp(logvar/2). */
