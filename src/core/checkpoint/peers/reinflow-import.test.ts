@@ -9,7 +9,7 @@ import { odeActions } from '../../flow/ode-actions';
 import { sampleActions } from '../../flow/sampler';
 import { createRng } from '../../random';
 import type { PolicyBundle } from '../../policy/policy-bundle';
-import { peerPolicyBundle } from './peer-bundle';
+import { peerPolicyBundle } from './fixtures/peer-bundle';
 import { readReinflowCheckpoint, type PeerCheckpointFiles } from './reinflow-import';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

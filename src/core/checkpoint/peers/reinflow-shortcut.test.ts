@@ -5,7 +5,7 @@ import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useNodeBackend } from '../../../cli/node-backend';
 import { odeActions } from '../../flow/ode-actions';
-import { peerPolicyBundle } from './peer-bundle';
+import { peerPolicyBundle } from './fixtures/peer-bundle';
 import { readReinflowCheckpoint } from './reinflow-import';
 
 /**
