@@ -12,8 +12,8 @@ import { UsageError } from './cli-args';
 
 /** The command-line keys that go with a peer checkpoint. */
 export const PEER_FILE_SPEC = {
-  normalization: { kind: 'string', default: '', doc: "with a ReinFlow .pt: its normalization.npz, when it is not beside the checkpoint" },
-  peer_config: { kind: 'string', default: '', doc: "with a ReinFlow .pt: its run's Hydra config, when no .hydra/config.yaml is beside or above the checkpoint" },
+  normalization: { kind: 'string', default: '', doc: "with a ReinFlow or DPPO .pt: its normalization.npz, when it is not beside the checkpoint" },
+  peer_config: { kind: 'string', default: '', doc: "with a ReinFlow or DPPO .pt: its run's Hydra config, when no .hydra/config.yaml is beside or above the checkpoint" },
 } as const;
 
 export interface PeerFileArgs {
@@ -21,7 +21,7 @@ export interface PeerFileArgs {
   peer_config: string;
 }
 
-/** Levels above the checkpoint searched for `.hydra/config.yaml` (ReinFlow saves to <logdir>/checkpoint/state_N.pt). */
+/** Levels above the checkpoint searched for `.hydra/config.yaml` (ReinFlow and DPPO save to <logdir>/checkpoint/state_N.pt). */
 const CONFIG_SEARCH_LEVELS = 3;
 
 function readBytes(file: string, what: string): Uint8Array {
@@ -47,7 +47,7 @@ function findHydraConfig(checkpoint: string): string | undefined {
 export function warnUnusedPeerKeys(ckpt: string | undefined, args: PeerFileArgs): void {
   for (const key of ['normalization', 'peer_config'] as const) {
     if (!args[key] || (ckpt && isPeerCheckpointName(ckpt))) continue;
-    console.error(`warning: ${key}=${args[key]} does nothing ${ckpt ? `with ${ckpt}` : 'without ckpt='}: it goes with a ReinFlow .pt checkpoint`);
+    console.error(`warning: ${key}=${args[key]} does nothing ${ckpt ? `with ${ckpt}` : 'without ckpt='}: it goes with a ReinFlow or DPPO .pt checkpoint`);
   }
 }
 

@@ -5,7 +5,8 @@
  */
 import { parseCheckpointFile, type CheckpointFile } from '../checkpoint/checkpoint-file';
 import { encodeFlowtune } from '../checkpoint/flowtune-file';
-import { readReinflowCheckpoint, type ImportedPeerPolicy, type PeerCheckpointFiles } from '../checkpoint/peers/reinflow-import';
+import { readPeerCheckpoint } from '../checkpoint/peers/peer-import';
+import type { ImportedDiffusionPolicy, ImportedFlowPolicy, ImportedPeerPolicy, PeerCheckpointFiles } from '../checkpoint/peers/peer-policy';
 import { flowMetadata } from '../checkpoint/policy-checkpoint';
 import { defaultConfig, setField, validateConfig, type RunConfig } from '../config';
 import { configActionDim } from '../envs/task-controls';
@@ -14,7 +15,7 @@ import { getTask, hasTask, taskNames } from '../envs/task-registry';
 import { CheckpointError, ConfigError } from '../errors';
 import { freshParameterValues } from '../policy/flow-policy';
 
-export type { PeerCheckpointFiles } from '../checkpoint/peers/reinflow-import';
+export type { PeerCheckpointFiles } from '../checkpoint/peers/peer-policy';
 
 /** A peer checkpoint opened as ours, with one line per thing read or assumed. */
 export interface OpenedPeerCheckpoint {
@@ -60,8 +61,17 @@ function matchTask(imported: ImportedPeerPolicy, label: string, task: string | u
   throw new CheckpointError(`${label} fits ${fits.join(', ')} (${obsDim} observations, ${actionDim} actions); name one with task=`);
 }
 
+/** A run config that validates, or the one sentence of a CheckpointError. */
+function validImportedConfig(config: RunConfig): RunConfig {
+  try {
+    return validateConfig(config);
+  } catch (error) {
+    throw new CheckpointError(`the settings read with the checkpoint do not make a run config: ${(error as Error).message}`);
+  }
+}
+
 /** The run config the imported policy was sampled with: its architecture and ReinFlow's sampler and noise settings. */
-function importedConfig(imported: ImportedPeerPolicy, task: string): RunConfig {
+function importedFlowConfig(imported: ImportedFlowPolicy, task: string): RunConfig {
   const { architecture: arch, settings } = imported;
   let config = setField(defaultConfig(), 'task', task);
   config = {
@@ -83,35 +93,62 @@ function importedConfig(imported: ImportedPeerPolicy, task: string): RunConfig {
     },
     noise: { ...config.noise, method: 'noise', std_min: settings.stdMin, std_max: settings.stdMax },
   };
-  try {
-    return validateConfig(config);
-  } catch (error) {
-    throw new CheckpointError(`the settings read with the checkpoint do not make a run config: ${(error as Error).message}`);
-  }
+  return validImportedConfig(config);
+}
+
+/** The run config of an imported DPPO policy (DESIGN.md §17): policy.kind diffusion, its chain, and DPPO's fine-tuning settings. */
+function importedDiffusionConfig(imported: ImportedDiffusionPolicy, task: string): RunConfig {
+  const { architecture: arch, settings } = imported;
+  let config = setField(defaultConfig(), 'task', task);
+  config = {
+    ...config,
+    env: { ...config.env, obs_type: 'state' },
+    policy: {
+      ...config.policy,
+      kind: 'diffusion',
+      velocity_net: 'reflow_mlp',
+      horizon: arch.horizon,
+      n_obs_steps: arch.nObsSteps,
+      n_action_steps: settings.nActionSteps,
+      denoise_steps: settings.denoiseSteps,
+      ddim_steps: settings.ddimSteps,
+      denoised_clamp: settings.denoisedClamp,
+      hidden: [...arch.velocityHidden],
+      encoder_hidden: [...arch.encoderHidden],
+      value_hidden: [...arch.valueHidden],
+    },
+  };
+  for (const { key, value } of settings.fields) config = setField(config, key, value as never);
+  return validImportedConfig(config);
 }
 
 /**
- * Opens a ReinFlow `.pt` (with its normalization.npz and, when given, its Hydra config) as a checkpoint file of task
- * `task`, or of the one task its sizes fit. What the file does not hold (a pretraining file's noise net and critic)
- * starts as a fresh policy of seed 0 would. Nothing from the file is run; every problem is one CheckpointError.
+ * Opens a ReinFlow or DPPO `.pt` (with its normalization.npz and, when given, its Hydra config) as a checkpoint file of
+ * task `task`, or of the one task its sizes fit: a flow policy (ReinFlow) or a diffusion policy (DPPO). What the file
+ * does not hold (a pretraining file's noise net and critic) starts as a fresh policy of seed 0 would; a fine-tuned
+ * DPPO file's frozen base net becomes the reference weights. Nothing from the file is run; every problem is one
+ * CheckpointError.
  */
 export function openPeerCheckpoint(files: PeerCheckpointFiles, options: { task?: string; prefer?: string } = {}): OpenedPeerCheckpoint {
-  const imported = readReinflowCheckpoint(files);
+  const imported = readPeerCheckpoint(files);
   const label = files.checkpoint.name;
   const task = matchTask(imported, label, options.task, options.prefer);
-  const config = importedConfig(imported, task);
+  const config = imported.kind === 'diffusion' ? importedDiffusionConfig(imported, task) : importedFlowConfig(imported, task);
   const tensors = freshParameterValues(imported.architecture, 0);
   for (const [name, entry] of imported.weights) tensors.set(name, entry);
+  // The reference is a whole copy of the model: the base net's denoising tensors, the rest as the main weights.
+  const reference = imported.kind === 'diffusion' && imported.reference ? new Map([...tensors, ...imported.reference]) : undefined;
   const metadata = flowMetadata({
     options: imported.architecture,
     normalizer: imported.normalizer,
     task,
     stage: imported.stage,
     config,
-    // ReinFlow's own counters, for the record: with no optimizer state in the file, a run from it counts from 0.
+    // The peer's own counters, for the record: with no optimizer state in the file, a run from it counts from 0.
     training: { step: 0, iteration: imported.training.iteration, env_steps: imported.training.envSteps },
   });
-  const bytes = encodeFlowtune({ tensors, metadata });
-  const notes = [...imported.notes, `${label} fits task ${task}: ${imported.architecture.obsDim} observations, ${imported.architecture.actionDim} actions, chunks of ${imported.architecture.horizon}, K = ${imported.settings.denoiseSteps}`];
+  const bytes = encodeFlowtune({ tensors, metadata, ...(reference ? { reference } : {}) });
+  const steps = imported.kind === 'diffusion' ? `T = ${imported.settings.denoiseSteps}${imported.settings.ddimSteps > 0 ? ` (DDIM ${imported.settings.ddimSteps})` : ''}` : `K = ${imported.settings.denoiseSteps}`;
+  const notes = [...imported.notes, `${label} fits task ${task}: ${imported.architecture.obsDim} observations, ${imported.architecture.actionDim} actions, chunks of ${imported.architecture.horizon}, ${steps}`];
   return { file: parseCheckpointFile({ kind: 'flowtune', name: label, bytes }), bytes, notes };
 }

@@ -2,102 +2,39 @@ import { CheckpointError } from '../../errors';
 import type { WeightEntry } from '../../policy/flow-policy';
 import type { MinMaxStats } from '../../policy/normalizer';
 import { expectedParameterShapes } from '../../policy/param-shapes';
-import { DEFAULT_FLOW_POLICY_OPTIONS, REINFLOW_GYM_LAYOUT, resolveFlowPolicyOptions, type FlowPolicyOptions } from '../../policy/options';
-import { isPickleDict, stateDictTensors, type PickleDict } from '../torch/pickle-values';
+import { DEFAULT_FLOW_POLICY_OPTIONS, REINFLOW_GYM_LAYOUT, resolveFlowPolicyOptions } from '../../policy/options';
+import { isPickleDict, type PickleDict } from '../torch/pickle-values';
 import { toFloat32, type ForeignTensor } from '../torch/tensor-dtypes';
-import { readTorchCheckpoint } from '../torch/torch-pt-reader';
 import { HydraConfig, isString } from './hydra-config';
-import { inferPeerMlp, type PeerName } from './peer-mlp-names';
-import { readNormalization, transposed, type NamedBytes } from './peer-normalization';
-import { checkConfigSizes, GYM_DEFAULTS, layoutFromConfig, policyRootOf, samplerFromConfig, shortcutCombination, type PeerSamplerSettings } from './reinflow-config';
+import { inferPeerMlp } from './peer-mlp-names';
+import { readNormalization } from './peer-normalization';
+import type { ImportedFlowPolicy, PeerCheckpointFiles } from './peer-policy';
+import { peerCount, peerStateDict, peerTensorSize, peerTopDict, refusePeerLeftovers, takePeerTensors } from './peer-tensors';
+import { checkConfigSizes, GYM_DEFAULTS, layoutFromConfig, policyRootOf, samplerFromConfig, shortcutCombination } from './reinflow-config';
 import { flowMlpNames, NOISE_LOGVAR_BOUNDS, peerModuleNames, ppoFlowHeadNames } from './reinflow-names';
 
 export { readNormalization, type NamedBytes } from './peer-normalization';
 export type { PeerSamplerSettings } from './reinflow-config';
+export type { ImportedFlowPolicy, ImportedPeerPolicy, PeerCheckpointFiles } from './peer-policy';
 
-/** A peer checkpoint with what travels beside it (DESIGN.md §18). */
-export interface PeerCheckpointFiles {
-  checkpoint: NamedBytes;
-  /** `normalization.npz`: obs_min, obs_max, action_min, action_max. */
-  normalization?: NamedBytes;
-  /** The run's Hydra config (`.hydra/config.yaml`). */
-  config?: { name: string; text: string };
-}
+const FLOW_LAYOUT = "ReinFlow's FlowMLP layout";
 
-/** A ReinFlow policy in our names: architecture, the tensors the file holds, normalizers and sampler settings. */
-export interface ImportedPeerPolicy {
-  architecture: FlowPolicyOptions;
-  /** Every tensor the file gives, by our names; a pretraining file gives the velocity net only. */
-  weights: Map<string, WeightEntry>;
-  /** Whether the noise net and critic came from the file (a PPOFlow checkpoint). */
-  withHeads: boolean;
-  normalizer: { obs: MinMaxStats; action: MinMaxStats };
-  stage: 'bc' | 'ppo';
-  /** Where ReinFlow's training stood: the pretraining epoch, or the fine-tuning iteration and env steps (shown, not resumed). */
-  training: { iteration: number; envSteps: number };
-  settings: PeerSamplerSettings;
-  /** One line each: what was read and what was assumed. */
-  notes: string[];
-}
-
-function topDict(files: PeerCheckpointFiles): PickleDict {
-  const value = readTorchCheckpoint(files.checkpoint.bytes, { label: files.checkpoint.name });
-  if (!isPickleDict(value)) throw new CheckpointError(`${files.checkpoint.name} does not hold a dict at the top, as ReinFlow's trainers save`);
-  return value;
-}
-
-function stateDict(top: PickleDict, key: string, label: string): Map<string, ForeignTensor> {
-  const value = top.get(key);
-  if (!isPickleDict(value)) throw new CheckpointError(`${label} has no state dict under '${key}'`);
-  return stateDictTensors(value);
-}
-
-/** What kind of ReinFlow file this is, refusing DPPO's look-alike and anything else. */
+/** What kind of ReinFlow file this is, refusing DPPO's look-alike (readPeerCheckpoint sends those to the DPPO reader) and anything else. */
 function fileKind(top: PickleDict, label: string, config: HydraConfig | undefined): 'pretrain' | 'finetune' {
   const target = config?.first(['model._target_'], isString);
   if (target && !/reflow\.ReFlow$|ppoflow\.PPOFlow$|shortcutflow\.ShortCutFlow$|pposhortcut\.PPOShortCut$/.test(target)) {
-    throw new CheckpointError(`${label}: its config's model is ${target}; this build imports ReinFlow's ReFlow, ShortCutFlow, PPOFlow and PPOShortCut (DPPO's diffusion models come with the diffusion family)`);
+    throw new CheckpointError(`${label}: its config's model is ${target}; this build imports ReinFlow's ReFlow, ShortCutFlow, PPOFlow and PPOShortCut, and DPPO's DiffusionModel and PPODiffusion`);
   }
   const model = top.get('model');
   if (isPickleDict(model) && [...model.keys()].some((key) => typeof key === 'string' && key.startsWith('actor_ft.'))) return 'finetune';
   if (top.has('ema') && isPickleDict(model)) {
     if (!top.has('lr_scheduler') && !target) {
-      throw new CheckpointError(`${label} looks like DPPO's DiffusionModel checkpoint ({epoch, model, ema, optimizer} without ReinFlow's lr_scheduler), which this build does not import yet; if it is a ReinFlow ReFlow checkpoint, give its Hydra config with peer_config=FILE.yaml`);
+      throw new CheckpointError(`${label} looks like DPPO's DiffusionModel checkpoint ({epoch, model, ema, optimizer} without ReinFlow's lr_scheduler), not ReinFlow's; if it is a ReinFlow ReFlow checkpoint, give its Hydra config with peer_config=FILE.yaml`);
     }
     return 'pretrain';
   }
   const keys = [...top.keys()].map(String).join(', ');
   throw new CheckpointError(`${label} is neither a ReinFlow pretraining checkpoint ({epoch, model, ema, ...}) nor a fine-tuning one ({itr, model} with actor_ft.*); it holds ${keys}`);
-}
-
-/** A 1-D or 2-D tensor's size along an axis, or the sentence naming the missing tensor. */
-function sizeOf(tensors: ReadonlyMap<string, ForeignTensor>, name: string, axis: number, label: string): number {
-  const tensor = tensors.get(name);
-  if (!tensor) throw new CheckpointError(`${label} has no tensor '${name}'`);
-  return tensor.shape[axis];
-}
-
-/** Copies the named tensors into our weights, strictly: every name must be there with the shape our layout gives. */
-function takeTensors(tensors: ReadonlyMap<string, ForeignTensor>, names: readonly PeerName[], shapes: ReadonlyMap<string, number[]>, label: string, into: Map<string, WeightEntry>): void {
-  for (const { peer, ours, transpose } of names) {
-    const tensor = tensors.get(peer);
-    if (!tensor) throw new CheckpointError(`${label} is missing '${peer}', which the layout its other tensors describe needs`);
-    const shape = shapes.get(ours) as number[];
-    const peerShape = transpose ? [shape[1], shape[0]] : shape;
-    const size = peerShape.reduce((product, dim) => product * dim, 1);
-    if (tensor.shape.length !== peerShape.length || tensor.shape.some((dim, axis) => dim !== peerShape[axis]) || tensor.data.length !== size) {
-      throw new CheckpointError(`${label}: '${peer}' has shape [${tensor.shape.join(', ')}] where the layout needs [${peerShape.join(', ')}]`);
-    }
-    const values = toFloat32(tensor);
-    if (!values.every(Number.isFinite)) throw new CheckpointError(`${label}: '${peer}' holds a NaN or an infinity`);
-    into.set(ours, { shape, data: transpose ? transposed(values, peerShape[0], peerShape[1]) : values });
-  }
-}
-
-/** Tensors under `root` that no table entry took: refused as load_state_dict(strict=True) would. */
-function refuseLeftovers(tensors: ReadonlyMap<string, ForeignTensor>, taken: ReadonlySet<string>, roots: readonly string[], label: string): void {
-  const left = [...tensors.keys()].filter((name) => roots.some((root) => name.startsWith(root)) && !taken.has(name));
-  if (left.length > 0) throw new CheckpointError(`${label} holds '${left[0]}'${left.length > 1 ? ` and ${left.length - 1} more` : ''}, which ReinFlow's FlowMLP layout this build reads does not have`);
 }
 
 /**
@@ -107,9 +44,9 @@ function refuseLeftovers(tensors: ReadonlyMap<string, ForeignTensor>, taken: Rea
  * observation and action sizes from normalization.npz, activations and sampler settings from the config.
  * Optimizer and scheduler entries are skipped.
  */
-export function readReinflowCheckpoint(files: PeerCheckpointFiles): ImportedPeerPolicy {
+export function readReinflowCheckpoint(files: PeerCheckpointFiles): ImportedFlowPolicy {
   const config = files.config ? HydraConfig.parse(files.config.text, files.config.name) : undefined;
-  return reinflowPolicyOf(topDict(files), readNormalization(files.normalization, files.checkpoint.name), files.checkpoint.name, config, files.normalization?.name ?? 'normalization.npz');
+  return reinflowPolicyOf(peerTopDict(files.checkpoint), readNormalization(files.normalization, files.checkpoint.name), files.checkpoint.name, config, files.normalization?.name ?? 'normalization.npz');
 }
 
 /** readReinflowCheckpoint on values already read: the unpickled top dict, the normalization stats and the config. */
@@ -119,10 +56,10 @@ export function reinflowPolicyOf(
   label: string,
   config: HydraConfig | undefined,
   normalizationName: string,
-): ImportedPeerPolicy {
+): ImportedFlowPolicy {
   const kind = fileKind(top, label, config);
   const notes: string[] = [];
-  const tensors = kind === 'pretrain' ? stateDict(top, 'ema', label) : stateDict(top, 'model', label);
+  const tensors = kind === 'pretrain' ? peerStateDict(top, 'ema', label) : peerStateDict(top, 'model', label);
   const root = kind === 'pretrain' ? 'network.' : 'actor_ft.policy.';
   const obsDim = normalizer.obs.min.length;
   const actionDim = normalizer.action.min.length;
@@ -130,7 +67,7 @@ export function reinflowPolicyOf(
   const shortcut = tensors.has(`${root}t_emb.0.weight`);
   const modules = peerModuleNames(shortcut);
   // FlowMLP's first time Linear reads the sinusoid (dim wide); ShortCut's writes the embedding (dim wide).
-  const timeDim = shortcut ? sizeOf(tensors, `${root}t_emb.0.weight`, 0, label) : sizeOf(tensors, `${root}time_embedding.1.weight`, 1, label);
+  const timeDim = shortcut ? peerTensorSize(tensors, `${root}t_emb.0.weight`, 0, label) : peerTensorSize(tensors, `${root}time_embedding.1.weight`, 1, label);
   const velocity = inferPeerMlp(tensors, `${root}${modules.head}`, label);
   const actionSize = velocity.dims[velocity.dims.length - 1];
   const cond = tensors.has(`${root}${modules.cond}.moduleList.0.linear_1.weight`) ? inferPeerMlp(tensors, `${root}${modules.cond}`, label) : undefined;
@@ -183,7 +120,7 @@ export function reinflowPolicyOf(
   const shapes = expectedParameterShapes(architecture);
   const weights = new Map<string, WeightEntry>();
   const names = flowMlpNames(root, architecture);
-  takeTensors(tensors, names, shapes, label, weights);
+  takePeerTensors(tensors, names, shapes, label, weights);
   const taken = new Set(names.map((name) => name.peer));
   if (kind === 'finetune') {
     if (noise && noise.dims[0] !== timeDim + (cond ? cond.dims[cond.dims.length - 1] : condInput)) {
@@ -193,28 +130,22 @@ export function reinflowPolicyOf(
       throw new CheckpointError(`${label}'s critic reads ${critic.dims[0]} raw observation values while its policy reads a cond_mlp embedding; this build's critic reads the policy's observation features`);
     }
     const heads = ppoFlowHeadNames(architecture);
-    takeTensors(tensors, heads, shapes, label, weights);
+    takePeerTensors(tensors, heads, shapes, label, weights);
     heads.forEach((name) => taken.add(name.peer));
     const bounds = noiseBounds(tensors, label);
     settings.stdMin = bounds.stdMin;
     settings.stdMax = bounds.stdMax;
     taken.add(NOISE_LOGVAR_BOUNDS.min).add(NOISE_LOGVAR_BOUNDS.max);
-    refuseLeftovers(tensors, taken, ['actor_ft.', 'critic.'], label);
+    refusePeerLeftovers(tensors, taken, ['actor_ft.', 'critic.'], label, FLOW_LAYOUT);
     notes.push(`${label}: ReinFlow ${shortcut ? 'PPOShortCut' : 'PPOFlow'} fine-tuned at iteration ${String(top.get('itr'))} (${String(top.get('cnt_train_steps'))} env steps): its fine-tuned net, exploration-noise net (std ${settings.stdMin.toFixed(4)}-${settings.stdMax.toFixed(4)}) and critic; the frozen base copy (actor_old) is not needed`);
   } else {
-    refuseLeftovers(tensors, taken, [root], label);
+    refusePeerLeftovers(tensors, taken, [root], label, FLOW_LAYOUT);
     notes.push(`${label}: ReinFlow ${shortcut ? 'ShortCutFlow' : 'ReFlow'} pretraining checkpoint at epoch ${String(top.get('epoch'))}, its EMA weights (as ReinFlow's fine-tuner loads them); the noise net and critic start fresh`);
   }
   const training = kind === 'finetune'
-    ? { iteration: count(top.get('itr')), envSteps: count(top.get('cnt_train_steps')) }
-    : { iteration: count(top.get('epoch')), envSteps: 0 };
-  return { architecture, weights, withHeads: kind === 'finetune', normalizer, stage: kind === 'finetune' ? 'ppo' : 'bc', training, settings, notes };
-}
-
-/** A counter the trainer saved beside the weights (an int, or a bigint past 2^53); 0 when it is not one. */
-function count(value: unknown): number {
-  const number = typeof value === 'bigint' ? Number(value) : value;
-  return typeof number === 'number' && Number.isSafeInteger(number) && number >= 0 ? number : 0;
+    ? { iteration: peerCount(top.get('itr')), envSteps: peerCount(top.get('cnt_train_steps')) }
+    : { iteration: peerCount(top.get('epoch')), envSteps: 0 };
+  return { kind: 'flow', architecture, weights, withHeads: kind === 'finetune', normalizer, stage: kind === 'finetune' ? 'ppo' : 'bc', training, settings, notes };
 }
 
 /** std bounds from PPOFlow's stored log σ² bounds: σ = exp(logvar/2). */

@@ -7,7 +7,7 @@ import { linearNames, peerMlpNames, type PeerName } from './peer-mlp-names';
 /**
  * ReinFlow's state-dict names of a `reflow_mlp` policy (FlowMLP, or ShortCutFlowMLP with `shortcut`) (DESIGN.md §18), one table for reading and for writing.
  * FlowMLP under `root` (`network.` in ReFlow, `actor_ft.policy.` and `actor_old.` in PPOFlow): `time_embedding.1|3`,
- * `cond_mlp`, `mlp_mean`.
+ * `cond_mlp`, `mlp_mean`. DPPO's DiffusionMLP has the same names (`network.` in DiffusionModel; `actor.`, `actor_ft.` in PPODiffusion).
  */
 export function flowMlpNames(root: string, options: FlowPolicyOptions): PeerName[] {
   const peer = peerModuleNames(options.shortcut);
@@ -30,10 +30,12 @@ export function peerModuleNames(shortcut: boolean): { time: [string, string]; co
 
 /** PPOFlow's exploration-noise net (`actor_ft.explore_noise_net.mlp_logvar`) and critic (`critic.Q1`). */
 export function ppoFlowHeadNames(options: FlowPolicyOptions): PeerName[] {
-  return [
-    ...peerMlpNames('actor_ft.explore_noise_net.mlp_logvar', 'noise_head', reflowNoiseLayout(options)),
-    ...peerMlpNames('critic.Q1', 'value', reflowValueLayout(options, obsFeatureDim(options))),
-  ];
+  return [...peerMlpNames('actor_ft.explore_noise_net.mlp_logvar', 'noise_head', reflowNoiseLayout(options)), ...criticObsNames(options)];
+}
+
+/** The peers' CriticObs (`critic.Q1`, PPOFlow's and PPODiffusion's) as our value head. */
+export function criticObsNames(options: FlowPolicyOptions): PeerName[] {
+  return peerMlpNames('critic.Q1', 'value', reflowValueLayout(options, obsFeatureDim(options)));
 }
 
 /** The scalars PPOFlow keeps beside the noise net: log σ² bounds (our noise.std_min and std_max). */

@@ -70,7 +70,7 @@ describe.skipIf(!existsSync(PEERS))('a ReinFlow checkpoint that cannot be import
       .toThrow(/state_3000.pt looks like DPPO's DiffusionModel checkpoint/);
     const config = HydraConfig.parse('model:\n  _target_: model.diffusion.diffusion.DiffusionModel\n', 'config.yaml');
     expect(() => reinflowPolicyOf(top('reinflow-hopper/state_40.pt'), normalization(), 'state_40.pt', config, 'normalization.npz'))
-      .toThrow("state_40.pt: its config's model is model.diffusion.diffusion.DiffusionModel; this build imports ReinFlow's ReFlow, ShortCutFlow, PPOFlow and PPOShortCut (DPPO's diffusion models come with the diffusion family)");
+      .toThrow("state_40.pt: its config's model is model.diffusion.diffusion.DiffusionModel; this build imports ReinFlow's ReFlow, ShortCutFlow, PPOFlow and PPOShortCut, and DPPO's DiffusionModel and PPODiffusion");
   });
 
   it("a Hydra config's activation and sampler settings are used, with its ${...} references resolved", () => {
