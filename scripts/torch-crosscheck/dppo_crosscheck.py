@@ -78,14 +78,15 @@ def build(data, obs_dim, action_dim, activation, critic_activation, steps):
     else:
         from model.diffusion.diffusion import DiffusionModel
         model = DiffusionModel(network=diffusion_mlp(), **common)
-        model.load_state_dict(data['ema'], strict=True)
+        # Both state dicts load strictly; the EMA weights last, as DPPO's fine-tuner (network_path) loads them.
         model.load_state_dict(data['model'], strict=True)
+        model.load_state_dict(data['ema'], strict=True)
     model.eval()
     return model, finetuned, {'horizon': horizon, 'cond_dim': cond_dim, 'hidden': hidden, 'time_dim': time_dim}
 
 
-def load(path):
-    return torch.load(path, map_location='cpu', weights_only=True)
+def load(path, weights_only=True):
+    return torch.load(path, map_location='cpu', weights_only=weights_only)
 
 
 def normalization(folder):
@@ -144,7 +145,9 @@ def load_exported(args):
           f"top keys {sorted(data.keys())}, {len(keys)} state-dict keys, {sizes}")
     if not args.original:
         return
-    original_data = load(args.original)
+    # DPPO's own pretraining file keeps its optimizer's float settings, which torch 1.13's weights_only unpickler
+    # refuses (BINFLOAT); it is the trusted reference here, so it is read in full.
+    original_data = load(args.original, weights_only=False)
     original_state = original_data['model'] if finetuned else original_data['ema']
     print('same state-dict keys as the original:', sorted(original_state.keys()) == keys)
     original, _, _ = build(original_data, obs_dim, action_dim, args.activation, args.critic_activation, args.steps)

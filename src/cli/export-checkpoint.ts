@@ -7,9 +7,11 @@
  */
 import { mkdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { dppoExport } from '../core/checkpoint/peers/dppo-export';
 import { reinflowExport } from '../core/checkpoint/peers/reinflow-export';
 import { writeNpz } from '../core/checkpoint/torch/npz-writer';
-import { writeTorchCheckpoint } from '../core/checkpoint/torch/torch-pt-writer';
+import { writeTorchCheckpoint, type TorchWritable } from '../core/checkpoint/torch/torch-pt-writer';
+import type { NpyArray } from '../core/checkpoint/torch/npy-writer';
 import { decodeFileContents, type CheckpointFile } from '../core/checkpoint/checkpoint-file';
 import { ONNX_OPSET } from '../core/checkpoint/onnx/export-onnx';
 import { exportTfjs } from '../core/checkpoint/tfjs-format';
@@ -88,16 +90,8 @@ export function exportCheckpointTfjs(ckptPath: string, outPath: string, peer?: P
   return `wrote ${outPath} and ${weightsFileName}: weights for Flowtune, ${optimizer} (a weights manifest Flowtune reads back, not a runnable tfjs graph)`;
 }
 
-/**
- * Writes a ReinFlow-layout policy back as ReinFlow's own files (DESIGN.md §18 "Going back"): `outDir/<name>.pt`, which
- * `torch.load(weights_only=True)` and `load_state_dict(strict=True)` read, and `outDir/normalization.npz`.
- */
-export function exportCheckpointReinflow(ckptPath: string, outDir: string, peer?: PeerFileArgs): string {
-  const file = loadCheckpointFile(ckptPath, { peer });
-  if (hasTask(file.task)) fromCheckpointSettings(() => ownConfig(file));
-  if (file.kind !== 'flow') throw new CheckpointError(`format=reinflow writes a flow policy, and ${file.name} holds a ${file.kind} policy`);
-  const decoded = decodeFileContents(file);
-  const exported = reinflowExport({ name: file.name, architecture: file.architecture, tensors: decoded.tensors, metadata: decoded.metadata, reference: decoded.reference });
+/** Writes a peer's files: `outDir/<name>.pt` (named after the checkpoint) and `outDir/normalization.npz`; returns the summary. */
+function writePeerFiles(ckptPath: string, outDir: string, exported: { checkpoint: TorchWritable; normalization: Record<string, NpyArray>; notes: string[] }): string {
   const base = basename(ckptPath).replace(/\.(flowtune|pt|pth)$/i, '');
   const ptPath = join(outDir, `${base}.pt`);
   const npzPath = join(outDir, 'normalization.npz');
@@ -105,4 +99,29 @@ export function exportCheckpointReinflow(ckptPath: string, outDir: string, peer?
   writeFileDurable(ptPath, writeTorchCheckpoint(exported.checkpoint, { label: ptPath, archiveName: base }));
   writeFileDurable(npzPath, writeNpz(exported.normalization, { label: npzPath }));
   return [`wrote ${ptPath} and ${npzPath}`, ...exported.notes].join('\n');
+}
+
+/**
+ * Writes a ReinFlow-layout policy back as ReinFlow's own files (DESIGN.md §18 "Going back"): `outDir/<name>.pt`, which
+ * `torch.load(weights_only=True)` and `load_state_dict(strict=True)` read, and `outDir/normalization.npz`.
+ */
+export function exportCheckpointReinflow(ckptPath: string, outDir: string, peer?: PeerFileArgs): string {
+  const file = loadCheckpointFile(ckptPath, { peer });
+  if (hasTask(file.task)) fromCheckpointSettings(() => ownConfig(file));
+  if (file.kind !== 'flow') throw new CheckpointError(`format=reinflow writes a flow policy, and ${file.name} holds a ${file.kind} policy${file.kind === 'diffusion' ? '; export it with format=dppo' : ''}`);
+  const decoded = decodeFileContents(file);
+  return writePeerFiles(ckptPath, outDir, reinflowExport({ name: file.name, architecture: file.architecture, tensors: decoded.tensors, metadata: decoded.metadata, reference: decoded.reference }));
+}
+
+/**
+ * Writes a diffusion policy of DPPO's layout back as DPPO's own files (DESIGN.md §18 "Going back"): `outDir/<name>.pt`
+ * (DiffusionModel's or PPODiffusion's state dict, which `torch.load(weights_only=True)` and `load_state_dict(strict=True)`
+ * read) and `outDir/normalization.npz`.
+ */
+export function exportCheckpointDppo(ckptPath: string, outDir: string, peer?: PeerFileArgs): string {
+  const file = loadCheckpointFile(ckptPath, { peer });
+  if (hasTask(file.task)) fromCheckpointSettings(() => ownConfig(file));
+  if (file.kind !== 'diffusion') throw new CheckpointError(`format=dppo writes a diffusion policy, and ${file.name} holds a ${file.kind} policy${file.kind === 'flow' ? '; export it with format=reinflow' : ''}`);
+  const decoded = decodeFileContents(file);
+  return writePeerFiles(ckptPath, outDir, dppoExport({ name: file.name, architecture: file.architecture, tensors: decoded.tensors, metadata: decoded.metadata, reference: decoded.reference }));
 }

@@ -32,11 +32,11 @@ export interface ReinflowExportSource {
 }
 
 /** Our tensors under the peer's names, each Linear kernel back to torch's [out, in]. */
-function peerTensors(names: readonly PeerName[], tensors: ReadonlyMap<string, TensorData>, prefix: string, label: string): Map<string, Float32Tensor> {
+export function peerTensors(names: readonly PeerName[], tensors: ReadonlyMap<string, TensorData>, prefix: string, label: string): Map<string, Float32Tensor> {
   const out = new Map<string, Float32Tensor>();
   for (const { peer, ours, transpose } of names) {
     const tensor = tensors.get(ours);
-    if (!tensor) throw new CheckpointError(`${label} has no '${ours}', which ReinFlow's ${peer} needs`);
+    if (!tensor) throw new CheckpointError(`${label} has no '${ours}', which the peer's ${peer} needs`);
     const [rows, cols] = tensor.shape;
     out.set(`${prefix}${peer}`, transpose ? { shape: [cols, rows], data: transposed(tensor.data, rows, cols) } : { shape: [...tensor.shape], data: Float32Array.from(tensor.data) });
   }
@@ -49,6 +49,18 @@ function stats(normalizer: unknown, field: string, label: string): MinMaxStats {
   const value = normalizer as Partial<MinMaxStats> | undefined;
   if (!value || !Array.isArray(value.min) || !Array.isArray(value.max)) throw new CheckpointError(`${label} holds no ${field} normalizer to write as normalization.npz`);
   return { min: value.min, max: value.max };
+}
+
+/** The policy's normalizers as normalization.npz's four arrays. */
+export function normalizationArrays(metadata: FlowtuneMetadata, label: string): Record<string, NpyArray> {
+  const obs = stats(metadata.normalizer.obs, 'obs', label);
+  const action = stats(metadata.normalizer.action, 'action', label);
+  return {
+    obs_min: { shape: [obs.min.length], data: Float32Array.from(obs.min) },
+    obs_max: { shape: [obs.max.length], data: Float32Array.from(obs.max) },
+    action_min: { shape: [action.min.length], data: Float32Array.from(action.min) },
+    action_max: { shape: [action.max.length], data: Float32Array.from(action.max) },
+  };
 }
 
 /** The noise std bounds the run last sampled with (its noise config), as PPOFlow's log σ² bounds. */
@@ -67,18 +79,13 @@ function noiseBounds(metadata: FlowtuneMetadata): { min: number; max: number } {
  */
 export function reinflowExport(source: ReinflowExportSource): ReinflowExport {
   const { architecture, tensors, metadata, name } = source;
+  if (architecture.prediction === 'epsilon') throw new CheckpointError(`format=reinflow writes a flow policy, and ${name} holds a diffusion policy; export it with format=dppo`);
   if (architecture.velocityNet !== 'reflow_mlp') {
     throw new CheckpointError(`format=reinflow writes ReinFlow's FlowMLP layout, and ${name} holds a '${architecture.velocityNet}' velocity net; start from a ReinFlow checkpoint or train with policy.velocity_net=reflow_mlp`);
   }
   const velocity = flowMlpNames('', architecture);
   const network = peerTensors(velocity, tensors, 'network.', name);
-  const normalization: Record<string, NpyArray> = {};
-  const obs = stats(metadata.normalizer.obs, 'obs', name);
-  const action = stats(metadata.normalizer.action, 'action', name);
-  normalization.obs_min = { shape: [obs.min.length], data: Float32Array.from(obs.min) };
-  normalization.obs_max = { shape: [obs.max.length], data: Float32Array.from(obs.max) };
-  normalization.action_min = { shape: [action.min.length], data: Float32Array.from(action.min) };
-  normalization.action_max = { shape: [action.max.length], data: Float32Array.from(action.max) };
+  const normalization = normalizationArrays(metadata, name);
   const model = architecture.shortcut ? 'ShortCutFlow' : 'ReFlow';
   const clamp = (metadata.config as { policy?: { denoised_clamp?: unknown } } | undefined)?.policy?.denoised_clamp ?? 0;
   const clampNote = clamp === 1 ? [] : [`this policy sampled with policy.denoised_clamp=${String(clamp)}; ReinFlow's sampler clamps every step to [-1, 1] (clip_intermediate_actions), so its actions there can differ`];
