@@ -32,14 +32,18 @@ interface CheckpointFileBase {
 
 /** A checkpoint file whose header was parsed and checked once; its tensors are not decoded yet. */
 export type CheckpointFile =
-  | (CheckpointFileBase & { kind: 'flow'; architecture: FlowPolicyOptions })
+  | (CheckpointFileBase & { kind: 'flow' | 'diffusion'; architecture: FlowPolicyOptions })
   | (CheckpointFileBase & { kind: 'gaussian'; architecture: GaussianPolicyOptions });
 
 const fieldOf = (error: unknown) => (isFlowtuneError(error) && 'field' in error ? String((error as { field: string }).field) : 'architecture');
 
 /** The flow architecture a checkpoint declares, validated like a hand-built one. */
 export function flowArchitectureOf(metadata: FlowtuneMetadata): FlowPolicyOptions {
-  const { denoise_steps: _k, n_action_steps: _n, ...rest } = metadata.architecture as Record<string, unknown>;
+  const { denoise_steps: _k, n_action_steps: _n, kind, ...rest } = metadata.architecture as Record<string, unknown>;
+  // The diffusion family (§17) keeps the same nets, predicting ε: the kind and the prediction say the same thing.
+  if ((kind === 'diffusion') !== (rest.prediction === 'epsilon')) {
+    throw new CheckpointError(`checkpoint architecture kind '${String(kind ?? 'flow')}' does not match its prediction '${String(rest.prediction ?? 'velocity')}' (a diffusion policy predicts epsilon)`);
+  }
   try {
     return resolveFlowPolicyOptions(rest as unknown as FlowPolicyOptions);
   } catch (error) {
@@ -61,8 +65,8 @@ export function gaussianArchitectureOf(metadata: FlowtuneMetadata): GaussianPoli
 export function checkpointKind(metadata: FlowtuneMetadata): CheckpointFile['kind'] {
   const kind = (metadata.architecture as { kind?: unknown }).kind;
   if (kind === undefined || kind === 'flow') return 'flow';
-  if (kind === 'gaussian') return 'gaussian';
-  throw new CheckpointError(`checkpoint architecture kind '${String(kind)}' is not a policy family this build knows (flow, gaussian)`);
+  if (kind === 'gaussian' || kind === 'diffusion') return kind;
+  throw new CheckpointError(`checkpoint architecture kind '${String(kind)}' is not a policy family this build knows (flow, diffusion, gaussian)`);
 }
 
 /**
@@ -79,7 +83,7 @@ export function parseCheckpointFile(files: CheckpointFiles, options: { expectedT
     return { ...base, kind: 'gaussian', architecture, shapes: { obsFrameSize: architecture.obsDim, actionDim: architecture.actionDim } };
   }
   const architecture = flowArchitectureOf(metadata);
-  return { ...base, kind: 'flow', architecture, shapes: { obsFrameSize: obsFrameSize(architecture), actionDim: architecture.actionDim } };
+  return { ...base, kind: architecture.prediction === 'epsilon' ? 'diffusion' : 'flow', architecture, shapes: { obsFrameSize: obsFrameSize(architecture), actionDim: architecture.actionDim } };
 }
 
 /** Every tensor of the file, checked against the shapes its declared architecture gives: the file's contents whole (a format conversion copies them). */

@@ -53,7 +53,8 @@ export function adamFromTensors(prefix: string, decoded: DecodedFlowtune, paramS
  * Hosts decode a file once into this and build live policies from it when they need one.
  */
 export interface PolicyCheckpoint {
-  kind: 'flow';
+  /** The family whose nets these are: flow (velocity) or diffusion (ε, DESIGN.md §17). */
+  kind: 'flow' | 'diffusion';
   metadata: FlowtuneMetadata;
   architecture: FlowPolicyOptions;
   tensors: Map<string, TensorData>;
@@ -78,7 +79,8 @@ function checkpointFromDecoded(decoded: DecodedFlowtune, architecture: FlowPolic
       critic: adamFromTensors('critic', decoded, paramShapes),
     }
     : undefined;
-  const checkpoint: PolicyCheckpoint = { kind: 'flow', metadata: decoded.metadata, architecture, tensors: decoded.tensors, obsNormalizer, actionNormalizer, progress };
+  const kind = architecture.prediction === 'epsilon' ? 'diffusion' : 'flow';
+  const checkpoint: PolicyCheckpoint = { kind, metadata: decoded.metadata, architecture, tensors: decoded.tensors, obsNormalizer, actionNormalizer, progress };
   if (decoded.reference) checkpoint.reference = decoded.reference;
   return checkpoint;
 }
@@ -113,7 +115,7 @@ function checkArchitecture(architecture: FlowPolicyOptions, expected: ExpectedEn
 
 /** Decodes a flow checkpoint file's tensors, validated against the env a run gives (`expected`), as plain arrays. */
 export function decodeCheckpoint(file: CheckpointFile, expected?: ExpectedEnvShapes): PolicyCheckpoint {
-  if (file.kind !== 'flow') throw new CheckpointError(`${file.name} holds a ${file.kind} policy, not a flow policy`);
+  if (file.kind === 'gaussian') throw new CheckpointError(`${file.name} holds a gaussian policy, not a flow or diffusion policy`);
   checkArchitecture(file.architecture, expected);
   const decoded = readChecked(file.checked, file.data, { expectedShapes: expectedParameterShapes(file.architecture) });
   return checkpointFromDecoded(decoded, file.architecture);

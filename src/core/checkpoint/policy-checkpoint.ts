@@ -60,7 +60,7 @@ export function flowMetadata(parts: FlowMetadataParts): FlowtuneMetadata {
         : { state: { shape: [options.nObsSteps, options.obsDim] } },
       action: { shape: [options.actionDim] },
     },
-    architecture: { ...(options as unknown as JsonObject), denoise_steps: config.policy.denoise_steps, n_action_steps: config.policy.n_action_steps },
+    architecture: { ...(options.prediction === 'epsilon' ? { kind: 'diffusion' } : {}), ...(options as unknown as JsonObject), denoise_steps: config.policy.denoise_steps, n_action_steps: config.policy.n_action_steps },
     normalizer: { obs: parts.normalizer.obs as unknown as JsonObject, action: parts.normalizer.action as unknown as JsonObject },
     noise: config.noise as unknown as JsonObject,
     stage: parts.stage,

@@ -94,6 +94,11 @@ export interface FlowPolicyOptions {
   reflow?: ReflowLayout;
   /** Where the chain evaluates the velocity (see TimeGridKind); `uniform` unless a ReinFlow checkpoint says otherwise. */
   timeGrid?: TimeGridKind;
+  /**
+   * What the net's output means: `velocity` (the flow family, §3) or `epsilon`, the noise a diffusion policy predicts
+   * (§17). With `epsilon` the reflow_mlp layout is DPPO's DiffusionMLP: it reads its time as given and its output as it is.
+   */
+  prediction?: 'velocity' | 'epsilon';
 }
 
 export const DEFAULT_FLOW_POLICY_OPTIONS: Omit<FlowPolicyOptions, 'obsDim' | 'horizon' | 'actionDim'> = {
@@ -148,6 +153,7 @@ export function resolveFlowPolicyOptions(
   if (options.obsEncoder === 'pointcloud') positiveInt('numPoints', options.numPoints);
   oneOf('velocityNet', options.velocityNet, VELOCITY_NET_KINDS);
   oneOf('timeGrid', options.timeGrid ?? 'uniform', ['uniform', 'reinflow'] as const);
+  oneOf('prediction', options.prediction ?? 'velocity', ['velocity', 'epsilon'] as const);
   if (options.velocityNet === 'reflow_mlp') resolveReflowLayout(options);
   else delete options.reflow;
   sizeList('velocityHidden', options.velocityHidden, false);

@@ -30,7 +30,8 @@ export function reflowSinusoid(s: tf.Tensor1D, dim: number): tf.Tensor2D {
  */
 export function reflowTimeEmbedding(param: ParamLookup, options: FlowPolicyOptions, t: tf.Tensor1D, stepSize: tf.Tensor1D): tf.Tensor2D {
   return tf.tidy(() => {
-    const time = reflowSinusoid(tf.sub(1, t) as tf.Tensor1D, options.timeEmbedDim);
+    // DPPO's DiffusionMLP (prediction epsilon) embeds its integer denoising step as it is.
+    const time = reflowSinusoid(options.prediction === 'epsilon' ? t : (tf.sub(1, t) as tf.Tensor1D), options.timeEmbedDim);
     const sinusoid = options.shortcut ? tf.concat([time, reflowSinusoid(stepSize, options.timeEmbedDim)], 1) : time;
     return dense(param, 'velocity.time.1', torchActivation('Mish', dense(param, 'velocity.time.0', sinusoid))) as tf.Tensor2D;
   });
@@ -74,6 +75,6 @@ export function velocityReflow(param: ParamLookup, options: FlowPolicyOptions, x
   return tf.tidy(() => {
     const input = tf.concat([xFlat, condition(options, reflowTimeEmbedding(param, options, t, stepSize), features)], 1);
     const { output, hidden } = torchMlp(param, 'velocity.mlp', reflowVelocityLayout(options, features.shape[1]), input);
-    return { velocity: tf.neg(output) as tf.Tensor2D, hidden: hidden as tf.Tensor2D };
+    return { velocity: (options.prediction === 'epsilon' ? output : tf.neg(output)) as tf.Tensor2D, hidden: hidden as tf.Tensor2D };
   });
 }
