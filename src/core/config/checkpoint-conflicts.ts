@@ -15,7 +15,7 @@ import { asRunOverrides, type RunOverrides } from './run-overrides';
 
 /** Keys a checkpoint decides, in the order conflicts are reported. */
 export const CHECKPOINT_SHAPE_KEYS: readonly ConfigKey[] = [
-  'policy.kind', 'policy.gaussian_hidden', 'policy.velocity_net', 'policy.hidden', 'policy.encoder_hidden', 'policy.value_hidden', 'policy.noise_head_hidden',
+  'policy.kind', 'policy.gaussian_hidden', 'policy.denoise_steps', 'policy.velocity_net', 'policy.hidden', 'policy.encoder_hidden', 'policy.value_hidden', 'policy.noise_head_hidden',
   'policy.value_on', 'policy.horizon', 'policy.n_obs_steps', 'policy.ditx_dim', 'policy.ditx_depth', 'policy.ditx_heads',
   'env.obs_type', 'env.control_mode', 'env.num_points',
 ];
@@ -28,6 +28,8 @@ const FLOW_ONLY_KEYS: ReadonlySet<ConfigKey> = new Set<ConfigKey>([
 /** Whether `key` shapes a checkpoint with this config: DiT-X sizes only a DiT-X net, num_points only point clouds. */
 function shapesCheckpoint(key: ConfigKey, checkpoint: RunConfig): boolean {
   if (key === 'policy.gaussian_hidden') return checkpoint.policy.kind === 'gaussian';
+  // A diffusion net is trained for its T steps (its cosine schedule); a flow policy samples with any K.
+  if (key === 'policy.denoise_steps') return checkpoint.policy.kind === 'diffusion';
   // A Gaussian policy has no velocity net, encoder, value or noise heads of the flow kind.
   if (checkpoint.policy.kind === 'gaussian' && FLOW_ONLY_KEYS.has(key)) return false;
   if (key.startsWith('policy.ditx_')) return checkpoint.policy.velocity_net === 'ditx';

@@ -73,7 +73,7 @@ describe('config field table', () => {
   it('groups keys by section and describes allowed values', () => {
     expect(fieldGroup('seed')).toBe('run');
     expect(fieldGroup('ppo.epochs')).toBe('ppo');
-    expect(new Set(CONFIG_KEYS.map(fieldGroup))).toEqual(new Set(['run', 'policy', 'noise', 'ppo', 'advantages', 'env', 'eval', 'video', 'pretrain', 'offline']));
+    expect(new Set(CONFIG_KEYS.map(fieldGroup))).toEqual(new Set(['run', 'policy', 'noise', 'ppo', 'dppo', 'advantages', 'env', 'eval', 'video', 'pretrain', 'offline']));
     expect(describeAllowed(fieldSpec('ppo.clip_low'))).toBe('a number in (0, 1)');
     expect(describeAllowed(fieldSpec('ppo.epochs'))).toBe('an integer in [1, 100]');
     expect(describeAllowed(CONFIG_FIELDS['env.reward'])).toBe('one of dense, sparse');

@@ -10,7 +10,7 @@ import { unknownKeyError } from './overrides';
 import type { ConfigKey, ConfigValue, RunConfig } from './run-config';
 import { validateConfig } from './validate';
 
-const SECTIONS = new Set(['policy', 'noise', 'ppo', 'advantages', 'env', 'eval', 'video', 'pretrain', 'offline']);
+const SECTIONS = new Set(['policy', 'noise', 'ppo', 'dppo', 'advantages', 'env', 'eval', 'video', 'pretrain', 'offline']);
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

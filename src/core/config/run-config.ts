@@ -12,8 +12,10 @@ export type TaskName = string;
 export type NoiseMethod = 'ode' | 'sde' | 'cps' | 'noise';
 
 export interface PolicyConfig {
-  /** flow: the flow-matching policy of DESIGN.md §3; gaussian: the Gaussian MLP baseline (CleanRL's ppo_continuous_action). */
-  kind: 'flow' | 'gaussian';
+  /** flow: the flow-matching policy of DESIGN.md §3; diffusion: DPPO's ε-prediction DDPM (§17); gaussian: the Gaussian MLP baseline (CleanRL's ppo_continuous_action). */
+  kind: 'flow' | 'diffusion' | 'gaussian';
+  /** Diffusion policy: DDIM steps on DPPO's leading grid (deterministic at η = 0); 0 = the DDPM chain of policy.denoise_steps. */
+  ddim_steps: number;
   /** Hidden widths of the Gaussian policy's actor and critic (tanh). */
   gaussian_hidden: number[];
   /** Initial log std of the Gaussian policy's state-independent std. */
@@ -132,6 +134,27 @@ export interface PpoConfig {
   reward_norm: boolean;
   /** Clip of the Gaussian policy's normalized observations and rewards. */
   norm_clip: number;
+}
+
+/** DPPO's fine-tuning of a diffusion policy (DESIGN.md §17). */
+export interface DppoConfig {
+  /** K': the last K' denoising steps are fine-tuned, each its own PPO sample; earlier steps run the frozen base net. */
+  ft_denoising_steps: number;
+  /** γ_denoise: step k's advantage is discounted by γ_denoise^(K' − k − 1). */
+  gamma_denoising: number;
+  /** ε_base: the ratio clip of the noisiest fine-tuned step, growing to ppo.clip_low / clip_high at the last. */
+  clip_base: number;
+  /** r: the clip grows as (e^{r·k/(K'−1)} − 1)/(e^r − 1). */
+  clip_rate: number;
+  /** Sampling std floor of every stochastic step (DPPO's exploration). */
+  min_sampling_std: number;
+  /** Std floor of the fine-tuned steps' densities in the loss. */
+  min_logprob_std: number;
+  /** Every step noise z is clipped to ±this before std·z (DPPO's randn_clip_value). */
+  randn_clip: number;
+  /** Advantages are clipped to these quantiles of the minibatch after normalization; 0 and 1 = off. */
+  adv_quantile_low: number;
+  adv_quantile_high: number;
 }
 
 export interface AdvantagesConfig {
@@ -268,6 +291,7 @@ export interface RunConfig {
   policy: PolicyConfig;
   noise: NoiseConfig;
   ppo: PpoConfig;
+  dppo: DppoConfig;
   advantages: AdvantagesConfig;
   env: EnvConfig;
   eval: EvalConfig;
@@ -291,7 +315,7 @@ export type ConfigValue<K extends string, T = RunConfig> =
   K extends `${infer Head}.${infer Rest}` ? (Head extends keyof T ? ConfigValue<Rest, T[Head]> : never)
     : K extends keyof T ? T[K] : never;
 
-export type ConfigSection = 'policy' | 'noise' | 'ppo' | 'advantages' | 'env' | 'eval' | 'video' | 'pretrain' | 'offline';
+export type ConfigSection = 'policy' | 'noise' | 'ppo' | 'dppo' | 'advantages' | 'env' | 'eval' | 'video' | 'pretrain' | 'offline';
 /** The recipe stages' sections: stage 1 (pretrain.*) and stage 2 (offline.*), DESIGN.md §12. */
 export type StageSection = 'pretrain' | 'offline';
 /** UI grouping: top-level keys are the `run` group. */

@@ -35,6 +35,20 @@ function otherCrossFieldProblems(config: RunConfig): ConfigProblem[] {
     if (policy.n_obs_steps !== 1) add('policy.n_obs_steps', `policy.n_obs_steps (${policy.n_obs_steps}) must be 1 ${fix}: the Gaussian policy reads the current observation only`);
     if (env.obs_type !== 'state') add('env.obs_type', `env.obs_type must be state ${fix}: the Gaussian policy has no point-cloud encoder`);
   }
+  if (policy.kind === 'diffusion') {
+    // DPPO's chain (DESIGN.md §17): DDIM thins the T DDPM steps evenly, and only steps of the chain can be fine-tuned.
+    const chain = policy.ddim_steps > 0 ? policy.ddim_steps : policy.denoise_steps;
+    if (policy.ddim_steps > 0 && policy.denoise_steps % policy.ddim_steps !== 0) {
+      add('policy.ddim_steps', `policy.ddim_steps (${policy.ddim_steps}) must divide policy.denoise_steps (${policy.denoise_steps}): DPPO's DDIM grid steps by T/S`);
+    }
+    if (config.dppo.ft_denoising_steps > chain) {
+      add('dppo.ft_denoising_steps', `dppo.ft_denoising_steps (${config.dppo.ft_denoising_steps}) must be at most the chain's ${chain} ${policy.ddim_steps > 0 ? 'DDIM (policy.ddim_steps)' : 'DDPM (policy.denoise_steps)'} steps`);
+    }
+    if (config.dppo.adv_quantile_low >= config.dppo.adv_quantile_high) {
+      add('dppo.adv_quantile_high', `dppo.adv_quantile_high (${config.dppo.adv_quantile_high}) must be above dppo.adv_quantile_low (${config.dppo.adv_quantile_low})`);
+    }
+    if (policy.freeze_encoder === 'true') add('policy.freeze_encoder', 'policy.freeze_encoder=true is not supported with policy.kind=diffusion: DPPO fine-tunes the whole net; use auto or false');
+  }
   if (env.obs_type === 'pointcloud' && policy.encoder_hidden.length === 0) {
     add('policy.encoder_hidden', 'policy.encoder_hidden must name at least one width with env.obs_type=pointcloud: it sizes the per-point MLP');
   }
@@ -48,7 +62,13 @@ function otherCrossFieldProblems(config: RunConfig): ConfigProblem[] {
   const decisions = `num_envs × env.steps_per_iteration (${config.num_envs} × ${env.steps_per_iteration} = ${sizes.batchSize})`;
   const memory = rolloutMemoryProblem(config, sizes.batchSize);
   if (memory !== null) add('num_envs', memory);
-  if (sizes.batchSize % ppo.minibatch_size !== 0) {
+  if (policy.kind === 'diffusion') {
+    // DPPO's update samples (decision, fine-tuned step) pairs: K' per decision.
+    const samples = sizes.batchSize * config.dppo.ft_denoising_steps;
+    if (samples % ppo.minibatch_size !== 0) {
+      add('ppo.minibatch_size', `ppo.minibatch_size (${ppo.minibatch_size}) must divide the update's ${decisions} × dppo.ft_denoising_steps (${config.dppo.ft_denoising_steps}) = ${samples} denoising-step samples`);
+    }
+  } else if (sizes.batchSize % ppo.minibatch_size !== 0) {
     add('ppo.minibatch_size', `ppo.minibatch_size (${ppo.minibatch_size}) must divide ${decisions}`);
   }
   if (ppo.dual_clip !== 0 && ppo.dual_clip <= 1) {

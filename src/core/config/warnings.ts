@@ -78,7 +78,7 @@ export function configWarnings(config: RunConfig, givenKeys: Iterable<ConfigKey>
   if (given.has('policy.hidden') && config.policy.velocity_net === 'ditx') {
     warnings.push(`${shown(config, 'policy.hidden')} does nothing with policy.velocity_net=ditx; it sizes the MLP velocity net only (DiT-X takes policy.ditx_dim, ditx_depth and ditx_heads)`);
   }
-  if (given.has('policy.velocity_net') && config.policy.velocity_net === 'reflow_mlp' && config.policy.denoised_clamp !== 1) {
+  if (given.has('policy.velocity_net') && config.policy.kind === 'flow' && config.policy.velocity_net === 'reflow_mlp' && config.policy.denoised_clamp !== 1) {
     warnings.push(`policy.velocity_net=reflow_mlp with ${shown(config, 'policy.denoised_clamp')}: ReinFlow's ReFlow.sample clamps every step to [-1, 1], so a policy exported with format=reinflow samples differently there; add policy.denoised_clamp=1 to sample as it does`);
   }
   const ditxKeys = (['policy.ditx_dim', 'policy.ditx_depth', 'policy.ditx_heads'] as const).filter((key) => given.has(key));
@@ -94,15 +94,33 @@ export function configWarnings(config: RunConfig, givenKeys: Iterable<ConfigKey>
 const FLOW_ONLY_PREFIXES = ['noise.', 'policy.denoise', 'policy.history_spacing', 'policy.velocity_net', 'policy.hidden', 'policy.encoder_hidden', 'policy.ditx_', 'policy.value_on', 'policy.detach_critic_input', 'policy.freeze_encoder', 'policy.value_hidden', 'policy.noise_head_hidden', 'ppo.bc_coef', 'ppo.logprob_'];
 const GAUSSIAN_ONLY_KEYS: readonly ConfigKey[] = ['policy.gaussian_hidden', 'policy.init_log_std', 'policy.running_obs_norm', 'ppo.reward_norm', 'ppo.norm_clip'];
 
-function policyKindWarnings(config: RunConfig, given: ReadonlySet<ConfigKey>): string[] {
-  const kind = config.policy.kind;
-  const idle = kind === 'gaussian'
-    ? [...given].filter((key) => FLOW_ONLY_PREFIXES.some((prefix) => key.startsWith(prefix)))
-    : GAUSSIAN_ONLY_KEYS.filter((key) => given.has(key));
+/** Keys a diffusion policy does not read: its exploration is DPPO's std floor, its critic reads the observation, its step stds are fixed. */
+const DIFFUSION_IDLE_PREFIXES = ['noise.', 'policy.value_on', 'policy.noise_head_hidden', 'policy.gaussian_hidden', 'policy.init_log_std', 'policy.running_obs_norm', 'ppo.entropy_coef', 'ppo.dual_clip'];
+/** Keys only a diffusion policy reads. */
+const DIFFUSION_ONLY_PREFIXES = ['dppo.', 'policy.ddim_steps'];
+
+function diffusionWarnings(config: RunConfig, given: ReadonlySet<ConfigKey>): string[] {
+  const diffusion = config.policy.kind === 'diffusion';
+  const idle = [...given].filter((key) => (diffusion ? DIFFUSION_IDLE_PREFIXES : DIFFUSION_ONLY_PREFIXES).some((prefix) => key.startsWith(prefix)));
   if (idle.length === 0) return [];
   const listed = idle.map((key) => shown(config, key)).join(', ');
   const verb = idle.length === 1 ? 'does' : 'do';
-  return [kind === 'gaussian'
+  return [diffusion
+    ? `${listed} ${verb} nothing with policy.kind=diffusion: DPPO explores with dppo.min_sampling_std on fixed step stds and its critic reads the observation`
+    : `${listed} ${verb} nothing with policy.kind=${config.policy.kind}; ${idle.length === 1 ? 'it applies' : 'they apply'} to diffusion policies only (policy.kind=diffusion)`];
+}
+
+function policyKindWarnings(config: RunConfig, given: ReadonlySet<ConfigKey>): string[] {
+  const kind = config.policy.kind;
+  const diffusion = diffusionWarnings(config, given);
+  if (kind === 'diffusion') return diffusion;
+  const idle = kind === 'gaussian'
+    ? [...given].filter((key) => FLOW_ONLY_PREFIXES.some((prefix) => key.startsWith(prefix)))
+    : GAUSSIAN_ONLY_KEYS.filter((key) => given.has(key));
+  if (idle.length === 0) return diffusion;
+  const listed = idle.map((key) => shown(config, key)).join(', ');
+  const verb = idle.length === 1 ? 'does' : 'do';
+  return [...diffusion, kind === 'gaussian'
     ? `${listed} ${verb} nothing with policy.kind=gaussian; ${idle.length === 1 ? 'it applies' : 'they apply'} to flow policies only`
     : `${listed} ${verb} nothing with policy.kind=flow; ${idle.length === 1 ? 'it applies' : 'they apply'} to the Gaussian policy only (policy.kind=gaussian)`];
 }

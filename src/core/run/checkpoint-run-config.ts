@@ -31,7 +31,8 @@ function storedValue<K extends ConfigKey>(metadata: FlowtuneMetadata, key: K): C
 export function checkpointRunConfig(base: RunConfig, metadata: FlowtuneMetadata): RunConfig {
   if (checkpointKind(metadata) === 'gaussian') return gaussianRunConfig(base, metadata);
   let config = configFromCheckpoint(base, metadata);
-  config = { ...config, policy: { ...config.policy, kind: 'flow' } };
+  const kind = checkpointKind(metadata);
+  config = { ...config, policy: { ...config.policy, kind } };
   const decide = <K extends ConfigKey>(key: K, value: ConfigValue<K> | undefined) => {
     config = setField(config, key, value ?? storedValue(metadata, key) ?? (CONFIG_FIELDS[key].default as ConfigValue<K>));
   };
