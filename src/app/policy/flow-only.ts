@@ -8,7 +8,7 @@ import type { RunConfig } from '../../core/config';
 export type PolicyKind = RunConfig['policy']['kind'];
 
 /** A Record, so a new family must be named here before it compiles. */
-const FAMILY_NAMES: Record<PolicyKind, string> = { flow: 'flow', gaussian: 'Gaussian' };
+const FAMILY_NAMES: Record<PolicyKind, string> = { flow: 'flow', diffusion: 'diffusion', gaussian: 'Gaussian' };
 
 /** The family as a sentence names it: "Gaussian", "flow". */
 export function familyName(kind: PolicyKind): string {
@@ -21,6 +21,11 @@ export type FlowOnlyView = 'chains' | 'chain-paths' | 'noise';
 export function flowOnlyText(kind: PolicyKind, view: FlowOnlyView): string | undefined {
   if (kind === 'flow') return undefined;
   const policy = `A ${FAMILY_NAMES[kind]} policy`;
+  if (kind === 'diffusion') {
+    return view === 'noise'
+      ? `${policy} explores with DPPO's std floor on every denoising step (dppo.min_sampling_std), not a noise schedule.`
+      : `${policy}'s denoising chain is drawn in the chain view.`;
+  }
   switch (view) {
     case 'chains':
       return `${policy} has no denoising chain: it draws each action from one Gaussian around its mean.`;
@@ -33,11 +38,13 @@ export function flowOnlyText(kind: PolicyKind, view: FlowOnlyView): string | und
 
 /** What a policy's deterministic action is, as the action probe and the ONNX export describe it. */
 export function deterministicActionText(kind: PolicyKind): string {
+  if (kind === 'diffusion') return 'deterministic (mean or DDIM) chain actions';
   return kind === 'flow' ? 'deterministic ODE actions' : `the ${FAMILY_NAMES[kind]} policy's mean action`;
 }
 
 /** The ONNX button's tooltip: what the one graph computes. */
 export function onnxGraphText(kind: PolicyKind): string {
+  if (kind === 'diffusion') return 'One ONNX graph of the deterministic diffusion chain (normalizers, ε net, DDPM mean or DDIM steps from x0 = x_T, unnormalizer), for onnxruntime anywhere';
   return kind === 'flow'
     ? 'One ONNX graph of the deterministic policy (normalizers, encoder, K ODE steps, unnormalizer), for onnxruntime anywhere'
     : `One ONNX graph of the ${FAMILY_NAMES[kind]} policy's mean action (observation normalizer, actor MLP), for onnxruntime anywhere`;

@@ -8,7 +8,8 @@ import type { ObsHistory } from './obs-history';
 import { executedActions, normalizeStacked } from './policy-bundle';
 import type { PolicyBundle } from '../policy/policy-bundle';
 import type { PhaseTimes } from './phase-times';
-import { RolloutBuffer } from './rollout-buffer';
+import { RolloutBuffer, type RolloutShape } from './rollout-buffer';
+import type { SampleResult } from '../flow/sampler';
 import { sampleDecision, sampleDecisionFromFeatures, valuesForObs } from './rollout-policy';
 import { encoderFrozen } from './policy-setup';
 import { obsFeatureDim } from '../policy/options';
@@ -51,10 +52,55 @@ function meanOfNonZero(values: Float32Array): { sum: number; count: number } {
   return { sum, count };
 }
 
+/** One rollout decision of any chain policy, as the buffer stores it. */
+export interface RolloutDecision {
+  /** [B, obsSize]: what the buffer stores for the observation (it, or a frozen encoder's features). */
+  stored: Float32Array;
+  /** [B, H, A] normalized actions, for executedActions. */
+  sample: Pick<SampleResult, 'batch' | 'horizon' | 'actionDim' | 'actions'>;
+  chains: Float32Array;
+  denoiseInds: Float32Array;
+  logProbs: Float32Array;
+  values: Float32Array;
+  /** Stds applied, 0 where a step was not stochastic (their nonzero mean is the rollout's noise std). */
+  stds: Float32Array;
+}
+
+/** How a policy family acts in a chain rollout: the buffer's sizes, one decision, and bootstrap values. */
+export interface RolloutDecider {
+  shape: Pick<RolloutShape, 'obsSize' | 'chainSize' | 'denoiseSteps' | 'logProbUnits'>;
+  decide(normalizedObs: Float32Array): Promise<RolloutDecision>;
+  values(normalizedObs: Float32Array): Promise<Float32Array>;
+}
+
+/** The flow policy's decider: chains from the sampler, a frozen encoder's features stored in place of the observation. */
+export function flowDecider(bundle: PolicyBundle, config: RunConfig, history: ObsHistory, sampler: SamplerOptions, slice: LogProbSlice, rng: Rng): RolloutDecider {
+  const { policy } = bundle;
+  const { horizon, actionDim } = policy.options;
+  // A frozen encoder's features are stored in place of the observation (DESIGN.md §3 "Obs encoders").
+  const frozen = encoderFrozen(config);
+  const valueSampler: SamplerOptions = { ...sampler, method: 'ode', mode: 'eval' };
+  const decision = (sample: SampleResult, stored: Float32Array): RolloutDecision => ({
+    stored, sample, chains: sample.chains, denoiseInds: sample.denoiseInds, logProbs: sample.logProbs, values: sample.values, stds: sample.stds,
+  });
+  return {
+    shape: {
+      obsSize: frozen ? obsFeatureDim(policy.options) : history.stackedDim,
+      chainSize: (sampler.steps + 1) * horizon * actionDim,
+      denoiseSteps: sampler.steps,
+      logProbUnits: logProbUnits(slice),
+    },
+    decide: async (obs) => {
+      if (!frozen) return decision(await sampleDecision(bundle, obs, sampler, slice, rng), obs);
+      const decided = await sampleDecisionFromFeatures(bundle, obs, sampler, slice, rng);
+      return decision(decided.sample, decided.features);
+    },
+    values: (obs) => valuesForObs(bundle, obs, valueSampler, rng),
+  };
+}
+
 /**
- * Runs `env.steps_per_iteration` SMDP decisions in every env (DESIGN.md §4). One policy
- * call is one decision; its first `n_action_steps` actions run in the env. Truncated
- * chunks store V(final_obs); with auto_reset off, decisions after an env's first done are masked.
+ * Runs `env.steps_per_iteration` SMDP decisions in every env (DESIGN.md §4) with the flow policy's decider.
  */
 export async function collectRollout(
   bundle: PolicyBundle,
@@ -66,43 +112,42 @@ export async function collectRollout(
   rng: Rng,
   phases: PhaseTimes,
 ): Promise<{ buffer: RolloutBuffer; stats: RolloutStats }> {
+  return collectDecisions(bundle, env, cursor, config, flowDecider(bundle, config, cursor.history, sampler, slice, rng), phases);
+}
+
+/**
+ * Runs `env.steps_per_iteration` SMDP decisions in every env (DESIGN.md §4). One policy
+ * call is one decision; its first `n_action_steps` actions run in the env. Truncated
+ * chunks store V(final_obs); with auto_reset off, decisions after an env's first done are masked.
+ */
+export async function collectDecisions(
+  bundle: PolicyBundle,
+  env: BatchEnv,
+  cursor: RolloutCursor,
+  config: RunConfig,
+  decider: RolloutDecider,
+  phases: PhaseTimes,
+): Promise<{ buffer: RolloutBuffer; stats: RolloutStats }> {
   const { clock } = phases;
   const started = clock();
-  const { policy } = bundle;
-  const { horizon, actionDim } = policy.options;
   const numEnvs = env.numEnvs;
   const numSteps = config.env.steps_per_iteration;
   const nActionSteps = config.policy.n_action_steps;
   const gamma = config.advantages.gamma;
-  // A frozen encoder's features are stored in place of the observation (DESIGN.md §3 "Obs encoders").
-  const frozen = encoderFrozen(config);
-  const buffer = new RolloutBuffer({
-    numSteps,
-    numEnvs,
-    obsSize: frozen ? obsFeatureDim(policy.options) : cursor.history.stackedDim,
-    chainSize: (sampler.steps + 1) * horizon * actionDim,
-    denoiseSteps: sampler.steps,
-    logProbUnits: logProbUnits(slice),
-  });
-  const valueSampler: SamplerOptions = { ...sampler, method: 'ode', mode: 'eval' };
+  const buffer = new RolloutBuffer({ numSteps, numEnvs, ...decider.shape });
   const alive = new Uint8Array(numEnvs).fill(1);
   let envSteps = 0;
   let noiseSum = 0;
   let noiseCount = 0;
   for (let step = 0; step < numSteps; step++) {
     const obs = normalizeStacked(bundle, cursor.history.stacked());
-    const { sample, stored } = await phases.time('policy', async () => {
-      if (!frozen) return { sample: await sampleDecision(bundle, obs, sampler, slice, rng), stored: obs };
-      const decided = await sampleDecisionFromFeatures(bundle, obs, sampler, slice, rng);
-      return { sample: decided.sample, stored: decided.features };
-    });
-    const oldLogProbs = sample.logProbs;
-    buffer.writeDecision(step, { obs: stored, chains: sample.chains, denoiseInds: sample.denoiseInds, oldLogProbs, values: sample.values });
-    const noise = meanOfNonZero(sample.stds);
+    const decision = await phases.time('policy', () => decider.decide(obs));
+    buffer.writeDecision(step, { obs: decision.stored, chains: decision.chains, denoiseInds: decision.denoiseInds, oldLogProbs: decision.logProbs, values: decision.values });
+    const noise = meanOfNonZero(decision.stds);
     noiseSum += noise.sum;
     noiseCount += noise.count;
 
-    const actions = executedActions(bundle, sample, nActionSteps);
+    const actions = executedActions(bundle, decision.sample, nActionSteps);
     const result = await phases.time('env', () => env.stepChunk(actions, nActionSteps, gamma));
     const done = new Uint8Array(numEnvs);
     let anyTruncated = false;
@@ -121,7 +166,7 @@ export async function collectRollout(
     const finalStacks = cursor.history.advance(result, nActionSteps, config.policy.history_spacing);
     if (anyTruncated) {
       const finalObs = normalizeStacked(bundle, finalStacks);
-      const finalValues = await phases.time('value', () => valuesForObs(bundle, finalObs, valueSampler, rng));
+      const finalValues = await phases.time('value', () => decider.values(finalObs));
       for (let envIndex = 0; envIndex < numEnvs; envIndex++) {
         const entry = step * numEnvs + envIndex;
         if (buffer.truncated[entry]) buffer.finalValues[entry] = finalValues[envIndex];
@@ -130,7 +175,7 @@ export async function collectRollout(
     if (!config.env.auto_reset) for (let envIndex = 0; envIndex < numEnvs; envIndex++) if (done[envIndex]) alive[envIndex] = 0;
   }
   const lastObs = normalizeStacked(bundle, cursor.history.stacked());
-  buffer.bootstrapValues.set(await phases.time('value', () => valuesForObs(bundle, lastObs, valueSampler, rng)));
+  buffer.bootstrapValues.set(await phases.time('value', () => decider.values(lastObs)));
   return {
     buffer,
     stats: {

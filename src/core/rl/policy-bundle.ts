@@ -26,7 +26,7 @@ export async function sampleForObs(bundle: PolicyBundle, normalizedObs: Float32A
  * The env actions of a chunk: the first `nActionSteps` of each normalized chunk [B, H, A],
  * back in env units → [B, nActionSteps, A].
  */
-export function executedActions(bundle: PolicyBundle, sample: SampleResult, nActionSteps: number): Float32Array {
+export function executedActions(bundle: PolicyBundle, sample: Pick<SampleResult, 'batch' | 'horizon' | 'actionDim' | 'actions'>, nActionSteps: number): Float32Array {
   const { batch, horizon, actionDim } = sample;
   const out = new Float32Array(batch * nActionSteps * actionDim);
   for (let envIndex = 0; envIndex < batch; envIndex++) {

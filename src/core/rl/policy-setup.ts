@@ -13,6 +13,8 @@ export function policyOptionsFromConfig(config: RunConfig, obsFrameSize: number,
   const pointcloud = config.env.obs_type === 'pointcloud';
   const numPoints = pointcloud ? config.env.num_points : 0;
   const obsDim = obsFrameSize - numPoints * 3;
+  // A diffusion policy (DESIGN.md §17) is DPPO's: ε from (x_t, t, obs), no step-size input, no noise head, the critic on the observation.
+  const diffusion = config.policy.kind === 'diffusion';
   if (obsDim < 1) {
     throw new ConfigError('env.num_points', `observation frames of ${obsFrameSize} values cannot hold env.num_points=${numPoints} points plus proprioception`);
   }
@@ -32,14 +34,15 @@ export function policyOptionsFromConfig(config: RunConfig, obsFrameSize: number,
     pointFeatureDim: 64,
     // ReinFlow's FlowMLP: its time_dim 16 and no step-size input.
     timeEmbedDim: config.policy.velocity_net === 'reflow_mlp' ? 16 : 32,
-    shortcut: config.policy.velocity_net !== 'reflow_mlp',
+    shortcut: !diffusion && config.policy.velocity_net !== 'reflow_mlp',
     valueHidden: [...config.policy.value_hidden],
-    valueOn: config.policy.value_on,
+    valueOn: diffusion ? 'obs' : config.policy.value_on,
     detachCriticInput: config.policy.detach_critic_input,
-    noiseHead: true,
+    noiseHead: !diffusion,
     noiseHidden: [...config.policy.noise_head_hidden],
     // A fresh FlowMLP samples on ReFlow.sample's grid, so its export runs in ReinFlow as it runs here.
-    ...(config.policy.velocity_net === 'reflow_mlp' ? { timeGrid: 'reinflow' as const } : {}),
+    ...(config.policy.velocity_net === 'reflow_mlp' && !diffusion ? { timeGrid: 'reinflow' as const } : {}),
+    ...(diffusion ? { prediction: 'epsilon' as const } : {}),
   };
 }
 

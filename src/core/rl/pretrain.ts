@@ -1,5 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { DEFAULT_BC_LOSS_OPTIONS, bcTrainStep, drawBcInputs, type BcLossOptions } from '../flow/bc-loss';
+import { diffusionBcTrainStep, drawDiffusionBcInputs } from '../diffusion/diffusion-bc';
+import { ConfigError } from '../errors';
 import type { FlowPolicy } from '../policy/flow-policy';
 import { createRng } from '../random';
 import type { BcDataset } from './bc-dataset';
@@ -11,10 +13,17 @@ import { checkBcLoopOptions, runBcSteps, type BcLoopOptions } from './bc-step-lo
 export interface PretrainOptions extends BcLoopOptions {
   /** Called every `logEvery` steps with the mean loss since the last call. */
   onProgress?: (step: number, meanLoss: number) => void;
+  /** T of a diffusion policy (prediction epsilon): its BC learns ε over T DDPM steps (DESIGN.md §17). */
+  diffusionSteps?: number;
+}
+
+function diffusionSteps(options: PretrainOptions): number {
+  if (!options.diffusionSteps) throw new ConfigError('policy.denoise_steps', 'a diffusion policy\'s BC needs its T (policy.denoise_steps)');
+  return options.diffusionSteps;
 }
 
 /**
- * Stage-1 flow-matching BC (DESIGN.md §3): Adam on the encoder and velocity net over random
+ * Stage-1 BC (DESIGN.md §3; §17 for a diffusion policy, which learns ε instead of the velocity): Adam on the encoder and velocity net over random
  * minibatches, with an exponential moving average of the weights that replaces them at the end.
  */
 export async function pretrainPolicy(policy: FlowPolicy, dataset: BcDataset, options: PretrainOptions): Promise<{ finalLoss: number }> {
@@ -34,8 +43,11 @@ export async function pretrainPolicy(policy: FlowPolicy, dataset: BcDataset, opt
       const minibatch = sampledMinibatch(samples, rng, options.batchSize);
       const { state, actions } = minibatch.tensors();
       try {
-        const result = await bcTrainStep(policy, optimizer, { state }, actions, drawBcInputs(minibatch.rows.length, horizon, actionDim, bcOptions, rng));
-        lossSum += result.loss;
+        const rows = minibatch.rows.length;
+        const loss = policy.options.prediction === 'epsilon'
+          ? await diffusionBcTrainStep(policy, optimizer, { state }, actions, drawDiffusionBcInputs(rows, horizon, actionDim, diffusionSteps(options), rng), diffusionSteps(options))
+          : (await bcTrainStep(policy, optimizer, { state }, actions, drawBcInputs(rows, horizon, actionDim, bcOptions, rng))).loss;
+        lossSum += loss;
         lossCount++;
       } finally {
         tf.dispose([state, actions]);

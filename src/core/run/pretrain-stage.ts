@@ -65,7 +65,7 @@ export async function runPretrainStage({ config, demos: given, ports }: Pretrain
     const started = clock();
     await pretrainPolicy(policy, dataset, {
       steps: settings.steps, batchSize: settings.batch_size, learningRate: settings.lr, emaDecay: settings.ema,
-      shortcutFraction: policy.options.shortcut ? settings.shortcut : 0, seed: config.seed, logEvery: stageLogEvery(settings.steps, ports),
+      shortcutFraction: policy.options.shortcut ? settings.shortcut : 0, seed: config.seed, diffusionSteps: config.policy.denoise_steps, logEvery: stageLogEvery(settings.steps, ports),
       onProgress: (step, loss) => ports.onProgress?.(step, loss, (clock() - started) / 1000),
       afterStep: async (step, averaged) => {
         if (isStageEvalStep(step, settings.steps, settings.eval_every, config)) finalEval = await averaged(() => evaluateStage(bundle, config, ports, step));

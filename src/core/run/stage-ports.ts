@@ -4,6 +4,7 @@
  * every gradient step where the host shows the step and pauses. The stages' evaluation is
  * `npm run eval`'s, and what they return is the `.flowtune` contents the host writes or hands on.
  */
+import { diffusionActor } from '../diffusion/diffusion-actor';
 import type { FlowtuneContents } from '../checkpoint/checkpoint-writer';
 import type { RunConfig } from '../config/run-config';
 import type { BatchEnv } from '../envs/batch-env';
@@ -53,7 +54,8 @@ export function isStageEvalStep(step: number, steps: number, evalEvery: number, 
 export async function evaluateStage<P>(bundle: PolicyBundle, config: RunConfig, ports: StagePorts<P>, step: number): Promise<StageEval> {
   const episodes = config.eval_episodes;
   ports.beforeEval?.(step, episodes);
-  const result = await evaluateInBatches(bundleActor(bundle, config), config, { episodes, seed: EVAL_DEFAULTS.seed, batch: EVAL_DEFAULTS.batch },
+  const actor = config.policy.kind === 'diffusion' ? diffusionActor(bundle, config) : bundleActor(bundle, config);
+  const result = await evaluateInBatches(actor, config, { episodes, seed: EVAL_DEFAULTS.seed, batch: EVAL_DEFAULTS.batch },
     (count) => ports.openEnv({ ...runEnvConfig(config, 'eval', false), numEnvs: count }, 'eval'));
   const summary: StageEval = {
     ...(result.success_rate !== undefined ? { success_rate: result.success_rate } : {}),

@@ -1,0 +1,231 @@
+/**
+ * The diffusion policy family (DESIGN.md §16, §17): DPPO's ε-prediction DDPM (or DDIM) on our nets, fine-tuned as DPPO
+ * fine-tunes it. It acts through the shared chain rollout (collectDecisions) with its own decider, trains on
+ * dppoObjective, evaluates the deterministic (mean) chain and keeps the frozen base net, which runs the early denoising
+ * steps and teaches the optional BC term, as the checkpoint's reference weights.
+ */
+import * as tf from '@tensorflow/tfjs';
+import { bundleContents, bundleFromCheckpoint } from '../checkpoint/policy-checkpoint';
+import type { FlowtuneMetadata } from '../checkpoint/metadata';
+import type { RunConfig } from '../config/run-config';
+import type { BatchEnv } from '../envs/batch-env';
+import { ConfigError, TrainingError } from '../errors';
+import { RewardScaler } from '../gaussian/reward-scaler';
+import { RunningMeanStd } from '../gaussian/running-mean-std';
+import type { FlowPolicy, WeightEntry } from '../policy/flow-policy';
+import { obsFrameSize } from '../policy/options';
+import type { PolicyBundle } from '../policy/policy-bundle';
+import { createRng, type Rng } from '../random';
+import { copyPolicy } from '../rl/bc-reference';
+import { collectDecisions, type RolloutDecider } from '../rl/collect-rollout';
+import { computeAdvantages } from '../rl/compute-advantages';
+import type { EvalActor } from '../rl/evaluate';
+import { iterationRng } from '../rl/ppo-iteration';
+import type { FamilyCheckpoint } from '../run/family-checkpoint';
+import { freshBundle, warmupObservations } from '../run/fresh-bundle';
+import type { CollectedRollout, CollectInputs, FamilyLearner, FamilySnapshot, LoadedPolicy, PolicyFamily, PolicyIo } from '../run/policy-family';
+import type { RunResumeState } from '../run/run-state';
+import { deterministicDiffusion, diffusionActor } from './diffusion-actor';
+import { sampleDiffusion } from './diffusion-sampler';
+import { diffusionSettings, type DiffusionSettings } from './diffusion-settings';
+import { dppoObjective } from './dppo-objective';
+
+/** Runs `call` with normalized stacked observations [B, nObs·frame] as the state input. */
+async function withState<T>(policy: FlowPolicy, normalizedObs: Float32Array, call: (state: tf.Tensor2D) => Promise<T>): Promise<T> {
+  const size = policy.options.nObsSteps * obsFrameSize(policy.options);
+  const state = tf.tensor2d(normalizedObs, [normalizedObs.length / size, size]);
+  try {
+    return await call(state);
+  } finally {
+    state.dispose();
+  }
+}
+
+/** A diffusion policy outside a run: its deterministic chain evaluates and exports. */
+export class LoadedDiffusionPolicy implements LoadedPolicy {
+  readonly kind = 'diffusion' as const;
+
+  constructor(readonly bundle: PolicyBundle) {}
+
+  get io(): PolicyIo {
+    const { nObsSteps, horizon, actionDim } = this.bundle.policy.options;
+    return { nObsSteps, obsFrameSize: obsFrameSize(this.bundle.policy.options), actionDim, x0Shape: [horizon, actionDim] };
+  }
+
+  evalActor(config: RunConfig): EvalActor {
+    return diffusionActor(this.bundle, config);
+  }
+
+  async probe(config: RunConfig, seed: number): Promise<Float32Array> {
+    const { nObsSteps, obsDim } = this.bundle.policy.options;
+    const rng = createRng(seed);
+    const normalizedObs = Float32Array.from({ length: nObsSteps * obsDim }, () => 2 * rng.uniform() - 1);
+    return (await deterministicDiffusion(this.bundle, config, normalizedObs, createRng(seed + 1))).actions;
+  }
+
+  async exportOnnx(metadata: FlowtuneMetadata): Promise<{ bytes: Uint8Array; description: string }> {
+    const { exportDiffusionOnnx } = await import('../checkpoint/onnx/export-diffusion-onnx');
+    const bytes = await exportDiffusionOnnx(this.bundle, metadata);
+    const { nObsSteps, horizon, actionDim } = this.bundle.policy.options;
+    const policy = (metadata.config as { policy?: { ddim_steps?: number; n_action_steps?: number } } | undefined)?.policy;
+    const ddim = Number(policy?.ddim_steps ?? 0);
+    const steps = Number((metadata.architecture as { denoise_steps?: number }).denoise_steps);
+    return {
+      bytes,
+      description: `obs [batch, ${nObsSteps}, ${obsFrameSize(this.bundle.policy.options)}] and x0 (x_T) [batch, ${horizon}, ${actionDim}] → actions [batch, ${Number(policy?.n_action_steps ?? horizon)}, ${actionDim}] for ${metadata.task}, ${ddim > 0 ? `${ddim} DDIM steps (η = 0)` : `the ${steps}-step DDPM mean chain`}`,
+    };
+  }
+
+  dispose(): void {
+    this.bundle.policy.dispose();
+  }
+}
+
+/** The reward scaling a diffusion run keeps (DPPO's running reward scaling, ppo.reward_norm), captured at a boundary. */
+interface DiffusionState {
+  rewardReturns: Float64Array;
+  rewardStats: ReturnType<RunningMeanStd['toJSON']>;
+}
+
+/** A diffusion policy inside a run. */
+export class DiffusionLearner extends LoadedDiffusionPolicy implements FamilyLearner {
+  /** The frozen base net: DPPO's `actor`, the policy the run started from. */
+  readonly base: FlowPolicy;
+  private readonly rewardScaler: RewardScaler;
+
+  constructor(bundle: PolicyBundle, config: RunConfig) {
+    super(bundle);
+    this.base = copyPolicy(bundle.policy);
+    this.rewardScaler = new RewardScaler(config.num_envs, new RunningMeanStd(1), config.advantages.gamma, config.ppo.norm_clip, config.ppo.reward_norm);
+  }
+
+  namedVariables() {
+    return this.bundle.policy.namedVariables();
+  }
+
+  checkConfig(config: RunConfig): void {
+    diffusionSettings(config);
+    if (config.policy.freeze_encoder === 'true') {
+      throw new ConfigError('policy.freeze_encoder', 'policy.freeze_encoder=true is not supported for diffusion policies: DPPO fine-tunes the whole net; use auto or false');
+    }
+  }
+
+  resetsEachIteration(config: RunConfig): boolean {
+    return config.advantages.type === 'grpo';
+  }
+
+  private decider(settings: DiffusionSettings, history: CollectInputs['history'], rng: Rng): RolloutDecider {
+    const { policy } = this.bundle;
+    const { horizon, actionDim } = policy.options;
+    const ft = settings.ftSteps;
+    return {
+      shape: { obsSize: history.stackedDim, chainSize: (ft + 1) * horizon * actionDim, denoiseSteps: ft, logProbUnits: ft * horizon * actionDim },
+      decide: (obs) => withState(policy, obs, async (state) => {
+        const sample = await sampleDiffusion(policy, this.base, { state }, settings, rng, { deterministic: false });
+        const meanStd = sample.stepStds.reduce((sum, std) => sum + std, 0) / sample.stepStds.length;
+        return {
+          stored: obs, sample, chains: sample.chains, denoiseInds: new Float32Array(sample.batch * ft).fill(1), logProbs: sample.logProbs,
+          values: sample.values, stds: new Float32Array(sample.batch).fill(meanStd),
+        };
+      }),
+      values: (obs) => withState(policy, obs, async (state) => {
+        const values = tf.tidy(() => policy.value(policy.encode({ state })));
+        try {
+          return (await values.data()) as Float32Array;
+        } finally {
+          values.dispose();
+        }
+      }),
+    };
+  }
+
+  async collect(inputs: CollectInputs, rng: Rng): Promise<CollectedRollout> {
+    const { env, config, criticOnly } = inputs;
+    const settings = diffusionSettings(config);
+    const { buffer, stats } = await collectDecisions(this.bundle, env, { history: inputs.history }, config, this.decider(settings, inputs.history, rng), inputs.phases);
+    // DPPO's running reward scaling, per decision in time order; logged returns stay in env units.
+    for (let step = 0; step < buffer.shape.numSteps; step++) {
+      const from = step * buffer.shape.numEnvs;
+      const to = from + buffer.shape.numEnvs;
+      const done = Array.from(buffer.terminated.subarray(from, to), (terminated, envIndex) => terminated || buffer.truncated[from + envIndex]);
+      buffer.rewards.set(this.rewardScaler.scale(buffer.rewards.subarray(from, to), done), from);
+    }
+    // DPPO normalizes advantages per minibatch (in its loss), not over the rollout.
+    const { advantages, returns, mask, metrics } = computeAdvantages(buffer, { ...config.advantages, normalize: false });
+    const objective = dppoObjective({
+      policy: this.bundle.policy, base: this.base, buffer, advantages, returns, mask, config, settings, criticOnly,
+      bcRng: iterationRng(config, inputs.iteration, 3),
+    });
+    return {
+      objective, values: buffer.values, returns, valueMask: buffer.mask, episodes: stats.episodes, envSteps: stats.envSteps,
+      meanNoiseStd: stats.meanNoiseStd, rolloutSeconds: stats.rolloutSeconds, metrics,
+    };
+  }
+
+  async contents(snapshot: FamilySnapshot) {
+    return bundleContents({
+      bundle: this.bundle, task: snapshot.config.task, stage: snapshot.stage, config: snapshot.config, progress: snapshot.progress,
+      evalSummary: snapshot.evalSummary, resume: snapshot.resume, reference: await this.base.getWeights(),
+    });
+  }
+
+  captureState(): DiffusionState {
+    return { rewardReturns: this.rewardScaler.returns.slice(), rewardStats: this.rewardScaler.stats.toJSON() };
+  }
+
+  writeResume(state: RunResumeState, captured?: unknown): void {
+    const now = (captured as DiffusionState | undefined) ?? this.captureState();
+    state.rewardScale = { returns: now.rewardReturns.slice(), stats: now.rewardStats };
+  }
+
+  readResume(state: RunResumeState | undefined): void {
+    const saved = state?.rewardScale;
+    if (!saved || saved.returns.length !== this.rewardScaler.returns.length) return;
+    this.rewardScaler.returns.set(saved.returns);
+    const stats = RunningMeanStd.fromJSON(saved.stats, 1, 'reward_scale.stats');
+    this.rewardScaler.stats.mean.set(stats.mean);
+    this.rewardScaler.stats.variance.set(stats.variance);
+    this.rewardScaler.stats.count = stats.count;
+  }
+
+  /** Puts back the base net a checkpoint stored; without one the base stays the weights the run opened with. */
+  restoreBase(weights: ReadonlyMap<string, WeightEntry> | undefined): void {
+    if (weights) this.base.setWeights(weights);
+  }
+
+  load(checkpoint: FamilyCheckpoint): string | undefined {
+    if (checkpoint.kind !== 'diffusion') throw new TrainingError(`a diffusion run cannot load a ${checkpoint.kind} checkpoint`);
+    this.bundle.policy.setWeights(checkpoint.tensors);
+    this.restoreBase(checkpoint.reference);
+    return undefined;
+  }
+
+  override dispose(): void {
+    this.base.dispose();
+    super.dispose();
+  }
+}
+
+export const DIFFUSION_FAMILY: PolicyFamily = {
+  kind: 'diffusion',
+  async learner(config: RunConfig, env: BatchEnv, checkpoint: FamilyCheckpoint | undefined) {
+    if (checkpoint && checkpoint.kind !== 'diffusion') throw new TrainingError(`a diffusion run cannot start from a ${checkpoint.kind} checkpoint`);
+    const bundle = checkpoint
+      ? bundleFromCheckpoint(checkpoint, config.policy.detach_critic_input).bundle
+      : freshBundle(config, await warmupObservations(config, env), env.obsDim, env.actionDim);
+    let learner: DiffusionLearner;
+    try {
+      learner = new DiffusionLearner(bundle, config);
+    } catch (error) {
+      bundle.policy.dispose();
+      throw error;
+    }
+    // A fine-tuned checkpoint keeps its base net; a BC checkpoint's weights are the base.
+    if (checkpoint?.reference) learner.restoreBase(checkpoint.reference);
+    return { learner, notes: [] };
+  },
+  loaded(checkpoint: FamilyCheckpoint, config: RunConfig) {
+    if (checkpoint.kind !== 'diffusion') throw new TrainingError(`a ${checkpoint.kind} checkpoint is not a diffusion policy`);
+    return new LoadedDiffusionPolicy(bundleFromCheckpoint(checkpoint, config.policy.detach_critic_input).bundle);
+  },
+};
