@@ -7,7 +7,8 @@
 # locomotion (not part of all): ReinFlow's Gym recipe in kind on hopper and walker2d (DESIGN.md §14):
 # Gaussian PPO from scratch (3 seeds) → seed 0's checkpoint at about a third of its return → a 1M-transition
 # "medium" dataset sampled from it → flow BC → flow PPO with the locomotion-reinflow preset (3 seeds; walker2d
-# with ReinFlow's walker2d learning rates) → the table.
+# with ReinFlow's walker2d learning rates) → diffusion BC on the same medium dataset (the flow BC's widths, T = 20)
+# → DPPO with the dppo preset (3 seeds) → the table.
 # The BC checkpoints are deliberately imperfect (few or noisy demos) so online RL has room.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -66,6 +67,13 @@ if [[ "$stage" == all || "$stage" == ppo ]]; then
       npm run --silent train -- task="${task%-pointcloud}" ckpt="$ckpt/$task-bc.flowtune" out="$work/$task-ppo-s$seed" overwrite=true seed="$seed" ${ppo_extra[$task]:-}
     done
     cp "$work/$task-ppo-s0/checkpoints/final.flowtune" "$ckpt/$task-ppo.flowtune"
+    # DPPO (DESIGN.md §17): the same dataset, widths and chunks, an ε net over DPPO's 20 DDPM steps.
+    npm run --silent pretrain -- task="$task" demos="$work/$task-medium.demos" steps=20000 batch_size=256 \
+      out="$ckpt/$task-diffusion-bc.flowtune" eval_episodes=100 $loco_arch policy.kind=diffusion policy.denoise_steps=20 policy.denoised_clamp=1
+    for seed in "${ppo_seeds[@]}"; do
+      npm run --silent train -- task="$task" ckpt="$ckpt/$task-diffusion-bc.flowtune" preset=dppo seed="$seed" \
+        out="$work/$task-dppo-s$seed" overwrite=true
+    done
   done
 fi
 
@@ -120,6 +128,13 @@ if [[ "$stage" == locomotion ]]; then
         out="$work/$task-ppo-s$seed" overwrite=true ${loco_lr[$task]}
     done
     cp "$work/$task-ppo-s0/checkpoints/final.flowtune" "$ckpt/$task-ppo.flowtune"
+    # DPPO (DESIGN.md §17): the same dataset, widths and chunks, an ε net over DPPO's 20 DDPM steps.
+    npm run --silent pretrain -- task="$task" demos="$work/$task-medium.demos" steps=20000 batch_size=256 \
+      out="$ckpt/$task-diffusion-bc.flowtune" eval_episodes=100 $loco_arch policy.kind=diffusion policy.denoise_steps=20 policy.denoised_clamp=1
+    for seed in "${ppo_seeds[@]}"; do
+      npm run --silent train -- task="$task" ckpt="$ckpt/$task-diffusion-bc.flowtune" preset=dppo seed="$seed" \
+        out="$work/$task-dppo-s$seed" overwrite=true
+    done
   done
   tasks=$(IFS=,; echo "${loco_tasks[*]}")
   npm run --silent results -- compare=locomotion tasks="$tasks" seeds=0,1,2 runs="$work" ckpts="$ckpt" episodes=100 seed=2000000 out=public/results/locomotion.md

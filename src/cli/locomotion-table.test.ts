@@ -16,12 +16,15 @@ describe('formatLocomotionTable', () => {
       },
     ], published);
     // Mean 2200, sample std sqrt((200² + 200²)/1) = 282.8; wall-clock 30 and 40 min → 35.
-    expect(table).toContain('| hopper | 2200 ± 283 (s0 2000, s1 2400); 1,001,472 steps, 35 min | 2382.86 ± 271.74, 25.7 min | not run | 1432 → 3205 after 80M steps; 1592, 1693, 1673 at 0.8M |');
+    expect(table).toContain('| hopper | 2200 ± 283 (s0 2000, s1 2400); 1,001,472 steps, 35 min | 2382.86 ± 271.74, 25.7 min | not run | 1432 → 3205 after 80M steps; 1592, 1693, 1673 at 0.8M | not run | 1413 → 3281 after 80M steps |');
     expect(table).toContain('100 fresh evaluation episodes per run');
     const single = formatLocomotionTable([{ task: 'walker2d', episodes: 100, gaussian: [{ seed: 0, meanReturn: 4915.6, envSteps: 1000, wallSeconds: 60 }] }], published);
     expect(single).toContain('| walker2d | 4916 (1 seed, s0); 1,000 steps, 1 min | 2287.95 ± 571.78, 24.3 min |');
     // A BC checkpoint whose PPO runs have not finished shows its own return before the arrow.
     const bcOnly = formatLocomotionTable([{ task: 'hopper', episodes: 100, gaussian: [], flow: { bcReturn: 911.05, seeds: [] } }], published);
-    expect(bcOnly).toContain('| hopper | not run | 2382.86 ± 271.74, 25.7 min | 911 → not run | 1432 → 3205 after 80M steps; 1592, 1693, 1673 at 0.8M |');
+    expect(bcOnly).toContain('| hopper | not run | 2382.86 ± 271.74, 25.7 min | 911 → not run | 1432 → 3205 after 80M steps; 1592, 1693, 1673 at 0.8M | not run | 1413 → 3281 after 80M steps |');
+    // The DPPO column: the diffusion BC's return, then its runs' (one seed: no spread).
+    const dppo = formatLocomotionTable([{ task: 'walker2d', episodes: 100, gaussian: [], dppo: { bcReturn: 1200.4, seeds: [{ seed: 0, meanReturn: 1500.2, envSteps: 1_003_520, wallSeconds: 3000 }] } }], published);
+    expect(dppo).toContain('| 1200 → 1500 (1 seed, s0); 1,003,520 steps, 50 min | 3038 → 3886 after 80M steps |');
   });
 });

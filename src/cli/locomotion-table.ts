@@ -19,12 +19,15 @@ export interface LocomotionRow {
   gaussian: LocomotionSeed[];
   /** The BC checkpoint's return and the flow PPO runs from it; absent when not run. */
   flow?: { bcReturn: number; seeds: LocomotionSeed[] };
+  /** The diffusion BC checkpoint's return and the DPPO runs from it (DESIGN.md §17); absent when not run. */
+  dppo?: { bcReturn: number; seeds: LocomotionSeed[] };
   episodes: number;
 }
 
 export interface PublishedFigures {
   gaussian_ppo: { source: string; tasks: Record<string, { return: string; minutes?: number }> };
   reinflow: { source: string; tasks: Record<string, { return: string }> };
+  dppo: { source: string; tasks: Record<string, { return: string; seconds_per_iteration?: number }> };
 }
 
 function summary(seeds: readonly LocomotionSeed[]): string {
@@ -39,16 +42,17 @@ function summary(seeds: readonly LocomotionSeed[]): string {
 
 export function formatLocomotionTable(rows: readonly LocomotionRow[], published: PublishedFigures): string {
   const lines = [
-    '| task | Gaussian PPO from scratch (ours) | CleanRL Gaussian PPO (published) | BC → flow PPO (ours) | ReinFlow (published) |',
-    '|---|---|---|---|---|',
+    '| task | Gaussian PPO from scratch (ours) | CleanRL Gaussian PPO (published) | BC → flow PPO (ours) | ReinFlow (published) | diffusion BC → DPPO (ours) | DPPO (published) |',
+    '|---|---|---|---|---|---|---|',
   ];
   for (const row of rows) {
     const cleanrl = published.gaussian_ppo.tasks[row.task];
     const reinflow = published.reinflow.tasks[row.task];
-    const flow = row.flow ? `${row.flow.bcReturn.toFixed(0)} → ${summary(row.flow.seeds)}` : 'not run';
-    lines.push(`| ${row.task} | ${summary(row.gaussian)} | ${cleanrl ? `${cleanrl.return}${cleanrl.minutes ? `, ${cleanrl.minutes} min` : ''}` : '—'} | ${flow} | ${reinflow?.return ?? '—'} |`);
+    const dppo = published.dppo.tasks[row.task];
+    const fromBc = (part: LocomotionRow['flow']) => (part ? `${part.bcReturn.toFixed(0)} → ${summary(part.seeds)}` : 'not run');
+    lines.push(`| ${row.task} | ${summary(row.gaussian)} | ${cleanrl ? `${cleanrl.return}${cleanrl.minutes ? `, ${cleanrl.minutes} min` : ''}` : '—'} | ${fromBc(row.flow)} | ${reinflow?.return ?? '—'} | ${fromBc(row.dppo)} | ${dppo?.return ?? '—'} |`);
   }
   const episodes = rows[0]?.episodes ?? 0;
-  lines.push('', `Ours: mean ± std over seeds of the mean return of ${episodes} fresh evaluation episodes per run (deterministic: the Gaussian policy's mean action, the flow policy's ODE chain), env steps and wall-clock per run on 2 CPU cores. Published: ${published.gaussian_ppo.source}; ${published.reinflow.source}.`);
+  lines.push('', `Ours: mean ± std over seeds of the mean return of ${episodes} fresh evaluation episodes per run (deterministic: the Gaussian policy's mean action, the flow policy's ODE chain, the diffusion policy's DDPM mean chain), env steps and wall-clock per run on 2 CPU cores. Published: ${published.gaussian_ppo.source}; ${published.reinflow.source}; ${published.dppo.source}.`);
   return `${lines.join('\n')}\n`;
 }

@@ -37,7 +37,7 @@ const SPEC = {
   episodes: { kind: 'int', min: 1, max: 100_000, default: 100, doc: 'evaluation episodes per checkpoint' },
   seed: { kind: 'int', min: 0, max: 2 ** 31 - 1, default: 2_000_000, doc: 'first eval reset seed, apart from training and in-run eval seeds' },
   out: { kind: 'string', default: '', doc: 'markdown file to write (the table is printed either way)' },
-  compare: { kind: 'enum', values: ['none', 'recipe', 'locomotion'], default: 'none', doc: 'recipe: BC → PPO against BC → stage 2 → PPO per task and seed; locomotion: Gaussian PPO from scratch (<task>-gaussian-s<seed>) and BC → flow PPO beside the published figures' },
+  compare: { kind: 'enum', values: ['none', 'recipe', 'locomotion'], default: 'none', doc: 'recipe: BC → PPO against BC → stage 2 → PPO per task and seed; locomotion: Gaussian PPO from scratch (<task>-gaussian-s<seed>), BC → flow PPO (<task>-ppo-s<seed> from <task>-bc.flowtune) and diffusion BC → DPPO (<task>-dppo-s<seed> from <task>-diffusion-bc.flowtune) beside the published figures' },
 } as const;
 
 /** Sample efficiency: env steps until the rollout success, smoothed as the learning-curve plots are, first reaches this. */
@@ -181,7 +181,10 @@ async function compareLocomotion(args: ResultsArgs, tasks: readonly string[], se
   for (const task of tasks) {
     const gaussian: LocomotionSeed[] = [];
     const flowSeeds: LocomotionSeed[] = [];
+    const dppoSeeds: LocomotionSeed[] = [];
     for (const seed of seeds) {
+      const dppo = await locomotionSeed(args, task, `${task}-dppo-s${seed}`, seed);
+      if (dppo) dppoSeeds.push(dppo);
       const fromScratch = await locomotionSeed(args, task, `${task}-gaussian-s${seed}`, seed);
       if (fromScratch) gaussian.push(fromScratch);
       const flow = await locomotionSeed(args, task, `${task}-ppo-s${seed}`, seed);
@@ -190,8 +193,10 @@ async function compareLocomotion(args: ResultsArgs, tasks: readonly string[], se
     const bcFile = path.join(args.ckpts, `${task}-bc.flowtune`);
     // The BC checkpoint's own return shows even before its PPO runs finish ("911 → not run").
     const flow = existsSync(bcFile) ? { bcReturn: (await evaluator(args, task)(bcFile)).meanReturn, seeds: flowSeeds } : undefined;
-    if (gaussian.length === 0 && !flow) throw new UsageError('runs', `${args.runs} holds no ${task}-gaussian-s<seed> or ${task}-ppo-s<seed> run for seeds ${seeds.join(', ')}`);
-    rows.push({ task, gaussian, ...(flow ? { flow } : {}), episodes: args.episodes });
+    const diffusionBcFile = path.join(args.ckpts, `${task}-diffusion-bc.flowtune`);
+    const dppo = existsSync(diffusionBcFile) ? { bcReturn: (await evaluator(args, task)(diffusionBcFile)).meanReturn, seeds: dppoSeeds } : undefined;
+    if (gaussian.length === 0 && !flow && !dppo) throw new UsageError('runs', `${args.runs} holds no ${task}-gaussian-s<seed>, ${task}-ppo-s<seed> or ${task}-dppo-s<seed> run for seeds ${seeds.join(', ')}`);
+    rows.push({ task, gaussian, ...(flow ? { flow } : {}), ...(dppo ? { dppo } : {}), episodes: args.episodes });
   }
   writeTable(formatLocomotionTable(rows, published), args.out);
 }
