@@ -163,7 +163,7 @@ export const CONFIG_FIELDS: { readonly [K in ConfigKey]: SpecFor<ConfigValue<K>>
   'ppo.weight_decay': num('Decoupled weight decay; applies with ppo.optimizer=adamw only.', 0, 0, 1),
   'ppo.adam_eps': num('Adam epsilon.', 1e-5, 0, 1, { min: true }),
   'ppo.max_nonfinite_skips': int('Non-finite updates skipped in a row before training pauses with an error.', 3, 0, 1000),
-  'ppo.bc_coef': num('Weight of the BC regularizer: mean squared distance between the deterministic ODE actions of the policy and of the frozen policy the run started from, from the same x_0 (ReinFlow, DPPO); 0 = off.', 0, 0, 1e6),
+  'ppo.bc_coef': num('Weight of the BC regularizer: mean squared distance between the deterministic ODE actions of the policy and of the frozen policy the run started from, from the same x_0 (ReinFlow); a diffusion policy: DPPO\'s BC term, minus the fine-tuned net\'s mean log-prob of the base net\'s own chains; 0 = off.', 0, 0, 1e6),
   'ppo.reward_norm': bool('Gaussian and diffusion policies: divide each reward (a diffusion policy: each decision\'s chunk reward, as DPPO\'s running reward scaling) by the running std of the discounted return and clip to ±ppo.norm_clip (CleanRL\'s NormalizeReward); logged returns stay raw.', true),
   'ppo.norm_clip': num('Gaussian policy: clip of the normalized observations and rewards (10 in CleanRL); a diffusion policy: clip of its scaled rewards.', 10, 0, 1e6, { min: true }),
 

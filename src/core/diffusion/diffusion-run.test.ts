@@ -74,6 +74,15 @@ describe('a diffusion policy on the one run', () => {
     expect(Array.from(base)).not.toEqual(Array.from(straight.weights.get('velocity.output.kernel')!));
   }, 120_000);
 
+  it("DPPO's BC term (ppo.bc_coef) reads the base net's own chains: finite, and a log-prob term the update reports", async () => {
+    const { records } = await train(diffusionConfig(['ppo.bc_coef=0.1']), undefined, 1);
+    // −(mean clamped log-prob) of a 12-element chunk under stds ≥ 0.1: within [−2, 5] (the clamp's range, negated).
+    const bc = Number(records[0]['losses/bc']);
+    expect(Number.isFinite(bc)).toBe(true);
+    expect(bc).toBeGreaterThanOrEqual(-2);
+    expect(bc).toBeLessThanOrEqual(5);
+  }, 60_000);
+
   it('the loss recomputes the rollout\'s stored log-probs exactly: the ratio is 1 at lr 0 (DDPM and DDIM)', async () => {
     for (const extra of [[], ['policy.ddim_steps=3', 'dppo.ft_denoising_steps=2']]) {
       const config = diffusionConfig(extra);
