@@ -149,7 +149,7 @@ describe.skipIf(!existsSync(PEER))("DPPO's own hopper checkpoints, imported as d
     const config = [
       'denoising_steps: 20', 'ft_denoising_steps: 8', 'horizon_steps: 4', 'act_steps: 2', 'cond_steps: 1', 'obs_dim: 11', 'action_dim: 3',
       'train:', '  actor_lr: 2e-4', '  critic_lr: 5e-4', '  update_epochs: 7', '  gamma: 0.98', '  gae_lambda: 0.9', '  vf_coef: 0.25', '  target_kl: null',
-      '  reward_scale_running: false', '  batch_size: 50000',
+      '  reward_scale_running: false', '  batch_size: 50000', '  use_bc_loss: true', '  bc_loss_coeff: 0.05',
       'model:', '  _target_: model.diffusion.diffusion_ppo.PPODiffusion', '  gamma_denoising: 0.95', '  clip_ploss_coef: 0.02', '  clip_ploss_coef_rate: 2',
       '  randn_clip_value: 3', '  min_sampling_denoising_std: 0.08', '  min_logprob_denoising_std: 0.09', '  clip_vloss_coef: 0.5',
       '  clip_advantage_lower_quantile: 0.05', '  clip_advantage_upper_quantile: 0.95', '  denoising_steps: ${denoising_steps}', '  ft_denoising_steps: ${ft_denoising_steps}',
@@ -162,7 +162,7 @@ describe.skipIf(!existsSync(PEER))("DPPO's own hopper checkpoints, imported as d
     expect(stored.policy).toMatchObject({ kind: 'diffusion', denoise_steps: 20, n_action_steps: 2 });
     // PPODiffusion's own default base clip (1e-3) where its config gives none.
     expect(stored.dppo).toEqual({ ft_denoising_steps: 8, gamma_denoising: 0.95, clip_base: 1e-3, clip_rate: 2, min_sampling_std: 0.08, min_logprob_std: 0.09, randn_clip: 3, adv_quantile_low: 0.05, adv_quantile_high: 0.95 });
-    expect(stored.ppo).toMatchObject({ clip_low: 0.02, clip_high: 0.02, value_clip: 0.5, epochs: 7, value_coef: 0.25, target_kl: 0, reward_norm: false });
+    expect(stored.ppo).toMatchObject({ clip_low: 0.02, clip_high: 0.02, value_clip: 0.5, epochs: 7, value_coef: 0.25, target_kl: 0, reward_norm: false, bc_coef: 0.05 });
     expect(stored.advantages).toMatchObject({ gamma: 0.98, lambda: 0.9 });
     expect({ actor: stored.actor_lr, critic: stored.critic_lr }).toEqual({ actor: 2e-4, critic: 5e-4 });
     expect(imported.notes.join('\n')).toContain('leaves final_action_clip_value unset');
