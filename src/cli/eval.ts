@@ -16,7 +16,7 @@ import { PEER_FILE_SPEC, warnUnusedPeerKeys } from './peer-files';
 
 const SPEC = {
   task: { kind: 'string', required: true, doc: 'task to evaluate on: a built-in name, or ./path/ to a task of your own' },
-  ckpt: { kind: 'string', required: true, doc: 'checkpoint (.flowtune, or a ReinFlow .pt with its normalization.npz), or an exported policy (.onnx, run through onnxruntime-node)' },
+  ckpt: { kind: 'string', required: true, doc: 'checkpoint (.flowtune, or a ReinFlow or DPPO .pt with its normalization.npz), or an exported policy (.onnx, run through onnxruntime-node)' },
   ...PEER_FILE_SPEC,
   episodes: { kind: 'int', min: 1, max: 100_000, default: EVAL_DEFAULTS.episodes, doc: 'episodes, one per seed' },
   seed: { kind: 'int', min: 0, max: 2 ** 31 - 1, default: EVAL_DEFAULTS.seed, doc: 'first reset seed (episode e uses seed + e); kept apart from training seeds' },

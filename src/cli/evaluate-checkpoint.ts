@@ -32,7 +32,7 @@ export function isOnnxPath(path: string): boolean {
   return path.toLowerCase().endsWith('.onnx');
 }
 
-/** Evaluates a `.flowtune` checkpoint (or a ReinFlow `.pt`, with `peer`) with tfjs, or a `.onnx` export with onnxruntime-node. */
+/** Evaluates a `.flowtune` checkpoint (or a ReinFlow or DPPO `.pt`, with `peer`) with tfjs, or a `.onnx` export with onnxruntime-node. */
 export async function evaluateCheckpoint(path: string, parsed: RunConfig, overrides: readonly string[], options: EvaluateOptions, peer?: PeerFileArgs): Promise<CheckpointEvaluation> {
   if (isOnnxPath(path)) {
     // Loaded on demand: the commands that share this module never need the native runtime otherwise.

@@ -39,8 +39,8 @@ export function readCheckpointFile(path: string): Uint8Array {
 }
 
 /**
- * A checkpoint file on disk as core's CheckpointFile: read once, its header parsed once. A ReinFlow `.pt` comes with
- * its normalization and config (`peer`) and is matched to `expectedTask`, or to the one task its sizes fit.
+ * A checkpoint file on disk as core's CheckpointFile: read once, its header parsed once. A ReinFlow or DPPO `.pt` comes
+ * with its normalization and config (`peer`) and is matched to `expectedTask`, or to the one task its sizes fit.
  */
 export function loadCheckpointFile(path: string, options: { expectedTask?: string; peer?: PeerFileArgs } = {}): CheckpointFile {
   if (isPeerCheckpointName(path)) return openPeerCheckpointFile(path, options.peer ?? { normalization: '', peer_config: '' }, options.expectedTask);

@@ -30,7 +30,7 @@ import { stopWithSweepParent } from './sweep/parent-link';
 
 const SPEC = {
   task: { kind: 'string', doc: 'task to fine-tune on: a built-in name, or ./path/ to a task of your own; with resume=true the run\'s own by default' },
-  ckpt: { kind: 'string', doc: 'pretrained checkpoint (.flowtune, or a ReinFlow .pt with its normalization.npz); without it training starts from a fresh policy; not with resume=true' },
+  ckpt: { kind: 'string', doc: 'pretrained checkpoint (.flowtune, or a ReinFlow or DPPO .pt with its normalization.npz); without it training starts from a fresh policy; not with resume=true' },
   ...PEER_FILE_SPEC,
   out: { kind: 'string', default: '', doc: 'run folder (default runs/<task>-<time>)' },
   resume: { kind: 'bool', default: false, doc: 'continue the run in out= from its newest checkpoint, exactly' },

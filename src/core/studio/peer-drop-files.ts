@@ -1,5 +1,5 @@
 /**
- * Which dropped files make a peer's checkpoint (DESIGN.md §18): a ReinFlow `.pt`, its `normalization.npz` and, when
+ * Which dropped files make a peer's checkpoint (DESIGN.md §18): a ReinFlow or DPPO `.pt`, its `normalization.npz` and, when
  * dropped with them, its run's Hydra config (`.hydra/config.yaml`). The Model panel collects the files, loose or a
  * folder's, and this picks them by name; nothing is read here. The trainer converts the pick (peer-drop.ts).
  */

@@ -15,13 +15,14 @@ import { pickPeerDrop } from './peer-drop-files';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const HOPPER = path.resolve(here, '../../../../shared/fixtures/peers/reinflow-hopper');
-const bytes = (file: string) => new Uint8Array(readFileSync(path.join(HOPPER, file)));
+const DPPO_HOPPER = path.resolve(HOPPER, '../dppo-hopper');
+const bytes = (file: string, folder = HOPPER) => new Uint8Array(readFileSync(path.join(folder, file)));
 
-function drop(checkpoint: string, extra: Partial<PeerCheckpointDrop> = {}): PeerCheckpointDrop {
+function drop(checkpoint: string, extra: Partial<PeerCheckpointDrop> = {}, folder = HOPPER): PeerCheckpointDrop {
   return {
     kind: 'reinflow',
-    checkpoint: { name: checkpoint, bytes: bytes(checkpoint) },
-    normalization: { name: 'normalization.npz', bytes: bytes('normalization.npz') },
+    checkpoint: { name: checkpoint, bytes: bytes(checkpoint, folder) },
+    normalization: { name: 'normalization.npz', bytes: bytes('normalization.npz', folder) },
     ...extra,
   };
 }
@@ -119,6 +120,25 @@ describe('openDroppedCheckpoint', () => {
       const { normalization: _normalization, ...alone } = drop('state_40.pt');
       expect(() => openDroppedCheckpoint(alone, 'hopper')).toThrow(/^state_40\.pt needs its normalization\.npz \(obs_min, obs_max, action_min, action_max\): drop them together \(or their folder\)$/);
       expect(() => openDroppedCheckpoint(drop('normalization.npz'), 'hopper')).toThrow(/^normalization\.npz/);
+    });
+  });
+
+  describe.skipIf(!existsSync(DPPO_HOPPER))('a DPPO drop (../shared/fixtures/peers/dppo-hopper)', () => {
+    it('state_3000.pt becomes a hopper diffusion policy, its notes in the studio\'s words', () => {
+      const opened = openDroppedCheckpoint(drop('state_3000.pt', {}, DPPO_HOPPER), 'hopper');
+      expect(opened.file.kind).toBe('diffusion');
+      expect(opened.file.task).toBe('hopper');
+      expect(opened.notes[1]).toMatch(/^no Hydra config found: using DPPO's Gym hopper settings \(.*\); drop the run's \.hydra\/config\.yaml with it if the run used others$/);
+      expect(parseCheckpointFile(opened.files).metadata.stage).toBe('bc');
+    });
+
+    it('finetuned_5.pt keeps its base net as the reference weights', () => {
+      const opened = openDroppedCheckpoint(drop('finetuned_5.pt', {}, DPPO_HOPPER), 'hopper');
+      const again = parseCheckpointFile(opened.files);
+      expect(again.metadata.stage).toBe('ppo');
+      expect(again.kind).toBe('diffusion');
+      const { checkpoint } = openCheckpoint(again, setField(defaultConfig(), 'task', 'hopper'));
+      expect(checkpoint.kind === 'diffusion' && checkpoint.reference?.has('velocity.mlp.output.kernel')).toBe(true);
     });
   });
 });

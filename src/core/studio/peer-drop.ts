@@ -1,6 +1,6 @@
 /**
  * A checkpoint dropped in the studio, opened once (DESIGN.md §16 "One checkpoint file", §18): our own files are parsed
- * as they are; a ReinFlow `.pt` with its normalization.npz (and Hydra config) is converted into the `.flowtune` it
+ * as they are; a ReinFlow or DPPO `.pt` with its normalization.npz (and Hydra config) is converted into the `.flowtune` it
  * would be had it been trained here, matched to the studio's task when the sizes fit. From then on the trainer sees
  * only that `.flowtune` (the other-task offer, the selected model, autosave, export), under the `.pt`'s name.
  */
