@@ -40,7 +40,7 @@ async function main(): Promise<void> {
     episodes: args.episodes, seed: args.seed, batch: args.batch,
     onBatch: (done, successes, meanReturn) => console.error(`evaluated ${done}/${args.episodes} episodes: `
       + (successes !== undefined ? `success ${successes}/${done}` : `mean return ${meanReturn.toFixed(2)}`)),
-  });
+  }, args);
   console.log(JSON.stringify(result));
 }
 
