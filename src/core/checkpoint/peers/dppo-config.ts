@@ -235,7 +235,7 @@ function fineTuningFields(config: HydraConfig | undefined, nActionSteps: number,
   add('advantages.normalize', model('norm_adv', isBoolean) ?? true);
   // DPPO's BC term (the fine-tuned net's log-prob of the base net's chains) is ppo.bc_coef for a diffusion policy.
   add('ppo.bc_coef', config?.first(['train.use_bc_loss'], isBoolean) === true ? (trainNumber('bc_loss_coeff') ?? 0) : 0);
-  const batchSize = config?.first(['train.batch_size'], isNumber);
+  const batchSize = fineTuningConfig ? config?.first(['train.batch_size'], isNumber) : undefined;
   if (batchSize !== undefined) notes.push(`${config?.name}'s train.batch_size (${batchSize} denoising-step samples) is not carried: ppo.minibatch_size must divide this run's own num_envs × env.steps_per_iteration × dppo.ft_denoising_steps`);
   return fields;
 }
