@@ -13,7 +13,7 @@ import { isBoolean, isNumber, isString, type HydraConfig } from './hydra-config'
 /** A run-config field the peer's config sets, in our key. */
 export interface PeerConfigField {
   key: ConfigKey;
-  value: number | boolean;
+  value: number | boolean | string;
 }
 
 /** How the imported diffusion policy samples and fine-tunes. */
@@ -188,7 +188,7 @@ function fineTuningFields(config: HydraConfig | undefined, nActionSteps: number,
   const fineTuningConfig = config?.first(['model._target_'], isString)?.endsWith('PPODiffusion') ?? false;
   const fallback = fineTuningConfig ? PPO_DIFFUSION_DEFAULTS : DPPO_GYM_DEFAULTS;
   const fields: PeerConfigField[] = [];
-  const add = (key: ConfigKey, value: number | boolean | undefined) => {
+  const add = (key: ConfigKey, value: number | boolean | string | undefined) => {
     if (value !== undefined) fields.push({ key, value });
   };
   const model = <T>(key: string, isType: (value: unknown) => value is T): T | undefined => stated(config, key, isType);
@@ -227,7 +227,8 @@ function fineTuningFields(config: HydraConfig | undefined, nActionSteps: number,
   add('ppo.reward_norm', config?.first(['train.reward_scale_running'], isBoolean) ?? g.rewardScaleRunning);
   add('ppo.critic_warmup_steps', criticWarmup(config, nActionSteps));
   add('ppo.entropy_coef', trainNumber('ent_coef') ?? 0);
-  // PPODiffusion's own constants: log-probs clamped to [−5, 2]; its running reward scaling does not clip.
+  // PPODiffusion's own constants: v_loss ½(V − R)², log-probs clamped to [−5, 2]; its running reward scaling does not clip.
+  add('ppo.value_loss', 'mse');
   add('ppo.logprob_clamp', true);
   add('ppo.logprob_min', -5);
   add('ppo.logprob_max', 2);

@@ -102,7 +102,7 @@ describe.skipIf(!existsSync(PEER))("DPPO's own hopper checkpoints, imported as d
       expect(opened.file.metadata.training).toMatchObject({ iteration: 5 });
       const stored = opened.file.metadata.config as unknown as RunConfig;
       expect(stored.dppo).toMatchObject({ ft_denoising_steps: 10, gamma_denoising: 0.99, clip_base: 0.01, clip_rate: 3, min_sampling_std: 0.1, min_logprob_std: 0.1, randn_clip: 3 });
-      expect(stored.ppo).toMatchObject({ clip_low: 0.01, clip_high: 0.01, value_clip: 0, epochs: 5 });
+      expect(stored.ppo).toMatchObject({ clip_low: 0.01, clip_high: 0.01, value_clip: 0, epochs: 5, value_loss: 'mse', logprob_clamp: true, logprob_min: -5, logprob_max: 2 });
       expect({ actor: stored.actor_lr, critic: stored.critic_lr }).toEqual({ actor: 1e-4, critic: 1e-3 });
 
       // The nets are the file's, tensor for tensor: actor_ft's as the policy, actor's as the reference.
