@@ -219,7 +219,8 @@ function fineTuningFields(config: HydraConfig | undefined, nActionSteps: number,
   add('actor_lr', trainNumber('actor_lr') ?? g.actorLr);
   add('critic_lr', trainNumber('critic_lr') ?? g.criticLr);
   add('ppo.epochs', trainNumber('update_epochs') ?? g.updateEpochs);
-  add('advantages.gamma', trainNumber('gamma') ?? g.gamma);
+  // DPPO discounts once per decision of act_steps env steps; ours discounts per env step.
+  add('advantages.gamma', Math.pow(trainNumber('gamma') ?? g.gamma, 1 / nActionSteps));
   add('advantages.lambda', trainNumber('gae_lambda') ?? g.gaeLambda);
   add('ppo.value_coef', trainNumber('vf_coef') ?? (fineTuningConfig ? 0 : g.vfCoef));
   add('ppo.target_kl', trainNumber('target_kl') ?? (fineTuningConfig ? 0 : g.targetKl));
