@@ -22,14 +22,15 @@ const mish = (x: number) => x * Math.tanh(x > 20 ? x : Math.log1p(Math.exp(x)));
 
 /**
  * FlowMLP's time embedding of one step (policy/velocity-reflow.ts `reflowTimeEmbedding`) as the constant it is once the
- * weights are fixed: every chain of a batch shares the step's time. Computed in float64 from the float32 weights.
+ * weights are fixed: every chain of a batch shares the step's time. Computed in float64 from the float32 weights. It
+ * embeds s = 1 − t, or, for DPPO's DiffusionMLP (prediction epsilon), the integer denoising step t as it is.
  */
 export function reflowTimeEmbeddingValues(weights: ReadonlyMap<string, WeightEntry>, options: FlowPolicyOptions, t: number, stepSize: number): Float32Array {
   const sinusoidOf = (value: number) => {
     const angles = reflowFrequencies(options.timeEmbedDim).map((frequency) => Math.fround(value) * Math.fround(frequency));
     return [...angles.map(Math.sin), ...angles.map(Math.cos)];
   };
-  const time = sinusoidOf(1 - Math.fround(t));
+  const time = sinusoidOf(options.prediction === 'epsilon' ? t : 1 - Math.fround(t));
   const sinusoid = options.shortcut ? [...time, ...sinusoidOf(stepSize)] : time;
   return Float32Array.from(denseRow(denseRow(sinusoid, weights, 'velocity.time.0').map(mish), weights, 'velocity.time.1'));
 }
@@ -42,7 +43,8 @@ export function reflowObsNodes(g: GraphBuilder, param: GraphParam, options: Flow
 
 /**
  * Our velocity for one step: −head(Concat[x_t [B, H·A], condition]), the condition being [emb | features] (FlowMLP,
- * ShortCut's concate) or emb + features, emb · features (ShortCut's add, multiply).
+ * ShortCut's concate) or emb + features, emb · features (ShortCut's add, multiply). For DPPO's DiffusionMLP (prediction
+ * epsilon) the head's output is ε as it is, not negated.
  */
 export function velocityReflowNodes(g: GraphBuilder, param: GraphParam, options: FlowPolicyOptions, xFlat: string, timeEmbedding: string, features: string, featureDim: number): string {
   const combination = options.shortcut ? (options.reflow as ReflowLayout).combination : 'concate';
@@ -50,5 +52,6 @@ export function velocityReflowNodes(g: GraphBuilder, param: GraphParam, options:
     : combination === 'multiply' ? g.op('Mul', [timeEmbedding, features], {}, 'condition')
       : g.op('Concat', [timeEmbedding, features], { axis: { int: 1 } }, 'condition');
   const input = g.op('Concat', [xFlat, condition], { axis: { int: 1 } }, 'velocity_input');
-  return g.op('Neg', [torchMlpNodes(g, param, 'velocity.mlp', reflowVelocityLayout(options, featureDim), input)], {}, 'velocity');
+  const output = torchMlpNodes(g, param, 'velocity.mlp', reflowVelocityLayout(options, featureDim), input);
+  return options.prediction === 'epsilon' ? output : g.op('Neg', [output], {}, 'velocity');
 }
