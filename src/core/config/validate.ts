@@ -36,13 +36,9 @@ function otherCrossFieldProblems(config: RunConfig): ConfigProblem[] {
     if (env.obs_type !== 'state') add('env.obs_type', `env.obs_type must be state ${fix}: the Gaussian policy has no point-cloud encoder`);
   }
   if (policy.kind === 'diffusion') {
-    // DPPO's chain (DESIGN.md §17): DDIM thins the T DDPM steps evenly, and only steps of the chain can be fine-tuned.
-    const chain = policy.ddim_steps > 0 ? policy.ddim_steps : policy.denoise_steps;
+    // DPPO's chain (DESIGN.md §17): DDIM thins the T DDPM steps evenly (how many steps a run fine-tunes is the family's check).
     if (policy.ddim_steps > 0 && policy.denoise_steps % policy.ddim_steps !== 0) {
       add('policy.ddim_steps', `policy.ddim_steps (${policy.ddim_steps}) must divide policy.denoise_steps (${policy.denoise_steps}): DPPO's DDIM grid steps by T/S`);
-    }
-    if (config.dppo.ft_denoising_steps > chain) {
-      add('dppo.ft_denoising_steps', `dppo.ft_denoising_steps (${config.dppo.ft_denoising_steps}) must be at most the chain's ${chain} ${policy.ddim_steps > 0 ? 'DDIM (policy.ddim_steps)' : 'DDPM (policy.denoise_steps)'} steps`);
     }
     if (config.dppo.adv_quantile_low >= config.dppo.adv_quantile_high) {
       add('dppo.adv_quantile_high', `dppo.adv_quantile_high (${config.dppo.adv_quantile_high}) must be above dppo.adv_quantile_low (${config.dppo.adv_quantile_low})`);

@@ -27,7 +27,7 @@ import type { CollectedRollout, CollectInputs, FamilyLearner, FamilySnapshot, Lo
 import type { RunResumeState } from '../run/run-state';
 import { deterministicDiffusion, diffusionActor } from './diffusion-actor';
 import { sampleDiffusion } from './diffusion-sampler';
-import { diffusionSettings, type DiffusionSettings } from './diffusion-settings';
+import { checkFineTunedSteps, diffusionSettings, type DiffusionSettings } from './diffusion-settings';
 import { dppoObjective } from './dppo-objective';
 
 /** Runs `call` with normalized stacked observations [B, nObs·frame] as the state input. */
@@ -105,6 +105,7 @@ export class DiffusionLearner extends LoadedDiffusionPolicy implements FamilyLea
 
   checkConfig(config: RunConfig): void {
     diffusionSettings(config);
+    checkFineTunedSteps(config);
     if (config.policy.freeze_encoder === 'true') {
       throw new ConfigError('policy.freeze_encoder', 'policy.freeze_encoder=true is not supported for diffusion policies: DPPO fine-tunes the whole net; use auto or false');
     }

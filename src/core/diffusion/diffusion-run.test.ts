@@ -74,6 +74,12 @@ describe('a diffusion policy on the one run', () => {
     expect(Array.from(base)).not.toEqual(Array.from(straight.weights.get('velocity.output.kernel')!));
   }, 120_000);
 
+  it('refuses to fine-tune more steps than the chain has, naming the key; evaluation thins K\' with the chain', async () => {
+    const config = diffusionConfig(['policy.ddim_steps=2']);
+    await expect(openRun(config, undefined, ports())).rejects.toThrow("dppo.ft_denoising_steps (3) must be at most the chain's 2 DDIM (policy.ddim_steps) steps");
+    expect(diffusionSettings(config).ftSteps).toBe(2);
+  });
+
   it("DPPO's BC term (ppo.bc_coef) reads the base net's own chains: finite, and a log-prob term the update reports", async () => {
     const { records } = await train(diffusionConfig(['ppo.bc_coef=0.1']), undefined, 1);
     // −(mean clamped log-prob) of a 12-element chunk under stds ≥ 0.1: within [−2, 5] (the clamp's range, negated).

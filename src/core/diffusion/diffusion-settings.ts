@@ -46,6 +46,14 @@ export function diffusionNetTime(options: Pick<FlowPolicyOptions, 'velocityNet'>
   return options.velocityNet === 'reflow_mlp' ? t : t / steps;
 }
 
+/** Refuses a run that would fine-tune more steps than its chain has. */
+export function checkFineTunedSteps(config: RunConfig): void {
+  const length = chainLength({ steps: config.policy.denoise_steps, ddimSteps: config.policy.ddim_steps });
+  if (config.dppo.ft_denoising_steps > length) {
+    throw new ConfigError('dppo.ft_denoising_steps', `dppo.ft_denoising_steps (${config.dppo.ft_denoising_steps}) must be at most the chain's ${length} ${config.policy.ddim_steps > 0 ? 'DDIM (policy.ddim_steps)' : 'DDPM (policy.denoise_steps)'} steps`);
+  }
+}
+
 /** The run config's diffusion settings; throws a ConfigError naming the key that cannot hold. */
 export function diffusionSettings(config: RunConfig): DiffusionSettings {
   const steps = config.policy.denoise_steps;
@@ -54,15 +62,12 @@ export function diffusionSettings(config: RunConfig): DiffusionSettings {
   if (ddimSteps > 0 && steps % ddimSteps !== 0) {
     throw new ConfigError('policy.ddim_steps', `policy.ddim_steps (${ddimSteps}) must divide policy.denoise_steps (${steps}): DPPO's leading grid steps by T/S`);
   }
-  const length = chainLength({ steps, ddimSteps });
-  if (config.dppo.ft_denoising_steps > length) {
-    throw new ConfigError('dppo.ft_denoising_steps', `dppo.ft_denoising_steps (${config.dppo.ft_denoising_steps}) must be at most the chain's ${length} ${ddimSteps > 0 ? 'DDIM' : 'DDPM'} steps`);
-  }
   return {
     steps,
     ddimSteps,
     denoisedClip: config.policy.denoised_clamp,
-    ftSteps: config.dppo.ft_denoising_steps,
+    // Sampling outside training (evaluation, export) may thin the chain below K': every step is then the policy's own.
+    ftSteps: Math.min(config.dppo.ft_denoising_steps, chainLength({ steps, ddimSteps })),
     minSamplingStd: config.dppo.min_sampling_std,
     minLogprobStd: config.dppo.min_logprob_std,
     randnClip: config.dppo.randn_clip,
