@@ -56,6 +56,11 @@ export const SWEEP_PRESETS = {
     baseline: 'gaussian-ppo',
     variants: [{ name: 'gaussian', preset: 'gaussian-ppo' }],
   },
+  dppo: {
+    doc: 'DPPO\'s fine-tuning of a diffusion policy (preset dppo), one variant over the seeds; give ckpt= a diffusion BC checkpoint.',
+    baseline: 'dppo',
+    variants: [{ name: 'dppo', preset: 'dppo' }],
+  },
 } as const satisfies Record<string, SweepPreset>;
 
 export type SweepPresetName = keyof typeof SWEEP_PRESETS;
