@@ -100,8 +100,8 @@ test.describe('journey 12: a ReinFlow checkpoint dropped into the studio (DESIGN
     expect(records.map((record) => record['progress/env_steps'])).toEqual([expect.any(Number), steps]);
 
     // Export → ReinFlow .pt: the fine-tuned policy as ReinFlow's own files, which our reader takes back in PPOFlow's layout.
-    await expect(page.getByTestId('export-reinflow')).toBeEnabled();
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-reinflow').click()]);
+    await expect(page.getByTestId('export-peer')).toBeEnabled();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-peer').click()]);
     expect(download.suggestedFilename()).toBe('hopper-ppo-it2.reinflow.zip');
     const entries = unzipSync(new Uint8Array(readFileSync((await download.path())!)));
     expect(Object.keys(entries).sort()).toEqual(['hopper-ppo-it2.pt', 'normalization.npz']);

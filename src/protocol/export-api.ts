@@ -10,10 +10,14 @@ export interface ModelExport {
   baseName: string;
 }
 
-/** A policy of ReinFlow's layout as ReinFlow's own files (DESIGN.md §18 "Going back"). */
-export interface ReinflowFiles {
+/** A peer's own layout that Export writes back: ReinFlow's FlowMLP (a flow policy) or DPPO's DiffusionMLP (a diffusion policy). */
+export type PeerFormat = 'reinflow' | 'dppo';
+
+/** A policy of a peer's layout as the peer's own files (DESIGN.md §18 "Going back"). */
+export interface PeerFiles {
   baseName: string;
-  /** `<baseName>.pt`, which ReinFlow reads with torch.load(weights_only=True) and load_state_dict(strict=True). */
+  format: PeerFormat;
+  /** `<baseName>.pt`, which the peer reads with torch.load(weights_only=True) and load_state_dict(strict=True). */
   pt: Uint8Array;
   /** `normalization.npz`: obs_min, obs_max, action_min, action_max. */
   normalization: Uint8Array;
@@ -51,5 +55,5 @@ export interface ExportApi {
   /** The run's policy (or the selected checkpoint's, with no run) as ONNX, with the inputs the page checks it on. */
   exportOnnx(): Promise<OnnxExport>;
   /** The run's (or the selected) policy as ReinFlow's .pt and normalization.npz; a policy of another layout is one sentence. */
-  exportReinflow(): Promise<ReinflowFiles>;
+  exportPeer(): Promise<PeerFiles>;
 }

@@ -5,15 +5,18 @@
 import type { BackendSpeed } from '../core/backend/backend-speed';
 import type { AdapterSummary, BackendName } from '../core/backend/choose-backend';
 import type { CheckpointFiles } from '../core/checkpoint/checkpoint-open';
+import type { PeerFormat } from './export-api';
 import type { PeerCheckpointFiles } from '../core/checkpoint/peers/reinflow-import';
 import type { NoiseConfig, RunConfig, TaskName } from '../core/config/run-config';
 import type { MetricRecord } from '../core/metrics/metric-keys';
+import type { LiveSettings } from '../core/run/live-settings';
 import type { EpisodeSummary } from './inspection-api';
 import type { RecipePoint, RecipeStatus } from './recipe-api';
 import type { QueueStatus, RunListing } from './runs-api';
 import type { TaskEntry } from './tasks-api';
 
 export type { CheckpointFiles } from '../core/checkpoint/checkpoint-open';
+export type { LiveSettings } from '../core/run/live-settings';
 
 /** A ReinFlow `.pt` dropped with its normalization.npz (and its run's Hydra config): the trainer converts it once into a `.flowtune`. */
 export type PeerCheckpointDrop = { kind: 'reinflow' } & PeerCheckpointFiles;
@@ -80,8 +83,8 @@ export interface CheckpointInfo {
   eval: Record<string, number>;
   hasOptimizerState: boolean;
   format: 'flowtune' | 'tfjs';
-  /** Whether the policy has ReinFlow's FlowMLP layout, so Export can write it as ReinFlow's own .pt. */
-  reinflowLayout: boolean;
+  /** The peer whose layout the policy has (ReinFlow's FlowMLP, DPPO's DiffusionMLP), so Export can write it as that peer's .pt; null for none. */
+  peerLayout: PeerFormat | null;
 }
 
 /** A model: a checkpoint, or a freshly initialized policy. */
@@ -194,6 +197,8 @@ export interface RunControlApi {
   setConfig(config: RunConfig): Promise<RunConfig>;
   /** Changes noise fields live: they apply from the next rollout. */
   setNoise(noise: Partial<NoiseConfig>): Promise<RunConfig>;
+  /** Changes live fields (noise, a diffusion policy's dppo.min_sampling_std): they apply from the next rollout. */
+  setLive(settings: LiveSettings): Promise<RunConfig>;
   /** Selects the task and its observation kind, and preselects the shipped checkpoint for both. */
   selectTask(task: TaskName, obsType: ObsType): Promise<ModelSource>;
   /**

@@ -21,7 +21,7 @@ export function checkpointInfo(files: CheckpointFiles, checkpoint: FamilyCheckpo
     eval: { ...metadata.eval },
     hasOptimizerState: checkpoint.progress !== undefined,
     format: files.kind,
-    reinflowLayout: checkpoint.kind === 'flow' && checkpoint.architecture.velocityNet === 'reflow_mlp',
+    peerLayout: checkpoint.kind === 'gaussian' || checkpoint.architecture.velocityNet !== 'reflow_mlp' ? null : checkpoint.kind === 'diffusion' ? 'dppo' : 'reinflow',
   };
 }
 

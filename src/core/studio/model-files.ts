@@ -9,10 +9,11 @@ import { exportTfjs } from '../checkpoint/tfjs-format';
 import { TrainingError } from '../errors';
 import type { Run } from '../run/run';
 import { flowArchitectureOf } from '../checkpoint/checkpoint-file';
+import { dppoExport } from '../checkpoint/peers/dppo-export';
 import { reinflowExport } from '../checkpoint/peers/reinflow-export';
 import { writeNpz } from '../checkpoint/torch/npz-writer';
 import { writeTorchCheckpoint } from '../checkpoint/torch/torch-pt-writer';
-import type { ModelExport, ReinflowFiles } from '../../protocol/trainer-api';
+import type { ModelExport, PeerFiles } from '../../protocol/trainer-api';
 
 const WEIGHTS_FILE = 'model.weights.bin';
 
@@ -41,15 +42,20 @@ async function modelContents(run: Run | undefined, selected: SelectedModel | und
   return { contents, baseName: selected.info.source.replace(/^.*\//, '').replace(/\.(flowtune|json|tfjs\.zip|pth?)$/, '') };
 }
 
-/** A policy of ReinFlow's layout as ReinFlow's own files (`npm run export -- format=reinflow`); another is one sentence. */
-export async function exportReinflowFiles(run: Run | undefined, selected: SelectedModel | undefined): Promise<ReinflowFiles> {
+/**
+ * A policy of a peer's layout as the peer's own files: ReinFlow's for a flow policy (`npm run export -- format=reinflow`),
+ * DPPO's for a diffusion policy (`format=dppo`); another is one sentence.
+ */
+export async function exportPeerFiles(run: Run | undefined, selected: SelectedModel | undefined): Promise<PeerFiles> {
   const { contents, baseName } = await modelContents(run, selected);
-  if (contents.metadata.architecture.kind === 'gaussian') throw new TrainingError("ReinFlow's format holds a flow policy of its FlowMLP layout, and this model is a Gaussian policy");
-  const exported = reinflowExport({
-    name: baseName, architecture: flowArchitectureOf(contents.metadata), tensors: contents.tensors, metadata: contents.metadata, reference: contents.reference,
-  });
+  const kind = contents.metadata.architecture.kind;
+  if (kind === 'gaussian') throw new TrainingError("ReinFlow's and DPPO's formats hold flow and diffusion policies of their MLP layouts, and this model is a Gaussian policy");
+  const format = kind === 'diffusion' ? 'dppo' : 'reinflow';
+  const source = { name: baseName, architecture: flowArchitectureOf(contents.metadata), tensors: contents.tensors, metadata: contents.metadata, reference: contents.reference };
+  const exported = format === 'dppo' ? dppoExport(source) : reinflowExport(source);
   return {
     baseName,
+    format,
     pt: writeTorchCheckpoint(exported.checkpoint, { label: `${baseName}.pt`, archiveName: baseName }),
     normalization: writeNpz(exported.normalization, { label: 'normalization.npz' }),
     notes: exported.notes,

@@ -10,7 +10,7 @@ import { chainSampleBuffers } from '../../../src/core/studio/chain-sampler';
 import { episodeReplay } from '../episode-replay';
 import { liveFrame } from '../live-frame';
 import { exportOnnx } from '../onnx-export';
-import { exportModelFiles, exportReinflowFiles } from '../../../src/core/studio/model-files';
+import { exportModelFiles, exportPeerFiles } from '../../../src/core/studio/model-files';
 import type { TrainerParts } from '../trainer-parts';
 
 export function inspectionApi(parts: TrainerParts): InspectionApi & ExportApi {
@@ -61,8 +61,8 @@ export function inspectionApi(parts: TrainerParts): InspectionApi & ExportApi {
       const files = await exportModelFiles(parts.session.run, parts.session.models.selected);
       return Comlink.transfer(files, [files.flowtune.buffer as ArrayBuffer, files.weightsBin.buffer as ArrayBuffer]);
     },
-    async exportReinflow() {
-      const files = await exportReinflowFiles(parts.session.run, parts.session.models.selected);
+    async exportPeer() {
+      const files = await exportPeerFiles(parts.session.run, parts.session.models.selected);
       return Comlink.transfer(files, [files.pt.buffer as ArrayBuffer, files.normalization.buffer as ArrayBuffer]);
     },
     async exportOnnx() {
