@@ -121,8 +121,20 @@ describe('configWarnings', () => {
       'noise.level=0.3, policy.denoise_steps=8 do nothing with policy.kind=gaussian; they apply to flow policies only',
     ]);
     expect(configWarnings(withOverrides('ppo.reward_norm=false'), ['ppo.reward_norm'], CLI_TRAIN_HOST)).toEqual([
-      'ppo.reward_norm=false does nothing with policy.kind=flow; it applies to the Gaussian policy only (policy.kind=gaussian)',
+      'ppo.reward_norm=false does nothing with policy.kind=flow; it applies to the Gaussian policy and diffusion policies only (policy.kind=gaussian or diffusion)',
     ]);
     expect(configWarnings(presetConfig('gaussian-ppo'), [], CLI_TRAIN_HOST)).toEqual([]);
+  });
+
+  it('warns that noise, value-input and entropy keys do nothing for a diffusion policy, and dppo.* nothing for another family', () => {
+    const diffusion = applyOverrides(presetConfig('dppo'), ['noise.level=0.3', 'ppo.entropy_coef=0.01']);
+    expect(configWarnings(diffusion, ['noise.level', 'ppo.entropy_coef', 'ppo.reward_norm', 'dppo.clip_base'], CLI_TRAIN_HOST)).toEqual([
+      'noise.level=0.3, ppo.entropy_coef=0.01 do nothing with policy.kind=diffusion: DPPO explores with dppo.min_sampling_std on fixed step stds and its critic reads the observation',
+    ]);
+    expect(configWarnings(withOverrides('dppo.clip_base=0.1', 'policy.ddim_steps=2'), ['dppo.clip_base', 'policy.ddim_steps'], CLI_TRAIN_HOST)).toEqual([
+      'dppo.clip_base=0.1, policy.ddim_steps=2 do nothing with policy.kind=flow; they apply to diffusion policies only (policy.kind=diffusion)',
+    ]);
+    // The preset itself names only keys a diffusion policy reads.
+    expect(configWarnings(presetConfig('dppo'), [], CLI_TRAIN_HOST)).toEqual([]);
   });
 });

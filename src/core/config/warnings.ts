@@ -42,7 +42,7 @@ export function configWarnings(config: RunConfig, givenKeys: Iterable<ConfigKey>
   const given = new Set(givenKeys);
   const warnings: string[] = [];
   const method = config.noise.method;
-  if (host.trainsPpo && config.ppo.entropy_coef !== 0 && (method === 'sde' || method === 'cps')) {
+  if (host.trainsPpo && config.policy.kind === 'flow' && config.ppo.entropy_coef !== 0 && (method === 'sde' || method === 'cps')) {
     // With sde or cps σ is a fixed schedule, so the entropy bonus is a constant with no gradient.
     warnings.push(`${shown(config, 'ppo.entropy_coef')} does nothing with noise.method=${method}, whose std is fixed, so the entropy term has no gradient; only noise.method=noise has a learned std`);
   }
@@ -92,6 +92,8 @@ export function configWarnings(config: RunConfig, givenKeys: Iterable<ConfigKey>
 
 /** Keys that size or drive only the flow policy (DESIGN.md §3) or only the Gaussian baseline. */
 const FLOW_ONLY_PREFIXES = ['noise.', 'policy.denoise', 'policy.history_spacing', 'policy.velocity_net', 'policy.hidden', 'policy.encoder_hidden', 'policy.ditx_', 'policy.value_on', 'policy.detach_critic_input', 'policy.freeze_encoder', 'policy.value_hidden', 'policy.noise_head_hidden', 'ppo.bc_coef', 'ppo.logprob_'];
+/** Reward scaling: the Gaussian baseline's, and DPPO's running reward scaling for a diffusion policy. */
+const REWARD_SCALING_KEYS: readonly ConfigKey[] = ['ppo.reward_norm', 'ppo.norm_clip'];
 const GAUSSIAN_ONLY_KEYS: readonly ConfigKey[] = ['policy.gaussian_hidden', 'policy.init_log_std', 'policy.running_obs_norm', 'ppo.reward_norm', 'ppo.norm_clip'];
 
 /** Keys a diffusion policy does not read: its exploration is DPPO's std floor, its critic reads the observation, its step stds are fixed. */
@@ -122,5 +124,5 @@ function policyKindWarnings(config: RunConfig, given: ReadonlySet<ConfigKey>): s
   const verb = idle.length === 1 ? 'does' : 'do';
   return [...diffusion, kind === 'gaussian'
     ? `${listed} ${verb} nothing with policy.kind=gaussian; ${idle.length === 1 ? 'it applies' : 'they apply'} to flow policies only`
-    : `${listed} ${verb} nothing with policy.kind=flow; ${idle.length === 1 ? 'it applies' : 'they apply'} to the Gaussian policy only (policy.kind=gaussian)`];
+    : `${listed} ${verb} nothing with policy.kind=flow; ${idle.length === 1 ? 'it applies' : 'they apply'} to the Gaussian policy${idle.every((key) => REWARD_SCALING_KEYS.includes(key)) ? ' and diffusion policies' : ''} only (policy.kind=gaussian${idle.every((key) => REWARD_SCALING_KEYS.includes(key)) ? ' or diffusion' : ''})`];
 }

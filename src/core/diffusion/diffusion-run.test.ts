@@ -74,6 +74,14 @@ describe('a diffusion policy on the one run', () => {
     expect(Array.from(base)).not.toEqual(Array.from(straight.weights.get('velocity.output.kernel')!));
   }, 120_000);
 
+  it('trains a DiT-X ε net too (DDIM fine-tuning), its update moving the weights', async () => {
+    const config = diffusionConfig(['policy.velocity_net=ditx', 'policy.ditx_dim=16', 'policy.ditx_depth=1', 'policy.ditx_heads=2', 'policy.ddim_steps=3']);
+    const { records, weights, reference } = await train(config, undefined, 1);
+    expect(Number.isFinite(Number(records[0]['losses/policy']))).toBe(true);
+    const moved = [...weights].filter(([name, data]) => name.startsWith('velocity.') && data.some((value, index) => value !== reference!.get(name)!.data[index]));
+    expect(moved.length).toBeGreaterThan(0);
+  }, 60_000);
+
   it('refuses to fine-tune more steps than the chain has, naming the key; evaluation thins K\' with the chain', async () => {
     const config = diffusionConfig(['policy.ddim_steps=2']);
     await expect(openRun(config, undefined, ports())).rejects.toThrow("dppo.ft_denoising_steps (3) must be at most the chain's 2 DDIM (policy.ddim_steps) steps");
