@@ -4,11 +4,12 @@
  * exists the Model panel describes the run's own model, and a newly chosen one waits for Reset.
  */
 import type { FamilyCheckpoint } from '../../src/core/run/family-checkpoint';
-import { cloneConfig, diffConfig, fieldGroup, validateConfig, type NoiseConfig, type RunConfig, type TaskName } from '../../src/core/config';
+import { cloneConfig, diffConfig, validateConfig, type NoiseConfig, type RunConfig, type TaskName } from '../../src/core/config';
 import { getTask } from '../../src/core/envs/task-registry';
 import { assertConfigFitsCheckpoint } from '../../src/core/run/checkpoint-run-config';
 import { checkpointStartsRun, openCheckpoint, parseCheckpointFile, type CheckpointFile } from '../../src/core/run/open-checkpoint';
 import { familyLabel } from '../../src/core/run/fresh-policy-name';
+import { isLiveKey, liveSettingsOf, withLiveSettings, type LiveSettings } from '../../src/core/run/live-settings';
 import type { Run } from '../../src/core/run/run';
 import type { CheckpointFiles, CheckpointInfo, ModelSource, ObsType, TrainerEvent } from '../../src/protocol/trainer-api';
 import { checkpointInfo, fetchShipped, shippedCheckpointPath } from './model-source';
@@ -39,7 +40,7 @@ export class ModelSelection {
   ) {}
 
   /**
-   * The config of the next run; its noise fields also reach a live run, through Run.setNoise.
+   * The config of the next run; its live fields (noise, DPPO's std floor) also reach a live run, through Run.setLive.
    * A field the selected checkpoint fixes (its architecture, observation or action space) is refused.
    */
   setConfig(config: RunConfig): RunConfig {
@@ -48,27 +49,32 @@ export class ModelSelection {
     // Another policy family (a preset such as gaussian-ppo) trains from a fresh policy of its own: the checkpoint is set aside.
     if (selected && !checkpointStartsRun(valid, selected.checkpoint.kind)) {
       this.freshReason = `policy.kind=${valid.policy.kind}: Train starts from a fresh ${familyLabel(valid.policy.kind)} policy, since ${selected.info.source} holds a ${familyLabel(selected.checkpoint.kind)} policy (drop it again to train it)`;
-      this.liveRun()?.setNoise(valid.noise);
+      this.liveRun()?.setLive(liveSettingsOf(valid));
       this.use(valid, undefined);
       return this.config;
     }
     if (selected && valid.task === selected.checkpoint.metadata.task) assertConfigFitsCheckpoint(valid, selected.checkpoint.metadata);
-    this.liveRun()?.setNoise(valid.noise);
+    this.liveRun()?.setLive(liveSettingsOf(valid));
     this.config = valid;
     this.emit({ type: 'config', config: this.config });
     return this.config;
   }
 
-  /**
-   * Changes noise fields; a live run reads them when its next rollout starts. Noise fields never
-   * conflict with a checkpoint, and each config the change lands in is validated once: a live run
-   * validates its own, which is the next run's config too unless other fields were edited since.
-   */
+  /** Changes noise fields (setLive with the noise section only). */
   setNoise(noise: Partial<NoiseConfig>): RunConfig {
-    const next: RunConfig = { ...this.config, noise: { ...this.config.noise, ...noise } };
+    return this.setLive({ noise });
+  }
+
+  /**
+   * Changes live fields (noise, DPPO's std floor); a live run reads them when its next rollout starts.
+   * They never conflict with a checkpoint, and each config the change lands in is validated once: a live
+   * run validates its own, which is the next run's config too unless other fields were edited since.
+   */
+  setLive(settings: LiveSettings): RunConfig {
+    const next = withLiveSettings(this.config, settings);
     const run = this.liveRun();
-    if (!run || diffConfig(run.config, this.config).some((change) => fieldGroup(change.key) !== 'noise')) validateConfig(next);
-    run?.setNoise(next.noise);
+    if (!run || diffConfig(run.config, this.config).some((change) => !isLiveKey(change.key))) validateConfig(next);
+    run?.setLive(liveSettingsOf(next));
     this.config = next;
     this.emit({ type: 'config', config: next });
     return next;

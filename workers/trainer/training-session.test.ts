@@ -2,6 +2,7 @@ import { CheckpointError } from '../../src/core/errors';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useNodeBackend } from '../../src/cli/node-backend';
 import { validateConfig, type NoiseConfig, type RunConfig } from '../../src/core/config';
+import { withLiveSettings, type LiveSettings } from '../../src/core/run/live-settings';
 import type { Run } from '../../src/core/run/run';
 import type { CheckpointFiles, TrainerEvent } from '../../src/protocol/trainer-api';
 import { flowtuneFile, PICK_CUBE_PROPRIO, PICK_CUBE_STATE, smallConfig } from '../../src/core/run/fixtures/test-checkpoints';
@@ -47,13 +48,15 @@ describe('TrainingSession.loadCheckpoint', () => {
   });
 });
 
-/** The part of a live Run that a noise change reaches: it validates its own config in force, as Run.setNoise does. */
+/** The part of a live Run that a live change reaches: it validates its own config in force, as Run.setLive does. */
 class LiveRunStub {
   readonly received: NoiseConfig[] = [];
+  readonly floors: number[] = [];
   constructor(public config: RunConfig) {}
-  setNoise(noise: Partial<NoiseConfig>): RunConfig {
-    const next = validateConfig({ ...this.config, noise: { ...this.config.noise, ...noise } });
+  setLive(settings: LiveSettings): RunConfig {
+    const next = validateConfig(withLiveSettings(this.config, settings));
     this.received.push({ ...next.noise });
+    this.floors.push(next.dppo.min_sampling_std);
     this.config = next;
     return next;
   }
@@ -115,5 +118,41 @@ describe('TrainingSession.setNoise', () => {
     expect(() => session.models.setNoise({ method: 'cps', level: 0.5 })).toThrow(expect.objectContaining({ name: 'ConfigError', field: 'policy.denoise_steps' }));
     expect(live.received).toEqual([]);
     expect(session.config.noise.method).toBe('sde');
+  });
+});
+
+describe('TrainingSession.setLive', () => {
+  it('hands a live diffusion run DPPO\'s std floor for its next rollout, and refuses a floor out of range', () => {
+    const config = smallConfig(['policy.kind=diffusion', 'policy.denoise_steps=4', 'dppo.ft_denoising_steps=2', 'dppo.min_sampling_std=0.1']);
+    const live = new LiveRunStub(config);
+    const session = new HostingSession(config, live);
+    const events: TrainerEvent[] = [];
+    session.setListener((event) => events.push(event));
+    session.models.setLive({ dppo: { min_sampling_std: 0.25 } });
+    expect(live.floors).toEqual([0.25]);
+    expect(live.config.dppo.min_sampling_std).toBe(0.25);
+    expect(session.config.dppo.min_sampling_std).toBe(0.25);
+    // Only the floor moved: the rest of dppo.* and the noise section are the run's own.
+    expect({ ...live.config.dppo, min_sampling_std: 0.1 }).toEqual(config.dppo);
+    expect(live.config.noise).toEqual(config.noise);
+    expect(events).toEqual([{ type: 'config', config: session.config }]);
+    const before = [session.config, live.config];
+    expect(() => session.models.setLive({ dppo: { min_sampling_std: -1 } })).toThrow(expect.objectContaining({ name: 'ConfigError', field: 'dppo.min_sampling_std' }));
+    expect([session.config, live.config]).toEqual(before);
+  });
+
+  it('moves only live fields, whatever else a settings object carries across the channel', () => {
+    const config = smallConfig(['policy.kind=diffusion', 'policy.denoise_steps=4', 'dppo.ft_denoising_steps=2']);
+    const session = new TrainingSession(config);
+    session.models.setLive({ dppo: { min_sampling_std: 0.2, ft_denoising_steps: 4 } as LiveSettings['dppo'] });
+    expect(session.config.dppo).toEqual({ ...config.dppo, min_sampling_std: 0.2 });
+  });
+
+  it('a Config-tab edit of the floor reaches the live run too, as noise fields do', () => {
+    const config = smallConfig(['policy.kind=diffusion', 'policy.denoise_steps=4', 'dppo.ft_denoising_steps=2']);
+    const live = new LiveRunStub(config);
+    const session = new HostingSession(config, live);
+    session.models.setConfig({ ...config, dppo: { ...config.dppo, min_sampling_std: 0.05 } });
+    expect(live.config.dppo.min_sampling_std).toBe(0.05);
   });
 });

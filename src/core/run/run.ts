@@ -30,6 +30,7 @@ import { PhaseTimes } from '../rl/phase-times';
 import { ppoEpochs } from '../rl/ppo-epochs';
 import { iterationRng, lrSchedule, trainSeeds } from '../rl/ppo-iteration';
 import { iterationMetrics } from './iteration-metrics';
+import { withLiveSettings, type LiveSettings } from './live-settings';
 import type { FamilyCheckpoint } from './family-checkpoint';
 import { reopenCheckpoint } from './open-checkpoint';
 import type { FamilyLearner, FamilyState } from './policy-family';
@@ -102,7 +103,7 @@ export class Run {
     this.clock = parts.clock ?? (() => performance.now());
   }
 
-  /** The config in force (frozen): noise fields change only through setNoise(), actor_lr only through a rollback. */
+  /** The config in force (frozen): live fields (noise, DPPO's std floor) change only through setLive(), actor_lr only through a rollback. */
   get config(): RunConfig {
     return this.configInForce;
   }
@@ -126,10 +127,18 @@ export class Run {
     return this.iteration >= this.sizes.iterations;
   }
 
-  /** The only live change to a run: noise settings, in force from the next rollout. */
+  /** Noise settings, in force from the next rollout (setLive with the noise section only). */
   setNoise(noise: Partial<NoiseConfig>): RunConfig {
-    // Only the noise section is new; the other sections are the frozen ones already in force.
-    const next: RunConfig = { ...this.configInForce, noise: { ...this.configInForce.noise, ...noise } };
+    return this.setLive({ noise });
+  }
+
+  /**
+   * The only live change to a run: noise settings and DPPO's sampling std floor (live-settings.ts), in force from the
+   * next rollout. A value the config or the family refuses changes nothing.
+   */
+  setLive(settings: LiveSettings): RunConfig {
+    // Only the live fields are new; the other sections are the frozen ones already in force.
+    const next = withLiveSettings(this.configInForce, settings);
     this.parts.learner.checkConfig(next);
     this.configInForce = freezeDeep(validateConfig(next));
     return this.configInForce;
@@ -302,7 +311,7 @@ export class Run {
   }
 
   /**
-   * The second live change to a run (after setNoise): back to a checkpoint it saved, with the actor
+   * The second live change to a run (after setLive): back to a checkpoint it saved, with the actor
    * lr scaled, after repeated non-finite updates (config on_nonfinite). Weights, normalizers, moments,
    * counters, history and env state are the checkpoint's; the history after it is dropped.
    */

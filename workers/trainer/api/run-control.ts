@@ -23,6 +23,9 @@ export function runControlApi(parts: TrainerParts): RunControlApi {
     async setNoise(noise) {
       return parts.session.models.setNoise(noise);
     },
+    async setLive(settings) {
+      return parts.session.models.setLive(settings);
+    },
     async selectTask(task, obsType) {
       await parts.tasksReady();
       // The task's model arrives in steps (the task, then its shipped checkpoint): timed once, after both.
