@@ -14,6 +14,7 @@ const GROUPS: { group: ConfigGroup; title: string }[] = [
   { group: 'policy', title: 'Policy' },
   { group: 'noise', title: 'Noise' },
   { group: 'ppo', title: 'PPO' },
+  { group: 'dppo', title: 'DPPO' },
   { group: 'advantages', title: 'Advantages' },
   { group: 'env', title: 'Env' },
   { group: 'eval', title: 'Eval' },
@@ -74,14 +75,17 @@ export function ConfigPanel() {
   const config = useRunStore((state) => state.config);
   const phase = useRunStore((state) => state.status?.phase ?? 'idle');
   const hasRun = phase !== 'idle';
-  // Only a flow policy has live noise fields; every other field waits for Reset.
-  const liveNoise = usePolicyKind() === 'flow';
+  // A flow policy's noise fields and a diffusion policy's std floor apply live; every other field waits for Reset.
+  const kind = usePolicyKind();
+  const liveNote = kind === 'flow' ? 'Noise fields apply to the running run at once; other fields apply from the next Reset.'
+    : kind === 'diffusion' ? 'dppo.min_sampling_std applies to the running run at once; other fields apply from the next Reset.'
+      : 'Fields apply from the next Reset.';
   const changes = diffConfig(defaultConfig(), config);
   return (
     <section className="panel config-panel" data-testid="config-panel">
       <h2>Config</h2>
       <PresetSelect config={config} />
-      {hasRun && <p className="muted small">{liveNoise ? 'Noise fields apply to the running run at once; other fields apply from the next Reset.' : 'Fields apply from the next Reset.'}</p>}
+      {hasRun && <p className="muted small" data-testid="config-live-note">{liveNote}</p>}
       <details className="diff" data-testid="config-diff">
         <summary>Diff from defaults ({changes.length})</summary>
         <table className="mono small">

@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import { CONFIG_FIELDS, deriveSizes, fieldRange, type NoiseConfig, type RunConfig } from '../../core/config';
 import { useChartFrame } from '../plot/use-chart-frame';
 import { schedulePoints } from '../noise/schedule-points';
@@ -7,6 +8,7 @@ import { noiseSliderIdleReason, type NoiseSliderField } from '../noise/slider-ap
 import { formatCount, formatValue } from '../plot/format';
 import { LinePlot, type PlotSeries } from '../plot/LinePlot';
 import { niceTicks, niceTicksAbove } from '../plot/nice-ticks';
+import { stepStdPreview } from '../../core/diffusion/step-std-preview';
 import { useRunStore } from '../store/run-slice';
 import { flowOnlyText } from '../policy/flow-only';
 import { FlowOnlyPanel } from '../policy/FlowOnlyPanel';
@@ -55,10 +57,81 @@ function Slider({ field, label, config, step: gridStep, upTo, onProblem }: Slide
   );
 }
 
-/** The noise sliders of a flow policy; another family's std is learned, and the panel says so. */
+/** The noise sliders of a flow policy, DPPO's std floor of a diffusion policy; a Gaussian policy's std is learned, and the panel says so. */
 export function NoisePanel() {
-  const reason = flowOnlyText(usePolicyKind(), 'noise');
-  return reason ? <FlowOnlyPanel title="Exploration noise" testId="noise-panel" text={reason} /> : <FlowNoisePanel />;
+  const kind = usePolicyKind();
+  const reason = flowOnlyText(kind, 'noise');
+  if (reason) return <FlowOnlyPanel title="Exploration noise" testId="noise-panel" text={reason} />;
+  return kind === 'diffusion' ? <DiffusionNoisePanel /> : <FlowNoisePanel />;
+}
+
+/** The std-floor slider's display limit: DPPO's Gym configs use 0.1; the field allows up to 10. */
+const FLOOR_SLIDER_TOP = 1;
+
+/**
+ * A diffusion policy's exploration (DESIGN.md §17): every denoising step of a rollout samples with
+ * max(its own std, dppo.min_sampling_std). The slider reaches the trainer at once and applies from the
+ * next rollout; the plot shows each step's own std and what rollouts apply.
+ */
+function DiffusionNoisePanel() {
+  const floor = useRunStore((state) => state.config.dppo.min_sampling_std);
+  const steps = useRunStore((state) => state.config.policy.denoise_steps);
+  const ddimSteps = useRunStore((state) => state.config.policy.ddim_steps);
+  const ftSteps = useRunStore((state) => state.config.dppo.ft_denoising_steps);
+  // Shallow-compared: the range is a fresh object on every read.
+  const range = useRunStore(useShallow((state) => fieldRange('dppo.min_sampling_std', state.config)));
+  const bounds = sliderBounds(range, 0.01, Math.max(FLOOR_SLIDER_TOP, floor));
+  const [problem, setProblem] = useState<string>();
+  const [frameRef, frame] = useChartFrame<HTMLDivElement>();
+  const plot = useMemo(() => {
+    // ddim_steps that do not divide T are refused by validation before they reach the config.
+    const preview = stepStdPreview(steps, ddimSteps, floor);
+    const series: PlotSeries[] = [
+      { key: 'own', label: `${ddimSteps > 0 ? 'DDIM σ (η = 1)' : 'DDPM √β̃_t'} of the step`, ys: preview.own, color: '#94a3b8', dots: preview.own.length <= 24 },
+      { key: 'applied', label: 'applied in rollouts', ys: preview.applied, color: '#047857', strokeWidth: 2, dots: preview.applied.length <= 24 },
+    ];
+    const yTicks = niceTicksAbove(Math.max(...preview.applied, ...preview.own), 4);
+    const xs = preview.timesteps.map((_, index) => index);
+    const stride = Math.max(1, Math.ceil(xs.length / 8));
+    return {
+      xs, series, xDomain: [0, Math.max(1, xs.length - 1)] as [number, number], yDomain: [0, yTicks.at(-1) ?? 1] as [number, number],
+      xTicks: xs.filter((index) => index % stride === 0 || index === xs.length - 1), yTicks,
+      formatXTick: (index: number) => String(preview.timesteps[index] ?? ''),
+      describeX: (index: number) => `step at t = ${preview.timesteps[index]}${index >= xs.length - ftSteps ? ' (fine-tuned)' : ''}`,
+    };
+  }, [steps, ddimSteps, floor, ftSteps]);
+  const send = async (value: number) => {
+    try {
+      await trainerClient().setLive({ dppo: { min_sampling_std: value } });
+      setProblem(undefined);
+    } catch (error) {
+      setProblem(errorText(error));
+    }
+  };
+  return (
+    <section className="panel" data-testid="noise-panel" data-family="diffusion">
+      <h2>Exploration noise</h2>
+      <p className="muted small">DPPO explores with a std floor: every denoising step of a rollout samples with max(its own std, the floor). A change applies from the next rollout, and the chain view re-samples at once.</p>
+      <label className="slider" title={CONFIG_FIELDS['dppo.min_sampling_std'].doc}>
+        <span>std floor</span>
+        <input type="range" min={bounds.min} max={bounds.max} step={bounds.step} value={floor} data-testid="noise-min_sampling_std"
+          onChange={(event) => void send(Number(event.target.value))} />
+        <span className="mono" data-testid="noise-min_sampling_std-value">{floor}</span>
+      </label>
+      <p className="slider-problem small" role="alert" data-testid="noise-problem" title={problem}>{problem}</p>
+      <div className="schedule-plot" data-testid="noise-step-stds" ref={frameRef}>
+        <div className="plot-legend">
+          {plot.series.map((entry) => <span key={entry.key}><span className="plot-swatch" style={{ background: entry.color }} />{entry.label}</span>)}
+        </div>
+        {frame.width > 0 ? (
+          <LinePlot width={frame.width} height={SCHEDULE_HEIGHT} {...plot} />
+        ) : (
+          <div style={{ height: SCHEDULE_HEIGHT }} />
+        )}
+      </div>
+      <p className="muted small">Std of each step over the chain's timesteps t, noisiest first ({ddimSteps > 0 ? `DDIM ${ddimSteps} of T ${steps}` : `DDPM, T ${steps}`}); the last {ftSteps} are fine-tuned.</p>
+    </section>
+  );
 }
 
 /** Exploration-noise controls; changes reach the worker at once and apply from the next rollout. */

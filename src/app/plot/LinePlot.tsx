@@ -63,6 +63,8 @@ export interface LinePlotProps {
   underlay?: (scales: PlotScales) => ReactNode;
   /** The readout's heading for an x value, e.g. "env steps 1200". */
   describeX?: (x: number) => string;
+  /** The text of an x tick (default: the number, shortened). */
+  formatXTick?: (x: number) => string;
 }
 
 const MARGIN = { top: 6, right: 10, bottom: 16 };
@@ -78,7 +80,7 @@ function plotArea(width: number, height: number, yAxisWidth: number) {
 }
 
 export function LinePlot(props: LinePlotProps) {
-  const { width, height, xs = NO_XS, series, xDomain, yDomain, xTicks, yTicks, yAxisWidth = 40, verticalGrid = false, dashedGrid = false, markers = [], overlay, underlay, describeX = formatValue } = props;
+  const { width, height, xs = NO_XS, series, xDomain, yDomain, xTicks, yTicks, yAxisWidth = 40, verticalGrid = false, dashedGrid = false, markers = [], overlay, underlay, describeX = formatValue, formatXTick = formatTick } = props;
   const area = plotArea(width, height, yAxisWidth);
   const scales = useMemo(
     (): PlotScales => ({ x: linearScale(xDomain, [area.left, area.right]), y: linearScale(yDomain, [area.bottom, area.top]) }),
@@ -108,7 +110,7 @@ export function LinePlot(props: LinePlotProps) {
         {xTicks.map((tick) => (
           <g key={`x${tick}`}>
             {verticalGrid && <line x1={scales.x(tick)} x2={scales.x(tick)} y1={area.top} y2={area.bottom} stroke={GRID_COLOR} strokeDasharray={dash} />}
-            <text x={scales.x(tick)} y={area.bottom + 3} dy="0.9em" textAnchor={xTickAnchor(scales.x(tick), formatTick(tick), TICK_FONT_SIZE, width)} fontSize={TICK_FONT_SIZE} fill="#666">{formatTick(tick)}</text>
+            <text x={scales.x(tick)} y={area.bottom + 3} dy="0.9em" textAnchor={xTickAnchor(scales.x(tick), formatXTick(tick), TICK_FONT_SIZE, width)} fontSize={TICK_FONT_SIZE} fill="#666">{formatXTick(tick)}</text>
           </g>
         ))}
         <line x1={area.left} x2={area.right} y1={area.bottom} y2={area.bottom} stroke="#9ca3af" />

@@ -4,8 +4,9 @@ import { deterministicActionText, flowOnlyText, onnxGraphText, type FlowOnlyView
 const VIEWS: FlowOnlyView[] = ['chains', 'chain-paths', 'noise'];
 
 describe('flow-only views', () => {
-  it('a flow policy has every view', () => {
+  it('a flow policy has every view; a diffusion policy its exploration panel (DPPO\'s std floor)', () => {
     for (const view of VIEWS) expect(flowOnlyText('flow', view)).toBeUndefined();
+    expect(flowOnlyText('diffusion', 'noise')).toBeUndefined();
   });
 
   it('a Gaussian policy gets one sentence per view naming what it lacks', () => {

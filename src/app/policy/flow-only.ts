@@ -17,15 +17,12 @@ export function familyName(kind: PolicyKind): string {
 
 export type FlowOnlyView = 'chains' | 'chain-paths' | 'noise';
 
-/** Why `view` shows nothing for a `kind` policy; undefined for a flow policy, which has it. */
+/** Why `view` shows nothing for a `kind` policy; undefined where the policy has it (a flow policy every view, a diffusion policy its exploration panel). */
 export function flowOnlyText(kind: PolicyKind, view: FlowOnlyView): string | undefined {
   if (kind === 'flow') return undefined;
   const policy = `A ${FAMILY_NAMES[kind]} policy`;
-  if (kind === 'diffusion') {
-    return view === 'noise'
-      ? `${policy} explores with DPPO's std floor on every denoising step (dppo.min_sampling_std), not a noise schedule.`
-      : `${policy}'s denoising chain is drawn in the chain view.`;
-  }
+  // A diffusion policy's exploration panel is its own: DPPO's std floor (dppo.min_sampling_std).
+  if (kind === 'diffusion') return view === 'noise' ? undefined : `${policy}'s denoising chain is drawn in the chain view.`;
   switch (view) {
     case 'chains':
       return `${policy} has no denoising chain: it draws each action from one Gaussian around its mean.`;
