@@ -43,12 +43,13 @@ export interface EpisodeStep {
 }
 
 /**
- * M chains of the current policy from one shared x_0 under the noise settings in force
- * (DESIGN.md §3), plus the all-ODE chain from the same x_0. Row-major float32.
+ * M chains of the current policy from one shared start under the settings in force, plus the
+ * deterministic chain from the same start (DESIGN.md §3 for a flow policy, §17 for a diffusion
+ * policy). Row-major float32, normalized action units. What every family's sample holds.
  */
-export interface ChainSample {
+interface ChainSampleBase {
   count: number;
-  /** K */
+  /** The chain's steps: K (flow), or L = T or the DDIM steps S (diffusion). */
   steps: number;
   /** H */
   horizon: number;
@@ -56,19 +57,19 @@ export interface ChainSample {
   actionDim: number;
   /** The first n_action_steps positions of the chunk are executed. */
   nActionSteps: number;
-  /** [M, K+1, H, A], normalized action units. */
+  /** [M, K+1, H, A]: each chain's elements, its start (x_0 of a flow, x_T of a diffusion policy) first. */
   chains: Float32Array;
-  /** [K+1, H, A]: method ode, mode eval, from chain 0's x_0. */
+  /**
+   * [K+1, H, A]: the deterministic chain from the same start: a flow policy's ODE chain (method ode, mode eval), a
+   * diffusion policy's DDIM (η = 0) or DDPM mean chain, as evaluation and the ONNX export run it.
+   */
   odeChain: Float32Array;
   /** [M, K]: 1 where step k of chain m was stochastic. */
   denoiseInds: Float32Array;
   /** [M, K, H, A]: the step mean μ_k of each chain. */
   means: Float32Array;
-  /** [M, K, H, A]: the std applied at step k, 0 on ODE steps. */
+  /** [M, K, H, A]: the std applied at step k, 0 on deterministic steps. */
   stds: Float32Array;
-  method: string;
-  mode: string;
-  level: number;
   envIndex: number;
   /** Where the observation came from: the live rollout, a seeded reset, or a stored episode. */
   obsSource: 'rollout' | 'reset' | 'episode';
@@ -77,6 +78,35 @@ export interface ChainSample {
   /** The weights used: the run's, the selected checkpoint's, or a fresh policy's. */
   model: 'run' | 'selected' | 'fresh';
 }
+
+/** A flow policy's chains: x_k over k = 0..K under the noise method in force. */
+export interface FlowChainSample extends ChainSampleBase {
+  family: 'flow';
+  method: string;
+  mode: string;
+  level: number;
+}
+
+/**
+ * A diffusion policy's chains: x_t over the chain's timesteps, noisiest first. Element k < L of a chain is
+ * the input x_t of step k (t = timesteps[k]); element L is the action. Every stochastic step's std is
+ * max(its DDPM/DDIM std, dppo.min_sampling_std), the same for every chain and element.
+ */
+export interface DiffusionChainSample extends ChainSampleBase {
+  family: 'diffusion';
+  /** [L]: the timestep of each step: T−1 … 0 (DDPM) or the leading DDIM grid. */
+  timesteps: number[];
+  /** T, the DDPM steps the net was trained on. */
+  denoiseSteps: number;
+  /** S > 0: DDIM steps; 0: the DDPM chain. */
+  ddimSteps: number;
+  /** K': the last K' steps run the fine-tuned net, the earlier ones the frozen base net. */
+  ftSteps: number;
+  /** dppo.min_sampling_std in force: the floor of every stochastic step's std. */
+  minSamplingStd: number;
+}
+
+export type ChainSample = FlowChainSample | DiffusionChainSample;
 
 /** One recorded episode in the trainer worker's store (DESIGN.md §1 journey 4). */
 export interface EpisodeSummary {

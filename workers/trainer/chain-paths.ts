@@ -3,7 +3,7 @@
  * sampled chunks imply under the run's control, as the task's render hints say, from the
  * observation the chain view uses (the env's rollout observation, or the stored episode step the
  * request names). Sampled exactly as sampleChains does for the same request, so the paths belong
- * to the chains on screen. A point-cloud policy's points come along.
+ * to the chains on screen (a flow or a diffusion policy's). A point-cloud policy's points come along.
  */
 import { ConfigError, TrainingError } from '../../src/core/errors';
 import { getTask } from '../../src/core/envs/task-registry';
@@ -14,7 +14,7 @@ import { freeBodyGeomSlots } from '../../src/core/render/free-body-geoms';
 import { episodePoses, sceneVisual, visibleGeomIds } from '../../src/core/render/scene-visual';
 import { finalChunks, tcpPaths } from '../../src/core/render/tcp-paths';
 import type { ChainPaths, ChainSampleRequest } from '../../src/protocol/trainer-api';
-import { episodeStepInput, resolveChainRequest, sampleChainSet } from '../../src/core/studio/chain-sampler';
+import { episodeStepInput, learnerChainPolicy, resolveChainRequest, sampleChainSet } from '../../src/core/studio/chain-sampler';
 import { replayScenes } from './episode-replay';
 import { policyPointCloud } from '../../src/core/studio/policy-point-cloud';
 import type { TrainingSession } from './training-session';
@@ -28,26 +28,28 @@ export function chainPaths(session: TrainingSession, request: ChainSampleRequest
     if (!task.render.actionPath || !task.render.endEffectorSite) {
       throw new ConfigError('env.control_mode', `task '${task.name}' names no end effector whose path its actions imply, so it draws no TCP paths`);
     }
+    const policy = learnerChainPolicy(run.learner);
+    const { bundle } = policy;
     const resolved = resolveChainRequest(request, run.env.numEnvs);
     const { count, seed } = resolved;
     let envIndex = resolved.envIndex;
     let stacked: Float32Array | undefined;
     if (request.episode) {
-      ({ obs: stacked, envIndex } = episodeStepInput(session.episodes, request.episode, run.bundle, config));
+      ({ obs: stacked, envIndex } = episodeStepInput(session.episodes, request.episode, bundle, config));
     } else {
       stacked = run.stackedObs(envIndex);
       if (!stacked) throw new TrainingError('the run has no rollout observation yet: press Step once');
     }
-    const set = await sampleChainSet(run.bundle, stacked, config, run.envSteps, count, seed);
+    const set = await sampleChainSet(policy, stacked, config, run.envSteps, count, seed);
     const { horizon, actionDim, steps } = set;
-    const unnormalize = (chunks: Float32Array) => run.bundle.actionNormalizer.unnormalize(chunks);
+    const unnormalize = (chunks: Float32Array) => bundle.actionNormalizer.unnormalize(chunks);
     const scene = (await replayScenes()).scene(config.task);
     const spec = observationSpec(task, config.env.obs_type, config.env.num_points);
     const state = observationState(scene, task, spec, stacked.subarray(stacked.length - spec.dim));
     const poses = episodePoses(scene, task, stateRecord(state, scene.nq));
     const start = poses.tcp.subarray(0, 3);
     const control = configControl(config).name;
-    const pointCloud = await policyPointCloud(run.bundle, stacked);
+    const pointCloud = await policyPointCloud(bundle, stacked);
     return {
       count, horizon, nActionSteps: set.nActionSteps, envIndex,
       paths: tcpPaths(task, control, unnormalize(finalChunks(set.chains, count, steps, horizon, actionDim)), count, horizon, actionDim, start),

@@ -5,7 +5,7 @@
  * episode instead. Never overlaps a PPO update.
  */
 import type { ChainSample, ChainSampleRequest } from '../../src/protocol/trainer-api';
-import { resolveChainRequest, sampleChainSet, sampleEpisodeChains } from '../../src/core/studio/chain-sampler';
+import { learnerChainPolicy, resolveChainRequest, sampleChainSet, sampleEpisodeChains } from '../../src/core/studio/chain-sampler';
 import { IdleChainInputs } from '../../src/core/studio/idle-chain-inputs';
 import { RestartableEnv } from './restartable-env';
 import type { TrainingSession } from './training-session';
@@ -19,7 +19,7 @@ export function forgetIdlePolicy(): void {
 
 /** The selected model's live policy for views without a run (built once per selection). */
 function idlePolicy(session: TrainingSession) {
-  return idleInputs.bundle(session.config, session.models.selected?.checkpoint);
+  return idleInputs.policy(session.config, session.models.selected?.checkpoint);
 }
 
 /** [nObs·obsDim] raw stacked observation of env `envIndex` after the config's seeded reset, for views without a rollout. */
@@ -33,21 +33,20 @@ export function sampleChains(session: TrainingSession, request: ChainSampleReque
     if (run) {
       const config = run.config;
       const { envIndex, count, seed } = resolveChainRequest(request, run.env.numEnvs);
-      if (request.episode) {
-        return { ...await sampleEpisodeChains(session.episodes, request.episode, run.bundle, config, run.envSteps, count, seed), model: 'run' };
-      }
+      const policy = learnerChainPolicy(run.learner);
+      if (request.episode) return sampleEpisodeChains(session.episodes, request.episode, policy, config, run.envSteps, count, seed, 'run');
       const live = run.stackedObs(envIndex);
       const obs = live ?? await idleInputs.observation(config, envIndex);
-      const set = await sampleChainSet(run.bundle, obs, config, run.envSteps, count, seed);
+      const set = await sampleChainSet(policy, obs, config, run.envSteps, count, seed);
       return { ...set, envIndex, obsSource: live ? 'rollout' : 'reset', model: 'run' };
     }
     const config = session.config;
     const { envIndex, count, seed } = resolveChainRequest(request, config.num_envs);
-    const bundle = await idlePolicy(session);
+    const policy = await idlePolicy(session);
     const model = session.models.selected ? 'selected' : 'fresh';
-    if (request.episode) return { ...await sampleEpisodeChains(session.episodes, request.episode, bundle, config, 0, count, seed), model };
+    if (request.episode) return sampleEpisodeChains(session.episodes, request.episode, policy, config, 0, count, seed, model);
     const obs = await idleInputs.observation(config, envIndex);
-    const set = await sampleChainSet(bundle, obs, config, 0, count, seed);
+    const set = await sampleChainSet(policy, obs, config, 0, count, seed);
     return { ...set, envIndex, obsSource: 'reset', model };
   });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { ChainSample } from '../../protocol/trainer-api';
-import { bandPoints, chainValues, finalSpread, positionLabels } from './chain-series';
+import { bandPoints, chainAxis, chainValues, finalSpread, fineTunedSpan, positionLabels } from './chain-series';
 
 /** M = 2 chains, K = 2, H = 2, A = 2; every value encodes its own index: 1000·m + 100·k + 10·h + a. */
 function codedSample(): ChainSample {
@@ -20,7 +20,7 @@ function codedSample(): ChainSample {
   // Chain 0 is stochastic at step 1, chain 1 at step 0.
   const denoiseInds = Float32Array.from([0, 1, 1, 0]);
   return {
-    count, steps, horizon, actionDim, nActionSteps: 1, chains, odeChain, denoiseInds, means, stds,
+    family: 'flow', count, steps, horizon, actionDim, nActionSteps: 1, chains, odeChain, denoiseInds, means, stds,
     method: 'sde', mode: 'hybrid', level: 0.5, envIndex: 0, obsSource: 'reset', model: 'selected',
   };
 }
@@ -57,5 +57,29 @@ describe('chain view rows', () => {
       sample.chains[(3 + 2) * 4 + element] = random[element];
     }
     expect(finalSpread(sample)).toBeCloseTo(0, 5);
+  });
+
+  test('chainAxis counts a flow chain by k, a diffusion chain by its timesteps with the action last', () => {
+    const flow = chainAxis(codedSample());
+    expect(flow.ticks).toEqual([0, 1, 2]);
+    expect(flow.ticks.map(flow.label)).toEqual(['0', '1', '2']);
+    // DDPM with T = 20: the elements are read at t = 19 … 0, then the action; 21 elements get 11 ticks, 2 apart.
+    const ddpm: ChainSample = { ...codedSample(), family: 'diffusion', steps: 20, timesteps: Array.from({ length: 20 }, (_, index) => 19 - index), denoiseSteps: 20, ddimSteps: 0, ftSteps: 10, minSamplingStd: 0.1 };
+    const axis = chainAxis(ddpm);
+    expect(axis.ticks).toEqual([0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20]);
+    expect(axis.ticks.map(axis.label)).toEqual(['19', '17', '15', '13', '11', '9', '7', '5', '3', '1', 'a']);
+    expect(axis.describe(0)).toBe('x_t at t = 19 (step 1 of 20 reads it)');
+    expect(axis.describe(20)).toBe('the action (after t = 0)');
+    // The last 10 steps are fine-tuned: their inputs from element 10, up to the action.
+    expect(fineTunedSpan(ddpm)).toEqual([10, 20]);
+    expect(fineTunedSpan(codedSample())).toBeUndefined();
+    // DDIM 5 of T = 20: the leading grid 16, 12, 8, 4, 0.
+    const ddim: ChainSample = { ...ddpm, steps: 5, timesteps: [16, 12, 8, 4, 0], ddimSteps: 5, ftSteps: 2 };
+    const grid = chainAxis(ddim);
+    expect(grid.ticks.map(grid.label)).toEqual(['16', '12', '8', '4', '0', 'a']);
+    expect(fineTunedSpan(ddim)).toEqual([3, 5]);
+    // 13 elements on 5 ticks: 3 apart, the last one kept and the one before it dropped when they crowd.
+    expect(chainAxis({ ...ddpm, steps: 12 }, 5).ticks).toEqual([0, 3, 6, 9, 12]);
+    expect(chainAxis({ ...ddpm, steps: 13 }, 5).ticks).toEqual([0, 4, 8, 13]);
   });
 });

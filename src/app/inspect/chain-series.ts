@@ -1,4 +1,4 @@
-/** Plot series for the chain view, cut from a ChainSample (DESIGN.md §3 "What is stored"). */
+/** Plot series for the chain view, cut from a ChainSample (DESIGN.md §3 "What is stored", §17 for a diffusion chain). */
 import type { ChainSample } from '../../protocol/trainer-api';
 
 /** x_k for k = 0..K of each chain (`chains[m]`) and of the ODE chain, at one position and dim. */
@@ -68,4 +68,44 @@ export function finalSpread(sample: ChainSample): number {
     total += Math.sqrt(Math.max(0, sumSquares / sample.count - mean * mean));
   }
   return total / elementSize;
+}
+
+/** The chain view's x axis: x = the element's index along the chain, 0..K, labelled as its family counts. */
+export interface ChainAxis {
+  /** Element indices that get a tick. */
+  ticks: number[];
+  /** A tick's text: k for a flow chain; the timestep t whose step reads that element for a diffusion chain, "a" for the action. */
+  label: (index: number) => string;
+  /** The hover readout's heading for an element. */
+  describe: (index: number) => string;
+  /** What the axis counts, for the chart's caption. */
+  name: string;
+}
+
+/** At most `maxTicks` ticks, evenly spaced, always the first and the last element. */
+function spacedTicks(steps: number, maxTicks: number): number[] {
+  const stride = Math.max(1, Math.ceil(steps / Math.max(1, maxTicks - 1)));
+  const ticks = Array.from({ length: Math.floor(steps / stride) + 1 }, (_, index) => index * stride);
+  if (ticks.at(-1) !== steps) ticks.push(steps);
+  // The last two may crowd each other: drop the one before the end when it is closer than half a stride.
+  if (ticks.length > 2 && steps - ticks[ticks.length - 2] < stride / 2) ticks.splice(ticks.length - 2, 1);
+  return ticks;
+}
+
+export function chainAxis(sample: ChainSample, maxTicks = 11): ChainAxis {
+  const ticks = spacedTicks(sample.steps, maxTicks);
+  if (sample.family === 'flow') return { ticks, label: (k) => String(k), describe: (k) => `k = ${k}`, name: 'x_k' };
+  const { timesteps, steps } = sample;
+  return {
+    ticks,
+    label: (index) => (index < steps ? String(timesteps[index]) : 'a'),
+    describe: (index) => (index < steps ? `x_t at t = ${timesteps[index]} (step ${index + 1} of ${steps} reads it)` : 'the action (after t = 0)'),
+    name: 'x_t',
+  };
+}
+
+/** The elements the fine-tuned net produces, [from, to] in element indices: the input of the first fine-tuned step to the action. */
+export function fineTunedSpan(sample: ChainSample): [number, number] | undefined {
+  if (sample.family !== 'diffusion' || sample.ftSteps <= 0) return undefined;
+  return [sample.steps - sample.ftSteps, sample.steps];
 }

@@ -1,7 +1,8 @@
 /**
- * Views that exist only for a flow policy (DESIGN.md §3: denoising chains, the exploration-noise
- * schedule). For another family (§16) they say in one line why they are empty, rather than ask
- * the trainer for what the policy does not have.
+ * Views that exist only for a policy with a denoising chain (DESIGN.md §3 and §17: the chains, their
+ * TCP paths, exploration noise on the chain's steps): a flow or a diffusion policy. For a Gaussian
+ * policy (§16) they say in one line why they are empty, rather than ask the trainer for what the
+ * policy does not have. A diffusion policy's exploration panel is its own (DPPO's std floor).
  */
 import type { RunConfig } from '../../core/config';
 
@@ -17,12 +18,10 @@ export function familyName(kind: PolicyKind): string {
 
 export type FlowOnlyView = 'chains' | 'chain-paths' | 'noise';
 
-/** Why `view` shows nothing for a `kind` policy; undefined where the policy has it (a flow policy every view, a diffusion policy its exploration panel). */
+/** Why `view` shows nothing for a `kind` policy; undefined for a flow or diffusion policy, which has it. */
 export function flowOnlyText(kind: PolicyKind, view: FlowOnlyView): string | undefined {
-  if (kind === 'flow') return undefined;
+  if (kind === 'flow' || kind === 'diffusion') return undefined;
   const policy = `A ${FAMILY_NAMES[kind]} policy`;
-  // A diffusion policy's exploration panel is its own: DPPO's std floor (dppo.min_sampling_std).
-  if (kind === 'diffusion') return view === 'noise' ? undefined : `${policy}'s denoising chain is drawn in the chain view.`;
   switch (view) {
     case 'chains':
       return `${policy} has no denoising chain: it draws each action from one Gaussian around its mean.`;

@@ -61,7 +61,7 @@ function PointCloudLegend({ count }: { count: number }) {
 
 const PANEL_TITLE = 'TCP paths of the sampled chunks';
 
-/** The chain view in space for a flow policy; another family samples no chunks to draw. */
+/** The chain view in space for a flow or diffusion policy; a Gaussian policy samples no chunks to draw. */
 export function ChainPathsView() {
   const reason = flowOnlyText(usePolicyKind(), 'chain-paths');
   return reason ? <FlowOnlyPanel title={PANEL_TITLE} testId="chain-paths" text={reason} /> : <FlowChainPathsView />;
@@ -82,7 +82,9 @@ function FlowChainPathsView() {
   const [envIndex, setEnvIndex] = useState(0);
   const linesRef = useRef<THREE.Group | undefined>(undefined);
   const cloudRef = useRef<THREE.Points | undefined>(undefined);
-  const noiseKey = JSON.stringify(config.noise);
+  const deterministicChunk = useRunStore((state) => (state.config.policy.kind !== 'diffusion' ? 'ODE chunk' : state.config.policy.ddim_steps > 0 ? 'DDIM chunk' : 'DDPM mean chunk'));
+  // The live sampling settings (noise, a diffusion policy's std floor) re-sample, as in the chain view.
+  const noiseKey = JSON.stringify([config.noise, config.dppo.min_sampling_std]);
   // The chain view's observation: the ChainView falls back to the live env when the episode is evicted.
   const source = useChainSource((state) => state.source);
   const episodeGone = useEpisodeStore((state) => source.kind === 'episode' && !state.episodes.some((episode) => episode.id === source.id));
@@ -141,7 +143,7 @@ function FlowChainPathsView() {
         </label>
         {result && <span>observation: <strong data-testid="chain-paths-source">{chainSourceLabel(result)}</strong></span>}
         <span className="muted small">
-          <span className="path-key path-key-chain" /> chains · <span className="path-key path-key-ode" /> ODE chunk · solid: executed steps, faint: the rest of the horizon
+          <span className="path-key path-key-chain" /> chains · <span className="path-key path-key-ode" /> {deterministicChunk} · solid: executed steps, faint: the rest of the horizon
         </span>
       </div>
       <div className="replay-stage">

@@ -13,7 +13,7 @@ export interface Notice {
   notes?: string[];
 }
 
-interface RunState {
+export interface RunState {
   status?: RunStatus;
   records: MetricRecord[];
   /** The config the worker accepted last (the last valid one). */

@@ -7,6 +7,7 @@ import { createRng } from '../random';
 import { stackEpisodeObs } from '../rl/episode-obs-stack';
 import type { PolicyBundle } from '../policy/policy-bundle';
 import { freshBundle, tinyConfig } from '../rl/fixtures/test-support';
+import { sampleDiffusionChainSet } from '../diffusion/diffusion-chain-view';
 import { episodeStepObservation, sampleChainSet, sampleEpisodeChains } from './chain-sampler';
 import { EpisodeStore } from './episode-store';
 
@@ -80,11 +81,13 @@ describe('sampleEpisodeChains', () => {
     const records = [episode(1, 8, Math.floor(Math.random() * 2 ** 31))];
     const { store, ids } = storeWith(records);
     const before = tf.memory().numTensors;
-    const atFour = await sampleEpisodeChains(store, { id: ids[0], step: 4 }, bundle, config, 0, 3, 9);
-    const again = await sampleEpisodeChains(store, { id: ids[0], step: 4 }, bundle, config, 0, 3, 9);
-    const atSix = await sampleEpisodeChains(store, { id: ids[0], step: 6 }, bundle, config, 0, 3, 9);
+    const atFour = await sampleEpisodeChains(store, { id: ids[0], step: 4 }, { kind: 'flow', bundle }, config, 0, 3, 9, 'run');
+    const again = await sampleEpisodeChains(store, { id: ids[0], step: 4 }, { kind: 'flow', bundle }, config, 0, 3, 9, 'run');
+    const atSix = await sampleEpisodeChains(store, { id: ids[0], step: 6 }, { kind: 'flow', bundle }, config, 0, 3, 9, 'run');
     expect(tf.memory().numTensors).toBe(before);
     expect(atFour.obsSource).toBe('episode');
+    expect(atFour.family).toBe('flow');
+    expect(atFour.model).toBe('run');
     expect(atFour.episode).toEqual({ id: ids[0], step: 4 });
     expect(atFour.envIndex).toBe(1);
     expect(atFour.count).toBe(3);
@@ -97,7 +100,7 @@ describe('sampleEpisodeChains', () => {
     expect(atSix.chains.length).toBe(3 * chainSize);
     // The same as sampling the stacked obs directly (step spacing, the default: frames 3 and 4).
     expect(config.policy.history_spacing).toBe('step');
-    const direct = await sampleChainSet(bundle, stackEpisodeObs(records[0].obs!, OBS_DIM, 2, 4, 1), config, 0, 3, 9);
+    const direct = await sampleChainSet({ kind: 'flow', bundle }, stackEpisodeObs(records[0].obs!, OBS_DIM, 2, 4, 1), config, 0, 3, 9);
     expect(Array.from(direct.chains)).toEqual(Array.from(atFour.chains));
   });
 
@@ -114,11 +117,29 @@ describe('sampleEpisodeChains', () => {
         obs: new Float32Array((length + 1) * frameSize).map(() => 2 * rng.uniform() - 1),
       };
       const { store, ids } = storeWith([record]);
-      const sampled = await sampleEpisodeChains(store, { id: ids[0], step: 5 }, pointBundle, pointConfig, 0, 2, 4);
-      const direct = await sampleChainSet(pointBundle, stackEpisodeObs(record.obs!, frameSize, 2, 5, 1), pointConfig, 0, 2, 4);
+      const sampled = await sampleEpisodeChains(store, { id: ids[0], step: 5 }, { kind: 'flow', bundle: pointBundle }, pointConfig, 0, 2, 4, 'selected');
+      const direct = await sampleChainSet({ kind: 'flow', bundle: pointBundle }, stackEpisodeObs(record.obs!, frameSize, 2, 5, 1), pointConfig, 0, 2, 4);
       expect(Array.from(sampled.chains)).toEqual(Array.from(direct.chains));
     } finally {
       pointBundle.policy.dispose();
+    }
+  });
+
+  it('samples a diffusion policy\'s chains on its own sampler, from the episode step as from the stacked obs', async () => {
+    const diffusion = tinyConfig(['policy.n_obs_steps=2', 'policy.kind=diffusion', 'policy.denoise_steps=4', 'dppo.ft_denoising_steps=2']);
+    const diffusionBundle = freshBundle(diffusion, OBS_DIM, ACTION_DIM, 6);
+    try {
+      const records = [episode(2, 5, 31)];
+      const { store, ids } = storeWith(records);
+      const policy = { kind: 'diffusion' as const, bundle: diffusionBundle };
+      const before = tf.memory().numTensors;
+      const sampled = await sampleEpisodeChains(store, { id: ids[0], step: 3 }, policy, diffusion, 0, 2, 4, 'fresh');
+      expect(tf.memory().numTensors).toBe(before);
+      expect(sampled).toMatchObject({ family: 'diffusion', steps: 4, timesteps: [3, 2, 1, 0], envIndex: 2, obsSource: 'episode', model: 'fresh' });
+      const direct = await sampleDiffusionChainSet(policy, stackEpisodeObs(records[0].obs!, OBS_DIM, 2, 3, 1), diffusion, 2, 4);
+      expect(Array.from(sampled.chains)).toEqual(Array.from(direct.chains));
+    } finally {
+      diffusionBundle.policy.dispose();
     }
   });
 });

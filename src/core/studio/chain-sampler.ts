@@ -1,24 +1,55 @@
 /**
  * Chains for the chain view (DESIGN.md §1 journey 4): M chains of the current policy
- * from one shared x_0 through the training sampler, the all-ODE chain from the same
- * x_0, and each step's mean and std recomputed on the log-prob code path.
+ * from one shared start through the training sampler, the deterministic chain from the
+ * same start, and each step's mean and std. A flow policy's come from the flow sampler
+ * (the all-ODE chain in red, step means recomputed on the log-prob code path); a
+ * diffusion policy's from its own sampler (core/diffusion/diffusion-chain-view).
  */
 import * as tf from '@tensorflow/tfjs';
 import type { RunConfig } from '../config/run-config';
+import { sampleDiffusionChainSet } from '../diffusion/diffusion-chain-view';
+import type { DiffusionLearner } from '../diffusion/diffusion-family';
 import { ConfigError, TrainingError } from '../errors';
 import { chainStepMeans } from '../flow/chain-means';
 import { sampleActions } from '../flow/sampler';
 import { createRng, type Rng } from '../random';
 import { normalizeStacked } from '../rl/policy-bundle';
 import { obsFrameSize } from '../policy/options';
+import type { FlowPolicy } from '../policy/flow-policy';
 import type { PolicyBundle } from '../policy/policy-bundle';
 import { samplerOptionsAt } from '../rl/policy-setup';
+import type { FamilyLearner } from '../run/policy-family';
 import { stackEpisodeObs } from '../rl/episode-obs-stack';
-import type { ChainSample, ChainSampleRequest, EpisodeStep } from '../../protocol/trainer-api';
+import type { ChainSample, ChainSampleRequest, DiffusionChainSample, EpisodeStep, FlowChainSample } from '../../protocol/trainer-api';
 import type { EpisodeStore } from './episode-store';
 
 export const DEFAULT_CHAIN_COUNT = 16;
 const MAX_CHAIN_COUNT = 256;
+
+/** A policy with a denoising chain, as the chain views sample it. */
+export type ChainPolicy =
+  | { kind: 'flow'; bundle: PolicyBundle }
+  /** `base`: the frozen base net that runs the steps before the last K' in rollouts (absent: the policy runs them). */
+  | { kind: 'diffusion'; bundle: PolicyBundle; base?: FlowPolicy };
+
+/** A chain set before the host says where its observation and weights came from. */
+export type ChainSet = Omit<FlowChainSample, 'envIndex' | 'obsSource' | 'episode' | 'model'> | Omit<DiffusionChainSample, 'envIndex' | 'obsSource' | 'episode' | 'model'>;
+
+/** The one sentence for a family without a chain. */
+export function noChainError(kind: string): TrainingError {
+  return new TrainingError(`a ${kind} policy has no denoising chain to sample or inspect`);
+}
+
+/** A run's policy as the chain views sample it: a flow policy, or a diffusion policy with its frozen base net. */
+export function learnerChainPolicy(learner: FamilyLearner): ChainPolicy {
+  if (learner.kind === 'diffusion') {
+    const diffusion = learner as DiffusionLearner;
+    return { kind: 'diffusion', bundle: diffusion.bundle, base: diffusion.base };
+  }
+  const bundle = (learner as FamilyLearner & { bundle?: PolicyBundle }).bundle;
+  if (learner.kind !== 'flow' || !bundle) throw noChainError(learner.kind);
+  return { kind: 'flow', bundle };
+}
 
 /** The request with defaults filled in; throws ConfigError naming the bad field. */
 export function resolveChainRequest(request: ChainSampleRequest, numEnvs: number): { envIndex: number; count: number; seed: number } {
@@ -56,15 +87,15 @@ function sharedStartRng(base: Rng, x0: Float32Array): Rng {
   };
 }
 
-/** Samples the chain set for one raw stacked observation [nObs·obsDim]. */
-export async function sampleChainSet(
+/** Samples a flow policy's chain set for one raw stacked observation [nObs·obsDim]. */
+export async function sampleFlowChainSet(
   bundle: PolicyBundle,
   rawStackedObs: Float32Array,
   config: RunConfig,
   envSteps: number,
   count: number,
   seed: number,
-): Promise<Omit<ChainSample, 'envIndex' | 'obsSource' | 'model'>> {
+): Promise<Omit<FlowChainSample, 'envIndex' | 'obsSource' | 'episode' | 'model'>> {
   const { policy } = bundle;
   const { horizon, actionDim } = policy.options;
   const options = samplerOptionsAt(config, envSteps, 'train');
@@ -81,7 +112,7 @@ export async function sampleChainSet(
     const ode = await sampleActions(policy, { state: single }, odeOptions, sharedStartRng(createRng(seed), x0));
     const band = await chainStepMeans(policy, { state }, sample.chains, sample.denoiseInds, options);
     return {
-      count, steps: options.steps, horizon, actionDim, nActionSteps: config.policy.n_action_steps,
+      family: 'flow', count, steps: options.steps, horizon, actionDim, nActionSteps: config.policy.n_action_steps,
       chains: sample.chains, odeChain: ode.chains, denoiseInds: sample.denoiseInds, means: band.means, stds: band.stds,
       method: options.method, mode: options.mode, level: options.level,
     };
@@ -89,6 +120,22 @@ export async function sampleChainSet(
     state.dispose();
     single.dispose();
   }
+}
+
+/**
+ * Samples the chain set of either family for one raw stacked observation [nObs·frame]; `envSteps`
+ * places a flow policy on its noise schedule (a diffusion policy's std floor has none).
+ */
+export function sampleChainSet(
+  policy: ChainPolicy,
+  rawStackedObs: Float32Array,
+  config: RunConfig,
+  envSteps: number,
+  count: number,
+  seed: number,
+): Promise<ChainSet> {
+  if (policy.kind === 'diffusion') return sampleDiffusionChainSet(policy, rawStackedObs, config, count, seed);
+  return sampleFlowChainSet(policy.bundle, rawStackedObs, config, envSteps, count, seed);
 }
 
 /**
@@ -135,15 +182,16 @@ export function episodeStepInput(store: EpisodeStore, episode: EpisodeStep, bund
 export async function sampleEpisodeChains(
   store: EpisodeStore,
   episode: EpisodeStep,
-  bundle: PolicyBundle,
+  policy: ChainPolicy,
   config: RunConfig,
   envSteps: number,
   count: number,
   seed: number,
-): Promise<Omit<ChainSample, 'model'>> {
-  const input = episodeStepInput(store, episode, bundle, config);
-  const set = await sampleChainSet(bundle, input.obs, config, envSteps, count, seed);
-  return { ...set, envIndex: input.envIndex, obsSource: 'episode', episode: { id: episode.id, step: episode.step } };
+  model: ChainSample['model'],
+): Promise<ChainSample> {
+  const input = episodeStepInput(store, episode, policy.bundle, config);
+  const set = await sampleChainSet(policy, input.obs, config, envSteps, count, seed);
+  return { ...set, envIndex: input.envIndex, obsSource: 'episode', episode: { id: episode.id, step: episode.step }, model };
 }
 
 /** Transfer list of a ChainSample's arrays. */

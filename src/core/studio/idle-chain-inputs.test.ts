@@ -5,7 +5,11 @@ import { applyOverrides, presetConfig } from '../config';
 import { InThreadBatchEnv } from '../envs/in-thread-batch-env';
 import type { Mujoco } from '../envs/mujoco-types';
 import { TrainingError } from '../errors';
-import { smallConfig } from '../run/fixtures/test-checkpoints';
+import { encodeFlowtune } from '../checkpoint/flowtune-file';
+import { bundleContents } from '../checkpoint/policy-checkpoint';
+import { freshBundle } from '../rl/fixtures/test-support';
+import { PICK_CUBE_STATE, smallConfig } from '../run/fixtures/test-checkpoints';
+import { openCheckpoint } from '../run/open-checkpoint';
 import { IdleChainInputs } from './idle-chain-inputs';
 
 let mj: Mujoco;
@@ -42,11 +46,44 @@ describe('IdleChainInputs (the chain view with no run)', () => {
   it('builds a fresh flow policy once, and says in one sentence that a Gaussian policy has no chain', async () => {
     const inputs = new IdleChainInputs(async (envConfig) => new InThreadBatchEnv(mj, envConfig));
     const config = smallConfig();
-    const bundle = await inputs.bundle(config, undefined);
-    expect(await inputs.bundle(config, undefined)).toBe(bundle);
+    const policy = await inputs.policy(config, undefined);
+    expect(policy.kind).toBe('flow');
+    expect(await inputs.policy(config, undefined)).toBe(policy);
     const gaussian = applyOverrides(presetConfig('gaussian-ppo'), ['task=hopper']);
-    await expect(inputs.bundle(gaussian, undefined)).rejects.toThrow(TrainingError);
-    await expect(inputs.bundle(gaussian, undefined)).rejects.toThrow('a gaussian policy has no denoising chain to sample or inspect');
+    await expect(inputs.policy(gaussian, undefined)).rejects.toThrow(TrainingError);
+    await expect(inputs.policy(gaussian, undefined)).rejects.toThrow('a gaussian policy has no denoising chain to sample or inspect');
     inputs.dispose();
+  });
+
+  it('builds a diffusion policy: a fresh one is its own base; a fine-tuned checkpoint brings the base net it stores', async () => {
+    const inputs = new IdleChainInputs(async (envConfig) => new InThreadBatchEnv(mj, envConfig));
+    const config = smallConfig(['policy.kind=diffusion', 'policy.denoise_steps=4', 'dppo.ft_denoising_steps=2']);
+    const fresh = await inputs.policy(config, undefined);
+    expect(fresh.kind).toBe('diffusion');
+    expect(fresh.kind === 'diffusion' && fresh.base).toBeUndefined();
+    expect(fresh.bundle.policy.options.prediction).toBe('epsilon');
+
+    // A "fine-tuned" checkpoint: the policy's weights, and another net's as the stored base.
+    const tuned = freshBundle(config, PICK_CUBE_STATE, 4, 3);
+    const base = freshBundle(config, PICK_CUBE_STATE, 4, 4);
+    try {
+      const baseWeights = await base.policy.getWeights();
+      const bytes = encodeFlowtune(await bundleContents({ bundle: tuned, task: config.task, stage: 'ppo', config, reference: baseWeights }));
+      const { checkpoint, config: opened } = openCheckpoint({ kind: 'flowtune', name: 'tuned.flowtune', bytes }, config);
+      expect(checkpoint.kind).toBe('diffusion');
+      const selected = await inputs.policy(opened, checkpoint);
+      expect(selected.kind === 'diffusion' && selected.base).toBeTruthy();
+      if (selected.kind !== 'diffusion' || !selected.base) return;
+      const restored = await selected.base.getWeights();
+      for (const [name, entry] of baseWeights) expect(restored.get(name)?.data, name).toEqual(entry.data);
+      // The live policy is the checkpoint's own weights, not the base's.
+      const live = await selected.bundle.policy.getWeights();
+      const tunedWeights = await tuned.policy.getWeights();
+      for (const [name, entry] of tunedWeights) expect(live.get(name)?.data, name).toEqual(entry.data);
+    } finally {
+      tuned.policy.dispose();
+      base.policy.dispose();
+      inputs.dispose();
+    }
   });
 });

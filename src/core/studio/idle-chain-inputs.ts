@@ -1,21 +1,24 @@
 /**
  * Inputs of the chain view and the action probe when no run exists: a live policy of the
- * selected checkpoint (built once per selection) and the stacked observation of one env
+ * selected checkpoint (built once per selection; a fine-tuned diffusion checkpoint's with the
+ * frozen base net it stores) and the stacked observation of one env
  * after a reset seeded with `seed + envIndex`. Both are cached, so re-sampling after a
  * noise change costs only the sampling.
  */
 import * as tf from '@tensorflow/tfjs';
 import { bundleFromCheckpoint } from '../checkpoint/policy-checkpoint';
 import type { FamilyCheckpoint } from '../run/family-checkpoint';
-import { TrainingError } from '../errors';
 import type { RunConfig } from '../config/run-config';
+import type { FlowPolicy } from '../policy/flow-policy';
 import type { PolicyBundle } from '../policy/policy-bundle';
+import { copyPolicy } from '../rl/bc-reference';
 import { ObsHistory } from '../rl/obs-history';
 import { freshBundle } from '../run/fresh-bundle';
 import { runEnvConfig } from '../run/run-env-config';
 import { envShapes } from '../run/open-checkpoint';
 import type { BatchEnv } from '../envs/batch-env';
 import type { VectorEnvConfig } from '../envs/vector-env-config';
+import { noChainError, type ChainPolicy } from './chain-sampler';
 
 /** Opens `numEnvs` envs for one seeded reset (the studio's env workers, or envs in this thread). */
 export type ResetEnvOpener = (config: VectorEnvConfig) => Promise<Pick<BatchEnv, 'reset' | 'dispose'>>;
@@ -23,7 +26,7 @@ export type ResetEnvOpener = (config: VectorEnvConfig) => Promise<Pick<BatchEnv,
 export class IdleChainInputs {
   constructor(private readonly openEnv: ResetEnvOpener) {}
 
-  private bundleEntry?: { key: string; checkpoint?: FamilyCheckpoint; bundle: PolicyBundle };
+  private policyEntry?: { key: string; checkpoint?: FamilyCheckpoint; policy: ChainPolicy };
   private obsEntry?: { key: string; obs: Float32Array };
 
   /** [numEnvs × obsDim] first observations of a seeded reset for this config's env. */
@@ -51,27 +54,37 @@ export class IdleChainInputs {
   }
 
   /** The selected checkpoint's policy, or a fresh policy with the run's seed when none is selected. */
-  async bundle(config: RunConfig, checkpoint: FamilyCheckpoint | undefined): Promise<PolicyBundle> {
+  async policy(config: RunConfig, checkpoint: FamilyCheckpoint | undefined): Promise<ChainPolicy> {
     const kind = checkpoint?.kind ?? config.policy.kind;
-    if (kind !== 'flow') throw new TrainingError(`a ${kind} policy has no denoising chain to sample or inspect`);
+    if (kind !== 'flow' && kind !== 'diffusion') throw noChainError(kind);
     // Built again after a backend switch: its variables live on the backend they were made on.
     const model = checkpoint ? `selected:${config.task}` : `fresh:${JSON.stringify([config.task, config.seed, config.policy, config.env])}`;
     const key = `${tf.getBackend()}:${model}`;
-    if (this.bundleEntry && this.bundleEntry.key === key && this.bundleEntry.checkpoint === checkpoint) return this.bundleEntry.bundle;
+    if (this.policyEntry && this.policyEntry.key === key && this.policyEntry.checkpoint === checkpoint) return this.policyEntry.policy;
     this.dispose();
     let bundle: PolicyBundle;
+    let base: FlowPolicy | undefined;
     if (checkpoint) {
-      bundle = bundleFromCheckpoint(checkpoint as Extract<FamilyCheckpoint, { kind: 'flow' }>).bundle;
+      const decoded = checkpoint as Extract<FamilyCheckpoint, { kind: 'flow' | 'diffusion' }>;
+      bundle = bundleFromCheckpoint(decoded).bundle;
+      // A fine-tuned diffusion checkpoint stores its base net, which runs the early steps of its rollouts.
+      if (decoded.kind === 'diffusion' && decoded.reference) {
+        base = copyPolicy(bundle.policy);
+        base.setWeights(decoded.reference);
+      }
     } else {
       const dims = envShapes(config);
       bundle = freshBundle(config, await this.resetObs(config), dims.obsFrameSize, dims.actionDim);
     }
-    this.bundleEntry = { key, checkpoint, bundle };
-    return bundle;
+    const policy: ChainPolicy = kind === 'diffusion' ? { kind, bundle, ...(base ? { base } : {}) } : { kind, bundle };
+    this.policyEntry = { key, checkpoint, policy };
+    return policy;
   }
 
   dispose(): void {
-    this.bundleEntry?.bundle.policy.dispose();
-    this.bundleEntry = undefined;
+    const entry = this.policyEntry?.policy;
+    entry?.bundle.policy.dispose();
+    if (entry?.kind === 'diffusion') entry.base?.dispose();
+    this.policyEntry = undefined;
   }
 }
