@@ -17,10 +17,12 @@ export interface StageSectionProps<F extends 'pretrain' | 'offline'> {
   start(): Promise<void>;
   /** Why the stage cannot start yet; undefined once it can. */
   blocked?: string;
+  /** Controls above the form (stage 1's policy family). */
+  head?: ReactNode;
 }
 
 /** A training stage: its form, its start button beside the pause/resume/export row, its progress and live charts. */
-export function StageSection<F extends 'pretrain' | 'offline'>({ stage, title, intro, fields, startLabel, startTestId, start, blocked }: StageSectionProps<F>) {
+export function StageSection<F extends 'pretrain' | 'offline'>({ stage, title, intro, fields, startLabel, startTestId, start, blocked, head }: StageSectionProps<F>) {
   const occupied = useRecipeStore(selectOccupied);
   // One control row, under the training stage in hand; stage 1's until stage 2 has been started.
   const holdsControls = useRecipeStore((state) => (state.status?.stage === 'offline' ? 'offline' : 'pretrain') === stage);
@@ -28,6 +30,7 @@ export function StageSection<F extends 'pretrain' | 'offline'>({ stage, title, i
     <section className={`panel recipe-section${blocked ? ' recipe-blocked' : ''}`} data-testid={`${stage}-section`}>
       <h2>{title}</h2>
       <p className="muted small recipe-intro">{intro}</p>
+      {head}
       <div className="recipe-form">
         {fields.map((spec) => <DraftField key={spec.field} form={stage} spec={spec} />)}
       </div>
