@@ -52,7 +52,8 @@ export async function sampleDiffusionChainSet(
   const single = tf.tensor2d(normalized, [1, normalized.length]);
   try {
     const sampled = await sampleDiffusion(policy, nets.base, { state }, settings, rng, { deterministic: false, fullChain: true, xT: tile(xT, count) });
-    const deterministic = await sampleDiffusion(policy, undefined, { state: single }, settings, rng, { deterministic: true, fullChain: true, xT });
+    // Deterministic as evaluation runs it: the base net on the steps before the last K', as the sampled chains.
+    const deterministic = await sampleDiffusion(policy, nets.base, { state: single }, settings, rng, { deterministic: true, fullChain: true, xT });
     const elementSize = horizon * actionDim;
     // One std per step, the same for every chain and element: spread to the [M, L, H, A] layout the band reads.
     const stds = new Float32Array(count * length * elementSize);

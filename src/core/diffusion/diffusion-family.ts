@@ -12,7 +12,7 @@ import type { BatchEnv } from '../envs/batch-env';
 import { ConfigError, TrainingError } from '../errors';
 import { RewardScaler } from '../gaussian/reward-scaler';
 import { RunningMeanStd } from '../gaussian/running-mean-std';
-import type { FlowPolicy, WeightEntry } from '../policy/flow-policy';
+import { FlowPolicy, type WeightEntry } from '../policy/flow-policy';
 import { obsFrameSize } from '../policy/options';
 import type { PolicyBundle } from '../policy/policy-bundle';
 import { createRng, type Rng } from '../random';
@@ -25,10 +25,16 @@ import type { FamilyCheckpoint } from '../run/family-checkpoint';
 import { freshBundle, warmupObservations } from '../run/fresh-bundle';
 import type { CollectedRollout, CollectInputs, FamilyLearner, FamilySnapshot, LoadedPolicy, PolicyFamily, PolicyIo } from '../run/policy-family';
 import type { RunResumeState } from '../run/run-state';
-import { deterministicDiffusion, diffusionActor } from './diffusion-actor';
+import { deterministicDiffusion, diffusionActor, type DiffusionBase } from './diffusion-actor';
 import { sampleDiffusion } from './diffusion-sampler';
 import { checkFineTunedSteps, diffusionSettings, type DiffusionSettings } from './diffusion-settings';
 import { dppoObjective } from './dppo-objective';
+
+/** K' of the run that wrote a checkpoint (its stored dppo.ft_denoising_steps), else the config's. */
+function storedFineTunedSteps(metadata: FlowtuneMetadata, config: RunConfig): number {
+  const stored = (metadata.config as { dppo?: { ft_denoising_steps?: unknown } } | undefined)?.dppo?.ft_denoising_steps;
+  return typeof stored === 'number' && Number.isSafeInteger(stored) && stored >= 1 ? stored : config.dppo.ft_denoising_steps;
+}
 
 /** Runs `call` with normalized stacked observations [B, nObs·frame] as the state input. */
 async function withState<T>(policy: FlowPolicy, normalizedObs: Float32Array, call: (state: tf.Tensor2D) => Promise<T>): Promise<T> {
@@ -45,7 +51,18 @@ async function withState<T>(policy: FlowPolicy, normalizedObs: Float32Array, cal
 export class LoadedDiffusionPolicy implements LoadedPolicy {
   readonly kind = 'diffusion' as const;
 
-  constructor(readonly bundle: PolicyBundle) {}
+  /** `stored`: a fine-tuned checkpoint's base net and K', which its deterministic chain runs as DPPO runs it. */
+  constructor(readonly bundle: PolicyBundle, private readonly stored?: DiffusionBase) {}
+
+  /** The base net and K' the deterministic chain runs with under `config`; none for a BC policy (its own net runs every step). */
+  protected baseFor(_config: RunConfig): DiffusionBase | undefined {
+    return this.stored;
+  }
+
+  /** The base net and K' an export of `metadata` runs with. */
+  protected exportBase(_metadata: FlowtuneMetadata): DiffusionBase | undefined {
+    return this.stored;
+  }
 
   get io(): PolicyIo {
     const { nObsSteps, horizon, actionDim } = this.bundle.policy.options;
@@ -53,19 +70,19 @@ export class LoadedDiffusionPolicy implements LoadedPolicy {
   }
 
   evalActor(config: RunConfig): EvalActor {
-    return diffusionActor(this.bundle, config);
+    return diffusionActor(this.bundle, config, this.baseFor(config));
   }
 
   async probe(config: RunConfig, seed: number): Promise<Float32Array> {
     const { nObsSteps, obsDim } = this.bundle.policy.options;
     const rng = createRng(seed);
     const normalizedObs = Float32Array.from({ length: nObsSteps * obsDim }, () => 2 * rng.uniform() - 1);
-    return (await deterministicDiffusion(this.bundle, config, normalizedObs, createRng(seed + 1))).actions;
+    return (await deterministicDiffusion(this.bundle, config, normalizedObs, createRng(seed + 1), this.baseFor(config))).actions;
   }
 
   async exportOnnx(metadata: FlowtuneMetadata): Promise<{ bytes: Uint8Array; description: string }> {
     const { exportDiffusionOnnx } = await import('../checkpoint/onnx/export-diffusion-onnx');
-    const bytes = await exportDiffusionOnnx(this.bundle, metadata);
+    const bytes = await exportDiffusionOnnx(this.bundle, metadata, this.exportBase(metadata));
     const { nObsSteps, horizon, actionDim } = this.bundle.policy.options;
     const policy = (metadata.config as { policy?: { ddim_steps?: number; n_action_steps?: number } } | undefined)?.policy;
     const ddim = Number(policy?.ddim_steps ?? 0);
@@ -77,6 +94,7 @@ export class LoadedDiffusionPolicy implements LoadedPolicy {
   }
 
   dispose(): void {
+    this.stored?.net.dispose();
     this.bundle.policy.dispose();
   }
 }
@@ -93,8 +111,9 @@ export class DiffusionLearner extends LoadedDiffusionPolicy implements FamilyLea
   readonly base: FlowPolicy;
   private readonly rewardScaler: RewardScaler;
 
-  constructor(bundle: PolicyBundle, config: RunConfig) {
+  constructor(bundle: PolicyBundle, private readonly runConfig: RunConfig) {
     super(bundle);
+    const config = runConfig;
     this.base = copyPolicy(bundle.policy);
     this.rewardScaler = new RewardScaler(config.num_envs, new RunningMeanStd(1), config.advantages.gamma, config.ppo.norm_clip, config.ppo.reward_norm);
   }
@@ -189,6 +208,15 @@ export class DiffusionLearner extends LoadedDiffusionPolicy implements FamilyLea
     this.rewardScaler.stats.count = stats.count;
   }
 
+  /** The run's base net and K' (before any update the base is the policy itself, so the chain is its own). */
+  protected override baseFor(config: RunConfig): DiffusionBase {
+    return { net: this.base, ftSteps: config.dppo.ft_denoising_steps };
+  }
+
+  protected override exportBase(metadata: FlowtuneMetadata): DiffusionBase {
+    return { net: this.base, ftSteps: storedFineTunedSteps(metadata, this.runConfig) };
+  }
+
   /** Puts back the base net a checkpoint stored; without one the base stays the weights the run opened with. */
   restoreBase(weights: ReadonlyMap<string, WeightEntry> | undefined): void {
     if (weights) this.base.setWeights(weights);
@@ -227,6 +255,9 @@ export const DIFFUSION_FAMILY: PolicyFamily = {
   },
   loaded(checkpoint: FamilyCheckpoint, config: RunConfig) {
     if (checkpoint.kind !== 'diffusion') throw new TrainingError(`a ${checkpoint.kind} checkpoint is not a diffusion policy`);
-    return new LoadedDiffusionPolicy(bundleFromCheckpoint(checkpoint, config.policy.detach_critic_input).bundle);
+    const { bundle } = bundleFromCheckpoint(checkpoint, config.policy.detach_critic_input);
+    if (!checkpoint.reference) return new LoadedDiffusionPolicy(bundle);
+    const net = new FlowPolicy(bundle.policy.options, checkpoint.reference);
+    return new LoadedDiffusionPolicy(bundle, { net, ftSteps: storedFineTunedSteps(checkpoint.metadata, config) });
   },
 };

@@ -3,6 +3,7 @@
  * log-probs recompute exactly (ratio 1 before any update), a save resumes bit for bit, and its checkpoint says its kind.
  */
 import * as tf from '@tensorflow/tfjs';
+import * as ort from 'onnxruntime-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMujocoNode } from '../../cli/mujoco-node';
 import { useNodeBackend } from '../../cli/node-backend';
@@ -17,6 +18,7 @@ import { createRng } from '../random';
 import { changedParameters, tinyConfig } from '../rl/fixtures/test-support';
 import { policyOptionsFromConfig } from '../rl/policy-setup';
 import type { FamilyCheckpoint } from '../run/family-checkpoint';
+import { loadPolicy } from '../run/families';
 import { openRun } from '../run/open-run';
 import type { RunPorts } from '../run/run-ports';
 import { sampleDiffusion } from './diffusion-sampler';
@@ -73,6 +75,36 @@ describe('a diffusion policy on the one run', () => {
     const base = straight.reference!.get('velocity.output.kernel')!.data;
     expect(Array.from(base)).not.toEqual(Array.from(straight.weights.get('velocity.output.kernel')!));
   }, 120_000);
+
+  it('a fine-tuned policy evaluates and exports as DPPO runs it: its base net on the early steps, in tfjs and in ONNX alike', async () => {
+    const config = diffusionConfig();
+    const { saved } = await train(config, undefined, 2);
+    const checkpoint = decodePolicyCheckpoint(saved, { expectedTask: 'reach' });
+    const loaded = loadPolicy(checkpoint, config);
+    const { bytes, description } = await loaded.exportOnnx(checkpoint.metadata);
+    expect(description).toContain('6-step DDPM mean chain');
+    const session = await ort.InferenceSession.create(bytes);
+    const { nObsSteps, obsFrameSize, x0Shape } = loaded.io;
+    const batch = 3;
+    const rng = createRng(11);
+    const obs = Float32Array.from({ length: batch * nObsSteps * obsFrameSize }, () => rng.uniform() - 0.5);
+    const x0 = rng.fillNormal(new Float32Array(batch * x0Shape![0] * x0Shape![1]));
+    const onnx = (await session.run({
+      obs: new ort.Tensor('float32', obs, [batch, nObsSteps, obsFrameSize]),
+      x0: new ort.Tensor('float32', x0, [batch, ...x0Shape!]),
+    })).actions.data as Float32Array;
+    // The evaluation actor draws x_T from its rng first: hand it one that returns this x0.
+    const fixed = { ...createRng(0), fillNormal: (out: Float32Array) => { out.set(x0); return out; } } as unknown as ReturnType<typeof createRng>;
+    const tfjs = await loaded.evalActor(config).act(obs, batch, fixed);
+    expect(Math.max(...Array.from(tfjs, (value, index) => Math.abs(value - onnx[index])))).toBeLessThan(1e-4);
+    // The base net matters: the fine-tuned net alone on every step gives other actions.
+    const alone = loadPolicy({ ...checkpoint, reference: undefined }, config);
+    const without = await alone.evalActor(config).act(obs, batch, fixed);
+    expect(Math.max(...Array.from(tfjs, (value, index) => Math.abs(value - without[index])))).toBeGreaterThan(1e-6);
+    await session.release();
+    loaded.dispose();
+    alone.dispose();
+  }, 60_000);
 
   it('trains a DiT-X ε net too (DDIM fine-tuning), its update moving the weights', async () => {
     const config = diffusionConfig(['policy.velocity_net=ditx', 'policy.ditx_dim=16', 'policy.ditx_depth=1', 'policy.ditx_heads=2', 'policy.ddim_steps=3']);

@@ -16,6 +16,8 @@ import { chainPolicyGraph } from './policy-graph';
 /** A diffusion policy's export spec: `denoiseSteps` is T, and `ddimSteps` S > 0 picks the DDIM chain (0: DDPM). */
 export interface DiffusionOnnxSpec extends OnnxPolicySpec {
   ddimSteps: number;
+  /** Steps at the start of the chain that a fine-tuned policy's frozen base net runs (L − K'); 0 without one. */
+  baseSteps: number;
 }
 
 /** ±c as a Clip node. */
@@ -29,7 +31,8 @@ export function diffusionChainDescription(spec: DiffusionOnnxSpec): string {
     ? `${spec.ddimSteps} DDIM steps (eta = 0) on t = ${chainTimesteps({ steps: spec.denoiseSteps, ddimSteps: spec.ddimSteps }).join(', ')} of the ${spec.denoiseSteps}-step cosine schedule`
     : `the ${spec.denoiseSteps}-step DDPM mean chain (no noise) of the cosine schedule`;
   const clamp = spec.denoisedClamp > 0 ? `, x0_hat clamped to [-${spec.denoisedClamp}, ${spec.denoisedClamp}]` : '';
-  return `Deterministic diffusion policy: ${chain} from x0 = x_T${clamp}, the last element clipped to [-${FINAL_ACTION_CLIP}, ${FINAL_ACTION_CLIP}].`;
+  const base = spec.baseSteps > 0 ? `, the frozen base net on its first ${spec.baseSteps} steps and the fine-tuned net on the rest` : '';
+  return `Deterministic diffusion policy: ${chain} from x0 = x_T${clamp}${base}, the last element clipped to [-${FINAL_ACTION_CLIP}, ${FINAL_ACTION_CLIP}].`;
 }
 
 /**
@@ -39,15 +42,16 @@ export function diffusionChainDescription(spec: DiffusionOnnxSpec): string {
  * x̂_0 = a·x − b·ε, clamped; DDPM μ = c1·x̂_0 + c2·x, or DDIM x' = c1·x̂_0 + c3·ε' with ε' = e1·x − e2·x̂_0 when
  * clamped (ε otherwise).
  */
-export function diffusionGraph(bundle: PolicyBundle, weights: ReadonlyMap<string, WeightEntry>, spec: DiffusionOnnxSpec): onnxProto.onnx.IGraphProto {
+export function diffusionGraph(bundle: PolicyBundle, weights: ReadonlyMap<string, WeightEntry>, spec: DiffusionOnnxSpec, baseWeights?: ReadonlyMap<string, WeightEntry>): onnxProto.onnx.IGraphProto {
   const ddim = spec.ddimSteps > 0;
   const coefficients = chainCoefficients({ steps: spec.denoiseSteps, ddimSteps: spec.ddimSteps }, bundle.policy.options, true);
   const clamp = spec.denoisedClamp;
   const described = { name: 'flowtune_diffusion_policy', docString: diffusionChainDescription(spec) };
-  return chainPolicyGraph(bundle, weights, spec, described, (g, net, xT) => {
+  return chainPolicyGraph(bundle, weights, spec, described, (g, tuned, xT, base) => {
     const scaled = (value: string, coefficient: number) => g.op('Mul', [value, g.floatScalar(coefficient)]);
     let x = xT;
     for (let index = 0; index < coefficients.t.length; index++) {
+      const net = base && index < spec.baseSteps ? base : tuned;
       const epsilon = net.output(x, coefficients.netTime[index], 0, `step_${index}`);
       let x0Hat = g.op('Sub', [scaled(x, coefficients.a[index]), scaled(epsilon, coefficients.b[index])], {}, 'x0_hat');
       if (clamp > 0) x0Hat = clipNodes(g, x0Hat, clamp, 'x0_hat_clamped');
@@ -57,5 +61,5 @@ export function diffusionGraph(bundle: PolicyBundle, weights: ReadonlyMap<string
       x = g.op('Add', [scaled(x0Hat, coefficients.c1[index]), rest], {}, 'x');
     }
     return clipNodes(g, x, FINAL_ACTION_CLIP, 'x_clipped');
-  });
+  }, spec.baseSteps > 0 ? baseWeights : undefined);
 }

@@ -4,6 +4,8 @@
  */
 import onnxProto from 'onnx-proto';
 import { CheckpointError } from '../../errors';
+import type { DiffusionBase } from '../../diffusion/diffusion-actor';
+import { chainLength } from '../../diffusion/diffusion-settings';
 import type { PolicyBundle } from '../../policy/policy-bundle';
 import type { FlowtuneMetadata } from '../metadata';
 import { diffusionChainDescription, diffusionGraph, type DiffusionOnnxSpec } from './diffusion-graph';
@@ -29,12 +31,14 @@ function storedDdimSteps(metadata: FlowtuneMetadata, steps: number): number {
  * denoise_steps, policy.denoised_clamp) with S = policy.ddim_steps. Throws CheckpointError (one sentence) for anything the
  * graph could not reproduce exactly.
  */
-export function diffusionOnnxSpec(bundle: PolicyBundle, metadata: FlowtuneMetadata): DiffusionOnnxSpec {
+export function diffusionOnnxSpec(bundle: PolicyBundle, metadata: FlowtuneMetadata, base?: DiffusionBase): DiffusionOnnxSpec {
   if (bundle.policy.options.prediction !== 'epsilon') {
     throw new CheckpointError('the diffusion ONNX export takes a policy whose net predicts the noise ε (prediction epsilon), but this one predicts a velocity; export it as a flow policy');
   }
   const spec = onnxPolicySpec(bundle, metadata);
-  return { ...spec, ddimSteps: storedDdimSteps(metadata, spec.denoiseSteps) };
+  const ddimSteps = storedDdimSteps(metadata, spec.denoiseSteps);
+  const length = chainLength({ steps: spec.denoiseSteps, ddimSteps });
+  return { ...spec, ddimSteps, baseSteps: base ? Math.max(0, length - base.ftSteps) : 0 };
 }
 
 /** The flow export's metadata_props, with x0 described as x_T and a line naming the chain. */
@@ -50,21 +54,22 @@ function diffusionMetadataProps(spec: DiffusionOnnxSpec, metadata: FlowtuneMetad
  * built from the run) deciding T, S, the x̂_0 clamp, the executed steps and the stored task. Throws CheckpointError when
  * the policy cannot be exported exactly.
  */
-export async function diffusionOnnxModel(bundle: PolicyBundle, metadata: FlowtuneMetadata): Promise<onnxProto.onnx.IModelProto> {
-  const spec = diffusionOnnxSpec(bundle, metadata);
+export async function diffusionOnnxModel(bundle: PolicyBundle, metadata: FlowtuneMetadata, base?: DiffusionBase): Promise<onnxProto.onnx.IModelProto> {
+  const spec = diffusionOnnxSpec(bundle, metadata, base);
   const weights = await bundle.policy.getWeights();
+  const baseWeights = spec.baseSteps > 0 ? await base!.net.getWeights() : undefined;
   return {
     irVersion: ONNX_IR_VERSION,
     opsetImport: [{ domain: '', version: ONNX_OPSET }],
     producerName: ONNX_PRODUCER,
     modelVersion: metadata.training.step,
     docString: `Flowtune ${metadata.stage} diffusion policy for ${spec.task} (${spec.controlMode}).`,
-    graph: diffusionGraph(bundle, weights, spec),
+    graph: diffusionGraph(bundle, weights, spec, baseWeights),
     metadataProps: diffusionMetadataProps(spec, metadata),
   };
 }
 
 /** diffusionOnnxModel encoded as the bytes of a `.onnx` file. */
-export async function exportDiffusionOnnx(bundle: PolicyBundle, metadata: FlowtuneMetadata): Promise<Uint8Array> {
-  return onnxProto.onnx.ModelProto.encode(await diffusionOnnxModel(bundle, metadata)).finish();
+export async function exportDiffusionOnnx(bundle: PolicyBundle, metadata: FlowtuneMetadata, base?: DiffusionBase): Promise<Uint8Array> {
+  return onnxProto.onnx.ModelProto.encode(await diffusionOnnxModel(bundle, metadata, base)).finish();
 }

@@ -84,7 +84,8 @@ export function chainPolicyGraph(
   weights: ReadonlyMap<string, WeightEntry>,
   spec: OnnxPolicySpec,
   described: { name: string; docString: string },
-  chain: (g: GraphBuilder, net: StepNet, x0: string) => string,
+  chain: (g: GraphBuilder, net: StepNet, x0: string, baseNet?: StepNet) => string,
+  baseWeights?: ReadonlyMap<string, WeightEntry>,
 ): onnxProto.onnx.IGraphProto {
   const options = bundle.policy.options;
   const { horizon, actionDim } = options;
@@ -93,9 +94,16 @@ export function chainPolicyGraph(
   const obs = g.input(ONNX_POLICY_IO.obs);
   const x0 = g.input(ONNX_POLICY_IO.x0);
 
-  const obsTokens = encodeObsNodes(g, param, options, normalizeNodes(g, bundle.obsNormalizer, obs, 'obs_normalizer'));
+  const normalizedObs = normalizeNodes(g, bundle.obsNormalizer, obs, 'obs_normalizer');
+  const obsTokens = encodeObsNodes(g, param, options, normalizedObs);
   const net = stepNetNodes(g, param, weights, options, obsTokens, x0);
-  const last = chain(g, net, net.flat ? g.op('Reshape', [x0, g.int64s([0, horizon * actionDim])], {}, 'x') : x0);
+  // A second net of the same architecture (a fine-tuned diffusion policy's frozen base), its own encoder included.
+  let baseNet: StepNet | undefined;
+  if (baseWeights) {
+    const baseParam = graphParams(g, baseWeights, 'base.');
+    baseNet = stepNetNodes(g, baseParam, baseWeights, options, encodeObsNodes(g, baseParam, options, normalizedObs), x0);
+  }
+  const last = chain(g, net, net.flat ? g.op('Reshape', [x0, g.int64s([0, horizon * actionDim])], {}, 'x') : x0, baseNet);
 
   const chunk = net.flat ? g.op('Reshape', [last, g.int64s([0, horizon, actionDim])], {}, 'chunk') : last;
   const executed = g.op('Slice', [chunk, g.int64s([0]), g.int64s([spec.nActionSteps]), g.int64s([1])], {}, 'executed');
