@@ -134,7 +134,7 @@ describe('the Gaussian family on the one Run', () => {
   it('a flow-policy reader refuses a Gaussian checkpoint with one sentence', async () => {
     const { saved } = await train(smallConfig(['total_env_steps=64']), undefined, 1);
     expect(() => decodePolicyCheckpoint(saved)).toThrow(CheckpointError);
-    expect(() => decodePolicyCheckpoint(saved)).toThrow('checkpoint holds a gaussian policy, not a flow policy');
+    expect(() => decodePolicyCheckpoint(saved)).toThrow('checkpoint holds a gaussian policy, not a flow or diffusion policy');
     expect(tf.memory().numTensors).toBeLessThan(1000);
   }, 60_000);
 });
