@@ -113,9 +113,9 @@ export class DiffusionLearner extends LoadedDiffusionPolicy implements FamilyLea
 
   constructor(bundle: PolicyBundle, private readonly runConfig: RunConfig) {
     super(bundle);
-    const config = runConfig;
     this.base = copyPolicy(bundle.policy);
-    this.rewardScaler = new RewardScaler(config.num_envs, new RunningMeanStd(1), config.advantages.gamma, config.ppo.norm_clip, config.ppo.reward_norm);
+    const { num_envs: numEnvs, advantages, ppo } = runConfig;
+    this.rewardScaler = new RewardScaler(numEnvs, new RunningMeanStd(1), advantages.gamma, ppo.norm_clip, ppo.reward_norm);
   }
 
   namedVariables() {
