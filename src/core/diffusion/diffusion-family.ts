@@ -22,7 +22,7 @@ import { computeAdvantages } from '../rl/compute-advantages';
 import type { EvalActor } from '../rl/evaluate';
 import { iterationRng } from '../rl/ppo-iteration';
 import type { FamilyCheckpoint } from '../run/family-checkpoint';
-import { freshBundle, warmupObservations } from '../run/fresh-bundle';
+import { learnerOnBundle } from '../run/fresh-bundle';
 import type { CollectedRollout, CollectInputs, FamilyLearner, FamilySnapshot, LoadedPolicy, PolicyFamily, PolicyIo } from '../run/policy-family';
 import type { RunResumeState } from '../run/run-state';
 import { deterministicDiffusion, diffusionActor, type DiffusionBase } from './diffusion-actor';
@@ -239,16 +239,7 @@ export const DIFFUSION_FAMILY: PolicyFamily = {
   kind: 'diffusion',
   async learner(config: RunConfig, env: BatchEnv, checkpoint: FamilyCheckpoint | undefined) {
     if (checkpoint && checkpoint.kind !== 'diffusion') throw new TrainingError(`a diffusion run cannot start from a ${checkpoint.kind} checkpoint`);
-    const bundle = checkpoint
-      ? bundleFromCheckpoint(checkpoint, config.policy.detach_critic_input).bundle
-      : freshBundle(config, await warmupObservations(config, env), env.obsDim, env.actionDim);
-    let learner: DiffusionLearner;
-    try {
-      learner = new DiffusionLearner(bundle, config);
-    } catch (error) {
-      bundle.policy.dispose();
-      throw error;
-    }
+    const learner = await learnerOnBundle(config, env, checkpoint, (bundle) => new DiffusionLearner(bundle, config));
     // A fine-tuned checkpoint keeps its base net; a BC checkpoint's weights are the base.
     if (checkpoint?.reference) learner.restoreBase(checkpoint.reference);
     return { learner, notes: [] };

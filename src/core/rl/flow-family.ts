@@ -12,7 +12,7 @@ import type { PolicyBundle } from '../policy/policy-bundle';
 import type { FlowPolicy, WeightEntry } from '../policy/flow-policy';
 import { createRng, type Rng } from '../random';
 import type { FamilyCheckpoint } from '../run/family-checkpoint';
-import { freshBundle, warmupObservations } from '../run/fresh-bundle';
+import { learnerOnBundle } from '../run/fresh-bundle';
 import type { CollectedRollout, CollectInputs, FamilyLearner, FamilySnapshot, LoadedPolicy, PolicyFamily, PolicyIo } from '../run/policy-family';
 import type { FlowtuneMetadata } from '../checkpoint/metadata';
 import { exportPolicyOnnx } from '../checkpoint/onnx/export-onnx';
@@ -147,16 +147,7 @@ export const FLOW_FAMILY: PolicyFamily = {
   kind: 'flow',
   async learner(config: RunConfig, env: BatchEnv, checkpoint: FamilyCheckpoint | undefined) {
     if (checkpoint && checkpoint.kind !== 'flow') throw new TrainingError(`a flow run cannot start from a ${checkpoint.kind} checkpoint`);
-    const bundle = checkpoint
-      ? bundleFromCheckpoint(checkpoint, config.policy.detach_critic_input).bundle
-      : freshBundle(config, await warmupObservations(config, env), env.obsDim, env.actionDim);
-    let learner: FlowLearner;
-    try {
-      learner = new FlowLearner(bundle, config);
-    } catch (error) {
-      bundle.policy.dispose();
-      throw error;
-    }
+    const learner = await learnerOnBundle(config, env, checkpoint, (bundle) => new FlowLearner(bundle, config));
     const notes: string[] = [];
     if (checkpoint?.progress) {
       const note = learner.restoreReference(checkpoint.reference);

@@ -1,3 +1,5 @@
+import type { PolicyCheckpoint } from '../checkpoint/checkpoint-open';
+import { bundleFromCheckpoint } from '../checkpoint/policy-checkpoint';
 import type { RunConfig } from '../config/run-config';
 import type { BatchEnv } from '../envs/batch-env';
 import { FlowPolicy } from '../policy/flow-policy';
@@ -49,4 +51,20 @@ export async function warmupObservations(config: RunConfig, env: BatchEnv): Prom
   let offset = 0;
   for (const frame of frames) { observed.set(frame, offset); offset += frame.length; }
   return observed;
+}
+
+/**
+ * A chain-policy learner (flow or diffusion) on the bundle its run starts from: the checkpoint's, or a fresh one fitted to
+ * the env's warm-up observations. The bundle is freed if `make` throws.
+ */
+export async function learnerOnBundle<L>(config: RunConfig, env: BatchEnv, checkpoint: PolicyCheckpoint | undefined, make: (bundle: PolicyBundle) => L): Promise<L> {
+  const bundle = checkpoint
+    ? bundleFromCheckpoint(checkpoint, config.policy.detach_critic_input).bundle
+    : freshBundle(config, await warmupObservations(config, env), env.obsDim, env.actionDim);
+  try {
+    return make(bundle);
+  } catch (error) {
+    bundle.policy.dispose();
+    throw error;
+  }
 }
