@@ -44,7 +44,8 @@ export function dppoRowTable(buffer: RolloutBuffer, advantages: Float32Array, re
       step[row] = k;
     }
   }
-  const [horizon, actionDim] = [buffer.shape.logProbUnits / ftSteps, 1];
+  // Per-element log-probs of one step: H·A of the decision's K'·H·A.
+  const logProbsPerStep = buffer.shape.logProbUnits / ftSteps;
   const table = new RowTable<DppoField>(rows, {
     state: { values: state, rowShape: [obsSize] },
     prev: { values: prev, rowShape: [element] },
@@ -53,7 +54,7 @@ export function dppoRowTable(buffer: RolloutBuffer, advantages: Float32Array, re
     advantages: { values: perRow(advantages), rowShape: [] },
     returns: { values: perRow(returns), rowShape: [] },
     oldValues: { values: perRow(buffer.values), rowShape: [] },
-    oldLogProbs: { values: buffer.oldLogProbs, rowShape: [horizon * actionDim] },
+    oldLogProbs: { values: buffer.oldLogProbs, rowShape: [logProbsPerStep] },
   });
   return { table, mask: perRow(mask) };
 }

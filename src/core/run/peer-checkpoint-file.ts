@@ -70,16 +70,16 @@ function validImportedConfig(config: RunConfig): RunConfig {
   }
 }
 
-/** The run config the imported policy was sampled with: its architecture and ReinFlow's sampler and noise settings. */
-function importedFlowConfig(imported: ImportedFlowPolicy, task: string): RunConfig {
+/** The run config of an imported peer policy: its task, state observations, the FlowMLP/DiffusionMLP layout and its chain. */
+function importedPeerConfig(imported: ImportedFlowPolicy | ImportedDiffusionPolicy, task: string): RunConfig {
   const { architecture: arch, settings } = imported;
-  let config = setField(defaultConfig(), 'task', task);
-  config = {
+  const config = setField(defaultConfig(), 'task', task);
+  return {
     ...config,
     env: { ...config.env, obs_type: 'state' },
     policy: {
       ...config.policy,
-      kind: 'flow',
+      kind: imported.kind,
       velocity_net: 'reflow_mlp',
       horizon: arch.horizon,
       n_obs_steps: arch.nObsSteps,
@@ -89,36 +89,26 @@ function importedFlowConfig(imported: ImportedFlowPolicy, task: string): RunConf
       hidden: [...arch.velocityHidden],
       encoder_hidden: [...arch.encoderHidden],
       value_hidden: [...arch.valueHidden],
-      noise_head_hidden: [...arch.noiseHidden],
     },
-    noise: { ...config.noise, method: 'noise', std_min: settings.stdMin, std_max: settings.stdMax },
   };
-  return validImportedConfig(config);
 }
 
-/** The run config of an imported DPPO policy (DESIGN.md §17): policy.kind diffusion, its chain, and DPPO's fine-tuning settings. */
-function importedDiffusionConfig(imported: ImportedDiffusionPolicy, task: string): RunConfig {
-  const { architecture: arch, settings } = imported;
-  let config = setField(defaultConfig(), 'task', task);
-  config = {
+/** A ReinFlow policy's run config: its noise net's sizes and bounds, sampled with learned noise. */
+function importedFlowConfig(imported: ImportedFlowPolicy, task: string): RunConfig {
+  const config = importedPeerConfig(imported, task);
+  const { settings } = imported;
+  return validImportedConfig({
     ...config,
-    env: { ...config.env, obs_type: 'state' },
-    policy: {
-      ...config.policy,
-      kind: 'diffusion',
-      velocity_net: 'reflow_mlp',
-      horizon: arch.horizon,
-      n_obs_steps: arch.nObsSteps,
-      n_action_steps: settings.nActionSteps,
-      denoise_steps: settings.denoiseSteps,
-      ddim_steps: settings.ddimSteps,
-      denoised_clamp: settings.denoisedClamp,
-      hidden: [...arch.velocityHidden],
-      encoder_hidden: [...arch.encoderHidden],
-      value_hidden: [...arch.valueHidden],
-    },
-  };
-  for (const { key, value } of settings.fields) config = setField(config, key, value as never);
+    policy: { ...config.policy, noise_head_hidden: [...imported.architecture.noiseHidden] },
+    noise: { ...config.noise, method: 'noise', std_min: settings.stdMin, std_max: settings.stdMax },
+  });
+}
+
+/** A DPPO policy's run config (DESIGN.md §17): its DDIM grid and DPPO's fine-tuning settings. */
+function importedDiffusionConfig(imported: ImportedDiffusionPolicy, task: string): RunConfig {
+  let config = importedPeerConfig(imported, task);
+  config = { ...config, policy: { ...config.policy, ddim_steps: imported.settings.ddimSteps } };
+  for (const { key, value } of imported.settings.fields) config = setField(config, key, value as never);
   return validImportedConfig(config);
 }
 
