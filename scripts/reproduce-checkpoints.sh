@@ -67,13 +67,6 @@ if [[ "$stage" == all || "$stage" == ppo ]]; then
       npm run --silent train -- task="${task%-pointcloud}" ckpt="$ckpt/$task-bc.flowtune" out="$work/$task-ppo-s$seed" overwrite=true seed="$seed" ${ppo_extra[$task]:-}
     done
     cp "$work/$task-ppo-s0/checkpoints/final.flowtune" "$ckpt/$task-ppo.flowtune"
-    # DPPO (DESIGN.md §17): the same dataset, widths and chunks, an ε net over DPPO's 20 DDPM steps.
-    npm run --silent pretrain -- task="$task" demos="$work/$task-medium.demos" steps=20000 batch_size=256 \
-      out="$ckpt/$task-diffusion-bc.flowtune" eval_episodes=100 $loco_arch policy.kind=diffusion policy.denoise_steps=20 policy.denoised_clamp=1
-    for seed in "${ppo_seeds[@]}"; do
-      npm run --silent train -- task="$task" ckpt="$ckpt/$task-diffusion-bc.flowtune" preset=dppo seed="$seed" \
-        out="$work/$task-dppo-s$seed" overwrite=true
-    done
   done
 fi
 
