@@ -94,7 +94,7 @@ export interface ExpectedEnvShapes {
 }
 
 function describePolicy(architecture: FlowPolicyOptions): string {
-  const net = architecture.velocityNet === 'ditx' ? 'DiT-X' : 'MLP';
+  const net = architecture.velocityNet === 'ditx' ? 'DiT-X' : architecture.velocityNet === 'unet1d' ? 'UNet1D' : 'MLP';
   return `${net} policy on ${architecture.obsEncoder === 'pointcloud' ? 'point clouds' : 'state observations'}`;
 }
 

@@ -49,6 +49,14 @@ describe('checkpointConflicts', () => {
       .toEqual(['policy.ditx_dim=64', 'policy.ditx_depth=2', 'policy.ditx_heads=2', 'env.num_points=64']);
   });
 
+  it('checks UNet1D sizes only on a UNet1D checkpoint', () => {
+    expect(checkpointConflicts(CHECKPOINT, ['policy.unet_dims=16,32', 'policy.unet_kernel=3', 'policy.unet_groups=4'])).toEqual([]);
+    const unet = applyOverrides(CHECKPOINT, ['policy.velocity_net=unet1d']);
+    expect(checkpointConflicts(unet, ['policy.unet_dims=16,32', 'policy.unet_kernel=3', 'policy.unet_groups=4', 'policy.unet_dims=32,64']).map((conflict) => conflict.override))
+      .toEqual(['policy.unet_kernel=3', 'policy.unet_groups=4']);
+    expect(checkpointConflicts(unet, ['policy.unet_dims=64,128'])[0]).toMatchObject({ key: 'policy.unet_dims', checkpoint: 'policy.unet_dims=32,64' });
+  });
+
   it('judges the final value, so a later override equal to the checkpoint clears an earlier one', () => {
     expect(checkpointConflicts(CHECKPOINT, ['policy.hidden=64', 'policy.hidden=128,128,128'])).toEqual([]);
     expect(checkpointConflicts(CHECKPOINT, ['policy.hidden=128,128,128', 'policy.hidden=64']).map((conflict) => conflict.override)).toEqual(['policy.hidden=64']);

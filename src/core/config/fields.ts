@@ -109,13 +109,16 @@ export const CONFIG_FIELDS: { readonly [K in ConfigKey]: SpecFor<ConfigValue<K>>
     'Observation history in rollouts and eval: step = the last n_obs_steps control steps, as BC stacks demos; decision = one frame per decision (n_action_steps apart).',
     ['step', 'decision'], 'step'),
   'policy.velocity_net': choice(
-    "Velocity net: residual MLP, a small DiT-X transformer, or reflow_mlp, ReinFlow's FlowMLP layout (what an imported ReinFlow .pt holds; fresh ones take its Gym hopper layout: ReLU residual MLP, time embedding 16, Mish residual critic, Tanh noise net).",
-    ['mlp', 'ditx', 'reflow_mlp'], 'mlp'),
+    "Velocity net: residual MLP, a small DiT-X transformer, reflow_mlp, ReinFlow's FlowMLP layout (what an imported ReinFlow .pt holds; fresh ones take its Gym hopper layout: ReLU residual MLP, time embedding 16, Mish residual critic, Tanh noise net), or unet1d, Diffusion Policy's conditional temporal UNet over the horizon (sized by policy.unet_*).",
+    ['mlp', 'ditx', 'reflow_mlp', 'unet1d'], 'mlp'),
   'policy.hidden': intList('Hidden widths of the MLP velocity net.', [256, 256, 256], 1, 8192),
   'policy.encoder_hidden': intList('Hidden widths of the observation encoder (state MLP or per-point MLP); empty (`policy.encoder_hidden=`) feeds the state as it is, as ReinFlow\'s FlowMLP without a cond_mlp.', [256, 256], 1, 8192, 8, 0),
   'policy.ditx_dim': int('Token width of the DiT-X velocity net.', 128, 8, 4096),
   'policy.ditx_depth': int('Transformer blocks in DiT-X.', 4, 1, 48),
   'policy.ditx_heads': int('Attention heads in DiT-X (must divide policy.ditx_dim).', 4, 1, 64),
+  'policy.unet_dims': intList('UNet1D channel widths, one per level (Diffusion Policy: 256,512,1024; DPPO\'s image UNet: 40,80); the horizon halves between levels, so policy.horizon must be a multiple of 2^(levels − 1).', [32, 64], 2, 1024, 4),
+  'policy.unet_kernel': int('UNet1D conv kernel size, odd (5 in Diffusion Policy).', 5, 1, 15),
+  'policy.unet_groups': int('UNet1D GroupNorm groups (8 in Diffusion Policy); must divide every width of policy.unet_dims.', 8, 1, 64),
   'policy.value_on': choice('Value head input: obs features (V_vlm, default) or velocity-net features averaged over steps (V_expert), reference 004.', ['obs', 'expert'], 'obs'),
   'policy.detach_critic_input': bool('Stop critic gradients at the shared trunk (reference 004); on by default, since the value loss is far larger than the policy loss and would otherwise reshape the policy\'s features.', true),
   'policy.freeze_encoder': choice(

@@ -33,7 +33,7 @@ export interface PolicyConfig {
   /** Spacing of the stacked observations in rollouts and evaluation: consecutive control steps (as BC stacks them) or one per decision. */
   history_spacing: 'step' | 'decision';
   /** Velocity net architecture. */
-  velocity_net: 'mlp' | 'ditx' | 'reflow_mlp';
+  velocity_net: 'mlp' | 'ditx' | 'reflow_mlp' | 'unet1d';
   /** Hidden widths of the MLP velocity net. */
   hidden: number[];
   /** Hidden widths of the obs encoder (state MLP, or PointNet's per-point MLP). */
@@ -44,6 +44,12 @@ export interface PolicyConfig {
   ditx_depth: number;
   /** DiT-X attention heads (must divide ditx_dim). */
   ditx_heads: number;
+  /** UNet1D channel widths, one per level (the horizon halves between levels). */
+  unet_dims: number[];
+  /** UNet1D conv kernel size (odd). */
+  unet_kernel: number;
+  /** UNet1D GroupNorm groups (divide every width). */
+  unet_groups: number;
   /** Where the value head reads from: obs features (V_vlm) or velocity-net features (V_expert). */
   value_on: 'obs' | 'expert';
   /** Stop critic gradients at the shared trunk. */

@@ -49,11 +49,12 @@ function otherCrossFieldProblems(config: RunConfig): ConfigProblem[] {
     add('policy.encoder_hidden', 'policy.encoder_hidden must name at least one width with env.obs_type=pointcloud: it sizes the per-point MLP');
   }
   if (policy.velocity_net === 'reflow_mlp' && env.obs_type !== 'state') {
-    add('policy.velocity_net', "policy.velocity_net=reflow_mlp (ReinFlow's FlowMLP) reads the state; use mlp or ditx with env.obs_type=pointcloud");
+    add('policy.velocity_net', "policy.velocity_net=reflow_mlp (ReinFlow's FlowMLP) reads the state; use mlp, ditx or unet1d with env.obs_type=pointcloud");
   }
   if (policy.velocity_net === 'ditx' && policy.ditx_dim % policy.ditx_heads !== 0) {
     add('policy.ditx_heads', `policy.ditx_heads (${policy.ditx_heads}) must divide policy.ditx_dim (${policy.ditx_dim})`);
   }
+  if (policy.velocity_net === 'unet1d') problems.push(...unetProblems(config));
   const sizes = deriveSizes(config);
   const decisions = `num_envs × env.steps_per_iteration (${config.num_envs} × ${env.steps_per_iteration} = ${sizes.batchSize})`;
   const memory = rolloutMemoryProblem(config, sizes.batchSize);
@@ -75,6 +76,22 @@ function otherCrossFieldProblems(config: RunConfig): ConfigProblem[] {
   }
   if (config.video.every > 0 && config.eval.every > 0 && config.video.every % config.eval.every !== 0) {
     add('video.every', `video.every (${config.video.every}) must be a multiple of eval.every (${config.eval.every}), since videos show eval episodes; or set video.every=0 to record at every evaluation`);
+  }
+  return problems;
+}
+
+/** The UNet1D's sizes against each other and the horizon (policy/options.ts checks the same when the net is built). */
+function unetProblems(config: RunConfig): ConfigProblem[] {
+  const { unet_dims: dims, unet_groups: groups, unet_kernel: kernel, horizon } = config.policy;
+  const problems: ConfigProblem[] = [];
+  const badWidth = dims.find((width) => width % groups !== 0);
+  if (badWidth !== undefined) {
+    problems.push({ field: 'policy.unet_groups', message: `policy.unet_groups (${groups}) must divide every width of policy.unet_dims (${dims.join(',')}), but not ${badWidth}` });
+  }
+  if (kernel % 2 !== 1) problems.push({ field: 'policy.unet_kernel', message: `policy.unet_kernel (${kernel}) must be odd, so the same-padded convolutions keep the horizon` });
+  const factor = 2 ** (dims.length - 1);
+  if (horizon % factor !== 0) {
+    problems.push({ field: 'policy.horizon', message: `policy.horizon (${horizon}) must be a multiple of ${factor} with policy.unet_dims=${dims.join(',')}: the UNet1D halves the horizon between its ${dims.length} levels` });
   }
   return problems;
 }

@@ -43,6 +43,16 @@ describe('configWarnings', () => {
     expect(configWarnings(withOverrides('policy.velocity_net=ditx', 'policy.ditx_dim=64'), ['policy.velocity_net', 'policy.ditx_dim'], STUDIO_HOST)).toEqual([]);
   });
 
+  it('warns that MLP widths do nothing for the UNet1D, and UNet1D sizes nothing for other nets', () => {
+    expect(configWarnings(withOverrides('policy.velocity_net=unet1d', 'policy.hidden=64,64'), ['policy.velocity_net', 'policy.hidden'], CLI_TRAIN_HOST))
+      .toEqual(['policy.hidden=64,64 does nothing with policy.velocity_net=unet1d; it sizes the MLP velocity net only (the UNet1D takes policy.unet_dims, unet_kernel and unet_groups)']);
+    expect(configWarnings(withOverrides('policy.velocity_net=ditx', 'policy.unet_dims=16,32', 'policy.unet_groups=4'), ['policy.velocity_net', 'policy.unet_dims', 'policy.unet_groups'], CLI_TRAIN_HOST))
+      .toEqual(['policy.unet_dims=16,32, policy.unet_groups=4 do nothing with policy.velocity_net=ditx; they size the UNet1D velocity net only']);
+    expect(configWarnings(withOverrides('policy.unet_kernel=3'), ['policy.unet_kernel'], STUDIO_HOST))
+      .toEqual(['policy.unet_kernel=3 does nothing with policy.velocity_net=mlp; it sizes the UNet1D velocity net only']);
+    expect(configWarnings(withOverrides('policy.velocity_net=unet1d', 'policy.unet_dims=16,32'), ['policy.velocity_net', 'policy.unet_dims'], STUDIO_HOST)).toEqual([]);
+  });
+
   it('warns that on_nonfinite=rollback does nothing when training never stops, or on the command line with nothing saved before the end', () => {
     const never = applyOverrides(defaultConfig(), ['on_nonfinite=rollback', 'ppo.max_nonfinite_skips=0']);
     expect(configWarnings(never, ['on_nonfinite'], STUDIO_HOST)).toEqual(['on_nonfinite=rollback does nothing with ppo.max_nonfinite_skips=0, which never stops training on non-finite updates']);
