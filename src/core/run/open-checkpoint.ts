@@ -13,6 +13,7 @@ import { checkTaskVersion } from '../checkpoint/metadata';
 import { configActionDim } from '../envs/task-controls';
 import { observationSpec } from '../envs/observation';
 import { getTask } from '../envs/task-registry';
+import { hasPointCloud } from '../envs/task-types';
 import { decodeGaussianCheckpoint } from '../gaussian/gaussian-checkpoint';
 import { runConfigForCheckpoint } from './checkpoint-run-config';
 import type { FamilyCheckpoint } from './family-checkpoint';
@@ -20,7 +21,7 @@ import type { FamilyCheckpoint } from './family-checkpoint';
 /** What the env of a run under `config` gives and takes: observation kind, frame size and action size. */
 export function envShapes(config: RunConfig): Required<ExpectedEnvShapes> {
   return {
-    obsEncoder: config.env.obs_type,
+    obsEncoder: hasPointCloud(config.env.obs_type) ? 'pointcloud' : 'state',
     obsFrameSize: observationSpec(getTask(config.task), config.env.obs_type, config.env.num_points).dim,
     actionDim: configActionDim(config),
   };
