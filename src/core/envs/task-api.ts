@@ -156,6 +156,12 @@ export interface TaskSpec {
   /** The named keyframe episodes start from (default 'home' when the scene has it, else qpos0). */
   keyframe?: string;
   /**
+   * Hashes of earlier versions of this task that differ from it only where neither the physics nor an
+   * observation that existed then looks (a camera added or moved): their checkpoints load without
+   * accept_task_version. Any other change must leave them out.
+   */
+  formerHashes?: readonly string[];
+  /**
    * false switches MuJoCo's constraint-island discovery off on the compiled scene, for speed only
    * (default true, MuJoCo's default). Set it only where the task's tests show the physics is
    * bit-identical either way, as on a body of one kinematic tree; it is not part of the task's

@@ -36,6 +36,8 @@ export interface TaskDefinition {
   readonly origin: string;
   /** Hash of the scene (with its assets), the module text when known, and the task's shape. */
   readonly hash: string;
+  /** Hashes of earlier versions whose checkpoints this one runs as they were trained (TaskSpec.formerHashes). */
+  readonly formerHashes: readonly string[];
   readonly scene: SceneSource;
   readonly frameSkip: number;
   readonly maxEpisodeSteps: number;
@@ -171,6 +173,10 @@ export function compileTask(exported: unknown, origin: TaskOrigin, mj?: Mujoco):
   const maxEpisodeSteps = integerIn(from, 'maxEpisodeSteps', spec.maxEpisodeSteps, 1, 1_000_000);
   const stateSize = integerIn(from, 'stateSize', spec.stateSize ?? 0, 0, 10_000);
   if (spec.islands !== undefined && typeof spec.islands !== 'boolean') throw new TaskError(`${from}: islands must be true or false`);
+  const formerHashes = spec.formerHashes ?? [];
+  if (!Array.isArray(formerHashes) || formerHashes.some((hash) => typeof hash !== 'string' || !/^[0-9a-f]{16}$/.test(hash))) {
+    throw new TaskError(`${from}: formerHashes must list task hashes of 16 hex digits`);
+  }
   const observation = observationEntries(from, spec.observation);
   const rewardModes = spec.rewardModes ?? ['dense'];
   if (!Array.isArray(rewardModes) || !rewardModes.includes('dense') || rewardModes.some((mode) => mode !== 'dense' && mode !== 'sparse')) {
@@ -188,7 +194,7 @@ export function compileTask(exported: unknown, origin: TaskOrigin, mj?: Mujoco):
   const assets = [...scene.assets].sort(([a], [b]) => a.localeCompare(b)).flatMap(([name, bytes]) => [name, bytes]);
   return {
     name: spec.name, doc: typeof spec.doc === 'string' ? spec.doc : '', origin: from,
-    hash: contentHash([scene.xml, ...assets, origin.moduleText ?? '', shape]),
+    hash: contentHash([scene.xml, ...assets, origin.moduleText ?? '', shape]), formerHashes: [...formerHashes],
     scene, frameSkip, maxEpisodeSteps, stateSize, hasSuccess: spec.hasSuccess === true, rewardModes: [...rewardModes],
     keyframe: spec.keyframe, islands: spec.islands ?? true, controls, defaultControl, observation, reset: spec.reset, step: spec.step, expert,
     render: isObject(spec.render) ? spec.render : {}, pointCloud: pointCloudHints(from, spec.pointCloud),
