@@ -44,6 +44,8 @@ export interface ArmTaskDefinition {
   name: string;
   doc: string;
   maxEpisodeSteps: number;
+  /** Hashes of earlier versions of the task that no policy can tell from this one (TaskSpec.formerHashes). */
+  formerHashes?: readonly string[];
   /** One self-contained MJCF string. */
   mjcf(): string;
   /** Task-specific state observation after the shared proprioception. */
@@ -92,6 +94,7 @@ export function armTask(definition: ArmTaskDefinition): TaskSpec {
     hasSuccess: true,
     rewardModes: ['dense', 'sparse'],
     keyframe: 'home',
+    ...(definition.formerHashes ? { formerHashes: definition.formerHashes } : {}),
     reset(view, rng) {
       const arm = armView(view);
       const { qpos, ctrl } = arm.arrays;
