@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Mujoco } from './mujoco-types';
-import { loadMujocoNode } from '../../cli/mujoco-node';
+import { createNodeShardedEnv, loadMujocoNode } from '../../cli/mujoco-node';
 import { withVectorEnv } from './fixtures/with-vector-env';
 import { observationSpec } from './observation';
 import { getTask } from './task-registry';
@@ -55,6 +55,21 @@ describe('env.obs_type=depth_pointcloud', () => {
     const again = withVectorEnv(mj, PICK_CUBE_DEPTH, (env) => env.reset([5]).slice());
     expect(Buffer.from(again.buffer).equals(Buffer.from(first.reset.buffer))).toBe(true);
     expect(Buffer.from(first.stepped.buffer).equals(Buffer.from(first.reset.buffer))).toBe(false);
+  });
+
+  it('renders the same bytes in env worker threads as in the calling thread', async () => {
+    const config = { ...PICK_CUBE_DEPTH, numEnvs: 2, cameras: 'front,wrist' };
+    const actions = Float32Array.from([0.5, -0.5, -1, 1, -0.3, 0.2, -1, -1]);
+    const local = withVectorEnv(mj, config, (env) => [env.reset([7, 8]).slice(), env.step(actions).obs.slice()]);
+    const sharded = await createNodeShardedEnv(config, { numWorkers: 2 });
+    try {
+      const reset = (await sharded.reset([7, 8])).slice();
+      const stepped = (await sharded.step(actions)).obs.slice();
+      expect(Buffer.from(reset.buffer).equals(Buffer.from(local[0].buffer))).toBe(true);
+      expect(Buffer.from(stepped.buffer).equals(Buffer.from(local[1].buffer))).toBe(true);
+    } finally {
+      await sharded.dispose();
+    }
   });
 
   it('refuses an unknown camera, listing the task\'s cameras, and a task without cameras', () => {
