@@ -6,7 +6,7 @@ const count = (value: number, noun: string) => `${value.toLocaleString('en-US')}
 /** "recorded · 50 episodes · 4,812 steps · 48 succeeded · noise 0.3", or the file's name first. */
 export function demoSummaryText(demos: DemoSetSummary): string {
   const parts = [demos.source];
-  if (demos.obsType === 'pointcloud') parts.push(`point cloud${demos.numPoints ? ` ${demos.numPoints} pts` : ''}`);
+  if (demos.obsType !== 'state') parts.push(`${demos.obsType === 'depth_pointcloud' ? 'depth point cloud' : 'point cloud'}${demos.numPoints ? ` ${demos.numPoints} pts` : ''}`);
   parts.push(count(demos.episodes, 'episode'), count(demos.steps, 'step'), `${demos.successes.toLocaleString('en-US')} succeeded`);
   if (demos.noise !== undefined) parts.push(`noise ${demos.noise}`);
   return parts.join(' · ');
@@ -23,7 +23,7 @@ export function progressFraction(status: Pick<RecipeStatus, 'done' | 'total'>): 
   return status.total > 0 ? Math.min(1, Math.max(0, status.done / status.total)) : 0;
 }
 
-const kind = (value: 'state' | 'pointcloud') => (value === 'pointcloud' ? 'point-cloud' : 'state');
+const kind = (value: DemoSetSummary['obsType']) => (value === 'pointcloud' ? 'point-cloud' : value === 'depth_pointcloud' ? 'depth point-cloud' : 'state');
 
 /** Why the held demos do not fit the selected task; undefined when they do. */
 export function demosMismatchText(demos: Pick<DemoSetSummary, 'task'>, task: string): string | undefined {
@@ -35,7 +35,7 @@ export function demosMismatchText(demos: Pick<DemoSetSummary, 'task'>, task: str
  * Stage 1 learns in the demos' observation kind (core/config pretrainConfigForDemos, as `npm run pretrain` does),
  * so another kind than the Config tab's is no error: this says which policy stage 1 will train.
  */
-export function demosObservationNote(demos: Pick<DemoSetSummary, 'task' | 'obsType'>, task: string, obsType: 'state' | 'pointcloud'): string | undefined {
+export function demosObservationNote(demos: Pick<DemoSetSummary, 'task' | 'obsType'>, task: string, obsType: DemoSetSummary['obsType']): string | undefined {
   if (demos.task !== task || demos.obsType === obsType) return undefined;
   return `These demos hold ${kind(demos.obsType)} observations, so stage 1 trains a ${kind(demos.obsType)} policy of ${task} (the Config tab is set to ${kind(obsType)}).`;
 }

@@ -136,6 +136,18 @@ export function storedDenoisedClamp(metadata: FlowtuneMetadata): number {
 }
 
 /**
+ * The observation a point-cloud policy was trained on: its stored config's depth cameras when it learnt
+ * from a depth camera's cloud (env.obs_type=depth_pointcloud), else the surface-sampled cloud.
+ */
+function storedPointCloudEnv(metadata: FlowtuneMetadata): Partial<RunConfig['env']> {
+  const env = (metadata.config as { env?: { obs_type?: unknown; camera?: unknown; image_size?: unknown } } | undefined)?.env;
+  if (env?.obs_type !== 'depth_pointcloud') return { obs_type: 'pointcloud' };
+  const camera = fieldValueProblem('env.camera', env.camera) === null ? { camera: env.camera as string } : {};
+  const imageSize = fieldValueProblem('env.image_size', env.image_size) === null ? { image_size: env.image_size as number } : {};
+  return { obs_type: 'depth_pointcloud', ...camera, ...imageSize };
+}
+
+/**
  * Run-config fields a checkpoint decides (its architecture, K, executed steps, history spacing and denoised-action
  * clamp), so a loaded model runs as trained. Training switches that leave shapes alone (detach_critic_input) stay the run's.
  */
@@ -145,7 +157,7 @@ export function configFromCheckpoint(base: RunConfig, metadata: FlowtuneMetadata
   return {
     ...base,
     task: metadata.task as RunConfig['task'],
-    env: { ...base.env, obs_type: arch.obsEncoder, ...(arch.obsEncoder === 'pointcloud' ? { num_points: arch.numPoints } : {}) },
+    env: { ...base.env, ...(arch.obsEncoder === 'pointcloud' ? { ...storedPointCloudEnv(metadata), num_points: arch.numPoints } : { obs_type: 'state' }) },
     policy: {
       ...base.policy,
       horizon: arch.horizon,

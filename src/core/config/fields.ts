@@ -53,11 +53,15 @@ export interface NameFieldSpec extends FieldBase {
   readonly default: string;
   /** The names known now, for help text (the registry's tasks). */
   readonly known?: () => readonly string[];
+  /** True when the value is one or more names separated by commas. */
+  readonly list?: boolean;
 }
 export type FieldSpec = IntFieldSpec | NumberFieldSpec | EnumFieldSpec | BoolFieldSpec | IntListFieldSpec | NameFieldSpec;
 
 /** What a name field accepts. */
 export const PLAIN_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+/** What a name-list field accepts: plain names joined by commas, at most 8. */
+export const PLAIN_NAME_LIST = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}(,[A-Za-z0-9][A-Za-z0-9_.-]{0,63}){0,7}$/;
 
 type SpecFor<V> = [V] extends [number[]] ? IntListFieldSpec
   : [V] extends [number] ? IntFieldSpec | NumberFieldSpec
@@ -74,6 +78,8 @@ const choice = <V extends string>(doc: string, values: readonly V[], defaultValu
 const bool = (doc: string, defaultValue: boolean): BoolFieldSpec => ({ kind: 'bool', doc, default: defaultValue });
 /** A name field whose default is read when asked for (the task default is the hosts' registration). */
 const name = (doc: string, defaultValue: () => string, known?: () => readonly string[]): NameFieldSpec => ({ kind: 'name', doc, get default() { return defaultValue(); }, known });
+/** A comma-separated list of plain names (a task's cameras), as one string. */
+const nameList = (doc: string, defaultValue: string): NameFieldSpec => ({ kind: 'name', doc, default: defaultValue, list: true });
 const intList = (doc: string, defaultValue: readonly number[], min: number, max: number, maxLength = 8, minLength = 1): IntListFieldSpec =>
   ({ kind: 'int-list', doc, default: defaultValue, min, max, minLength, maxLength });
 
@@ -189,9 +195,11 @@ export const CONFIG_FIELDS: { readonly [K in ConfigKey]: SpecFor<ConfigValue<K>>
   'advantages.grpo_filter': bool('With advantages.type=grpo, drop groups whose finished episodes all succeeded or all failed (RLinf); logs advantages/grpo_kept_fraction.', false),
 
   'env.control_mode': name('Action space: a control of the task by name, or default for the task\'s default control (another name is refused, listing the task\'s controls).', () => 'default'),
-  'env.obs_type': choice('Observation: state vector, or point cloud plus proprioception.', ['state', 'pointcloud'], 'state'),
+  'env.obs_type': choice('Observation: state vector; points sampled on the scene\'s geoms plus proprioception (pointcloud); or points from the task\'s depth cameras, cropped to its workspace, plus proprioception (depth_pointcloud).', ['state', 'pointcloud', 'depth_pointcloud'], 'state'),
   'env.reward': choice('Reward: dense (shaped) or sparse (success only).', ['dense', 'sparse'], 'dense'),
   'env.num_points': int('Points per point-cloud observation (a point-cloud checkpoint fixes its own).', 256, 16, 65_536),
+  'env.camera': nameList('depth_pointcloud: the task\'s cameras (<camera> names in its MJCF), comma-separated, their clouds fused; default = the scene\'s first camera.', 'default'),
+  'env.image_size': int('depth_pointcloud: side of each camera\'s square image in pixels, one ray per pixel (frames per second fall with its square).', 64, 4, 512),
   'env.workers': int('Env worker threads, at most num_envs; 0 = one per available core.', 0, 0, 256),
   'env.steps_per_iteration': int('Decisions (chunks) per env per rollout (128 in ReinFlow 003).', 32, 1, 100_000),
   'env.max_episode_steps': int('Episode length cap in env steps; 0 = the task default.', 0, 0, 1_000_000),
@@ -273,6 +281,7 @@ export function describeAllowed(spec: FieldSpec): string {
     case 'int-list':
       return `a comma-separated list of ${spec.minLength}–${spec.maxLength} integers in ${formatInterval(tableRange(spec))}`;
     case 'name': {
+      if (spec.list) return "one or more names of letters, digits, '_', '-' and '.' separated by commas (at most 8)";
       const known = spec.known?.() ?? [];
       return known.length > 0 ? `a name such as ${known.join(', ')}` : "a name of letters, digits, '_', '-' and '.' (at most 64)";
     }

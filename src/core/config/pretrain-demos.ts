@@ -13,7 +13,7 @@ import type { RunConfig } from './run-config';
 export type DemosDecidedKey = 'env.obs_type' | 'env.num_points';
 
 /** What stage 1 reads of the demos' metadata: their observation kind and slices. */
-export type DemosObservation = Pick<DemoMetadata, 'obs_mode'> & { obs_slices: readonly Pick<DemoMetadata['obs_slices'][number], 'name' | 'dim'>[] };
+export type DemosObservation = Pick<DemoMetadata, 'obs_mode' | 'camera' | 'image_size'> & { obs_slices: readonly Pick<DemoMetadata['obs_slices'][number], 'name' | 'dim'>[] };
 
 /** `config` with the demos' observation kind and point count; `pinned` keys the user set must agree with the demos. */
 export function pretrainConfigForDemos(config: RunConfig, metadata: DemosObservation, pinned: readonly string[] = []): RunConfig {
@@ -26,7 +26,9 @@ export function pretrainConfigForDemos(config: RunConfig, metadata: DemosObserva
   if (pointsSlice && asked('env.num_points') && config.env.num_points !== numPoints) {
     throw new ConfigError('env.num_points', `env.num_points=${config.env.num_points} but the demos hold ${numPoints} points per observation`);
   }
-  return { ...config, env: { ...config.env, obs_type: metadata.obs_mode, num_points: numPoints } };
+  // Depth-cloud demos say which cameras saw them; BC learns from those.
+  const cameras = metadata.camera !== undefined ? { camera: metadata.camera, ...(metadata.image_size !== undefined ? { image_size: metadata.image_size } : {}) } : {};
+  return { ...config, env: { ...config.env, obs_type: metadata.obs_mode, num_points: numPoints, ...cameras } };
 }
 
 /** The keys a list of "key=value" overrides sets. */

@@ -185,12 +185,16 @@ export interface AdvantagesConfig {
 export interface EnvConfig {
   /** Action space: 4-D Cartesian delta or 8-D joint delta. */
   control_mode: string;
-  /** Observation: state vector or point cloud plus proprioception. */
-  obs_type: 'state' | 'pointcloud';
+  /** Observation: state vector, or a point cloud (surface-sampled, or from depth cameras) plus proprioception. */
+  obs_type: 'state' | 'pointcloud' | 'depth_pointcloud';
   /** Reward shaping. */
   reward: 'dense' | 'sparse';
   /** Points per point-cloud observation. */
   num_points: number;
+  /** depth_pointcloud: the task's cameras by name, comma-separated; 'default' = the scene's first camera. */
+  camera: string;
+  /** depth_pointcloud: each camera's image side in pixels. */
+  image_size: number;
   /** Env worker threads; 0 = one per available core (resolveEnvWorkers). */
   workers: number;
   /** Decisions per env per rollout. */

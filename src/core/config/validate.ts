@@ -6,6 +6,7 @@
  * a config it accepts runs without the sampler or the schedules refusing it.
  */
 import { ConfigError } from '../errors';
+import { hasPointCloud } from '../envs/task-types';
 import { getField } from './access';
 import { deriveSizes } from './derive';
 import { fieldValueProblem } from './field-values';
@@ -45,11 +46,11 @@ function otherCrossFieldProblems(config: RunConfig): ConfigProblem[] {
     }
     if (policy.freeze_encoder === 'true') add('policy.freeze_encoder', 'policy.freeze_encoder=true is not supported with policy.kind=diffusion: DPPO fine-tunes the whole net; use auto or false');
   }
-  if (env.obs_type === 'pointcloud' && policy.encoder_hidden.length === 0) {
-    add('policy.encoder_hidden', 'policy.encoder_hidden must name at least one width with env.obs_type=pointcloud: it sizes the per-point MLP');
+  if (hasPointCloud(env.obs_type) && policy.encoder_hidden.length === 0) {
+    add('policy.encoder_hidden', `policy.encoder_hidden must name at least one width with env.obs_type=${env.obs_type}: it sizes the per-point MLP`);
   }
   if (policy.velocity_net === 'reflow_mlp' && env.obs_type !== 'state') {
-    add('policy.velocity_net', "policy.velocity_net=reflow_mlp (ReinFlow's FlowMLP) reads the state; use mlp, ditx or unet1d with env.obs_type=pointcloud");
+    add('policy.velocity_net', `policy.velocity_net=reflow_mlp (ReinFlow's FlowMLP) reads the state; use mlp, ditx or unet1d with env.obs_type=${env.obs_type}`);
   }
   if (policy.velocity_net === 'ditx' && policy.ditx_dim % policy.ditx_heads !== 0) {
     add('policy.ditx_heads', `policy.ditx_heads (${policy.ditx_heads}) must divide policy.ditx_dim (${policy.ditx_dim})`);

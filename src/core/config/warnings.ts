@@ -73,7 +73,12 @@ export function configWarnings(config: RunConfig, givenKeys: Iterable<ConfigKey>
     warnings.push(`${listed} ${stageKeys.length === 1 ? 'does' : 'do'} nothing here; pretrain.* sets stage 1 (npm run pretrain) and offline.* stage 2 (npm run offline)`);
   }
   if (given.has('env.num_points') && config.env.obs_type === 'state') {
-    warnings.push(`${shown(config, 'env.num_points')} does nothing with env.obs_type=state; it sizes point-cloud observations only (env.obs_type=pointcloud)`);
+    warnings.push(`${shown(config, 'env.num_points')} does nothing with env.obs_type=state; it sizes point-cloud observations only (env.obs_type=pointcloud or depth_pointcloud)`);
+  }
+  const cameraKeys = (['env.camera', 'env.image_size'] as const).filter((key) => given.has(key));
+  if (cameraKeys.length > 0 && config.env.obs_type !== 'depth_pointcloud') {
+    const listed = cameraKeys.map((key) => shown(config, key)).join(', ');
+    warnings.push(`${listed} ${cameraKeys.length === 1 ? 'does' : 'do'} nothing with env.obs_type=${config.env.obs_type}; only depth point clouds (env.obs_type=depth_pointcloud) render the task's cameras`);
   }
   if (given.has('policy.hidden') && config.policy.velocity_net === 'ditx') {
     warnings.push(`${shown(config, 'policy.hidden')} does nothing with policy.velocity_net=ditx; it sizes the MLP velocity net only (DiT-X takes policy.ditx_dim, ditx_depth and ditx_heads)`);

@@ -158,7 +158,8 @@ export function readDemoFile(bytes: Uint8Array): { demos: Demonstrations; metada
 
 /** Metadata for collected demos, in the control the task's expert acts in unless `controlMode` names the one a policy acted in. */
 export function demoMetadataFor(
-  demos: Demonstrations, options: { seed: number; noise: number; obsSlices: readonly ObsSlice[]; maxEpisodeSteps: number; controlMode?: string },
+  demos: Demonstrations,
+  options: { seed: number; noise: number; obsSlices: readonly ObsSlice[]; maxEpisodeSteps: number; controlMode?: string; cameras?: { camera: string; imageSize: number } },
 ): DemoMetadata {
   const episodes = demos.success.length;
   const successes = demos.success.reduce((sum, flag) => sum + flag, 0);
@@ -167,6 +168,7 @@ export function demoMetadataFor(
     obs_dim: demos.obsDim, obs_slices: options.obsSlices, control_mode: options.controlMode ?? getTask(demos.task).expert?.control ?? '', action_dim: demos.actionDim,
     episodes, steps: demos.actions.length / demos.actionDim, seed: options.seed, noise: options.noise,
     success_rate: episodes > 0 ? successes / episodes : 0, max_episode_steps: options.maxEpisodeSteps,
+    ...(options.cameras ? { camera: options.cameras.camera, image_size: options.cameras.imageSize } : {}),
   };
 }
 

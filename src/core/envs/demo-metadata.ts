@@ -3,7 +3,7 @@
  * and range before any tensor is sized from it, each failure one sentence naming the field.
  */
 import { ConfigError } from '../errors';
-import { PLAIN_NAME } from '../config/fields';
+import { PLAIN_NAME, PLAIN_NAME_LIST } from '../config/fields';
 import { OBS_MODES, type ObsMode, type ObsSlice, type TaskName } from './task-types';
 
 export const DEMO_FORMAT = 'flowtune-demos';
@@ -24,6 +24,9 @@ export interface DemoMetadata {
   noise: number;
   success_rate: number;
   max_episode_steps: number;
+  /** depth_pointcloud demos: the cameras their points came from (env.camera, resolved) and their image side. */
+  camera?: string;
+  image_size?: number;
 }
 
 function fail(message: string): never {
@@ -74,5 +77,9 @@ export function checkDemoMetadata(parsed: unknown): DemoMetadata {
   integerField(metadata, 'max_episode_steps', 1);
   for (const field of ['seed', 'noise', 'success_rate'] as const) numberField(metadata, field);
   checkSlices(metadata.obs_slices, obsDim);
+  if (metadata.camera !== undefined && (typeof metadata.camera !== 'string' || !PLAIN_NAME_LIST.test(metadata.camera))) {
+    fail(`demo metadata field 'camera' must be camera names separated by commas, got ${shown(metadata.camera)}`);
+  }
+  if (metadata.image_size !== undefined) integerField(metadata, 'image_size', 1);
   return metadata as unknown as DemoMetadata;
 }

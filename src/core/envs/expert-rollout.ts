@@ -19,6 +19,9 @@ export interface ExpertRolloutOptions {
   seeds?: readonly number[];
   obsMode?: ObsMode;
   numPoints?: number;
+  /** depth_pointcloud: camera names (comma-separated; 'default': the scene's first) and image side. */
+  cameras?: string;
+  imageSize?: number;
   /** Called after each episode with (episodeIndex, success, unstable: the physics went unstable and ended it). */
   onEpisode?: (episodeIndex: number, success: boolean, unstable: boolean) => void;
 }
@@ -56,7 +59,7 @@ export function taskExpert(taskName: TaskName): NonNullable<ReturnType<typeof ge
 
 export function collectExpertDemos(mj: Mujoco, options: ExpertRolloutOptions): Demonstrations {
   const expertSpec = taskExpert(options.task);
-  const env = new VectorEnv(mj, { task: options.task, numEnvs: 1, obsMode: options.obsMode ?? 'state', numPoints: options.numPoints, recordEpisodes: false, controlMode: expertSpec.control });
+  const env = new VectorEnv(mj, { task: options.task, numEnvs: 1, obsMode: options.obsMode ?? 'state', numPoints: options.numPoints, cameras: options.cameras, imageSize: options.imageSize, recordEpisodes: false, controlMode: expertSpec.control });
   try {
     const { obsSpec, actionDim } = env.config;
     const obsRows: Float32Array[] = [];

@@ -97,8 +97,8 @@ export function serveEnvShard(mujoco: Mujoco | Promise<Mujoco>, port: ShardPort,
         env.restore(request.snapshot);
         return { result: null, transfer: [] };
       case 'expert': {
-        const { task, obsMode, numPoints } = env.config;
-        const demos = collectExpertDemos(mj!, { task, obsMode, numPoints, episodes: request.seeds.length, seed: 0, seeds: request.seeds, noise: request.noise });
+        const { task, obsMode, numPoints, cameras, imageSize } = env.config;
+        const demos = collectExpertDemos(mj!, { task, obsMode, numPoints, cameras, imageSize, episodes: request.seeds.length, seed: 0, seeds: request.seeds, noise: request.noise });
         return { result: demos, transfer: [demos.obs.buffer, demos.actions.buffer, demos.rewards.buffer, demos.episodeStarts.buffer, demos.success.buffer, demos.seeds.buffer] };
       }
       case 'dispose':

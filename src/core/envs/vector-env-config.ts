@@ -5,6 +5,7 @@
 import { ConfigError, EnvError, ShapeError } from '../errors';
 import { observationSpec } from './observation';
 import { DEFAULT_NUM_POINTS } from './pointcloud';
+import { checkImageSize, DEFAULT_IMAGE_SIZE } from './camera/pinhole';
 import { taskControl, type TaskModuleRef } from './task-definition';
 import { getTask } from './task-registry';
 import { OBS_MODES, REWARD_MODES, type ObsMode, type ObsSpec, type RewardMode, type TaskName } from './task-types';
@@ -19,6 +20,10 @@ export interface VectorEnvConfig {
   controlMode?: string;
   rewardMode?: RewardMode;
   numPoints?: number;
+  /** depth_pointcloud: the scene's cameras by name, comma-separated; 'default' or absent: its first camera (config env.camera). */
+  cameras?: string;
+  /** depth_pointcloud: each camera's image side in pixels (config env.image_size). */
+  imageSize?: number;
   /** Keep each episode's qpos trajectory (for replay and video). */
   recordEpisodes?: boolean;
   /** Episode length cap in env steps; 0 or absent = the task's own limit (config env.max_episode_steps). */
@@ -60,8 +65,9 @@ export function resolveVectorEnvConfig(config: VectorEnvConfig): ResolvedVectorE
     throw new ConfigError('env.reward', `env.reward=${rewardMode} does nothing for task '${task.name}', whose reward is ${task.rewardModes.join(' or ')} only`);
   }
   const numPoints = config.numPoints ?? DEFAULT_NUM_POINTS;
+  const imageSize = checkImageSize(config.imageSize ?? DEFAULT_IMAGE_SIZE);
   return {
-    task: task.name, numEnvs: config.numEnvs, obsMode, controlMode: control.name, rewardMode, numPoints,
+    task: task.name, numEnvs: config.numEnvs, obsMode, controlMode: control.name, rewardMode, numPoints, cameras: config.cameras ?? 'default', imageSize,
     recordEpisodes: config.recordEpisodes ?? true, obsSpec: observationSpec(task, obsMode, numPoints),
     actionDim: control.dim, maxEpisodeSteps: resolveMaxEpisodeSteps(config.maxEpisodeSteps, task.maxEpisodeSteps),
   };

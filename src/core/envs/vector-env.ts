@@ -71,6 +71,7 @@ export class VectorEnv {
   private readonly seedStreams: Rng[] = [];
   private readonly episodes: EpisodeRecord[] = [];
   private readonly currentObs: Float32Array;
+  private writer?: ObservationWriter;
   private readonly metricsState: VectorEnvMetrics = { clippedActions: 0, unstableResets: 0, envSteps: 0 };
   private hasReset = false;
 
@@ -83,7 +84,9 @@ export class VectorEnv {
       const model = this.scene.model;
       // Refused before anything is allocated; the catch below covers memory that other envs of this thread already hold.
       if (numEnvs > envCapacity(model)) throw envCapacityError(task.name, numEnvs, envCapacity(model), model);
-      const writer = new ObservationWriter(task, this.scene, this.config.obsMode, this.config.numPoints);
+      const { obsMode, numPoints, cameras, imageSize } = this.config;
+      const writer = new ObservationWriter(task, this.scene, obsMode, numPoints, { cameras, imageSize });
+      this.writer = writer;
       const control = taskControl(task, this.config.controlMode);
       for (let envIndex = 0; envIndex < numEnvs; envIndex++) {
         try {
@@ -235,6 +238,8 @@ export class VectorEnv {
 
   dispose(): void {
     for (const env of this.envs.splice(0)) env.dispose();
+    this.writer?.dispose();
+    this.writer = undefined;
     this.scene.dispose();
   }
 }

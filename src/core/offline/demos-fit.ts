@@ -4,6 +4,7 @@ import { DemosError } from '../errors';
 import type { DemoMetadata } from '../envs/demo-format';
 import { observationSpec } from '../envs/observation';
 import { getTask } from '../envs/task-registry';
+import { hasPointCloud } from '../envs/task-types';
 
 /**
  * The one demos-fit check (stage 1, stage 2 and the studio's drop): why demonstrations cannot
@@ -17,7 +18,7 @@ export function demosEnvProblem(metadata: DemoMetadata, config: RunConfig): stri
   if (metadata.obs_mode !== obsType) return `the demos hold ${metadata.obs_mode} observations but ${config.task}'s env gives ${obsType} observations (env.obs_type)`;
   const spec = observationSpec(getTask(config.task), obsType, config.env.num_points);
   if (metadata.obs_dim !== spec.dim) {
-    return obsType === 'pointcloud'
+    return hasPointCloud(obsType)
       ? `the demos' observations hold ${metadata.obs_dim} values but the env's hold ${spec.dim} (${config.env.num_points} points; env.num_points)`
       : `the demos' observations hold ${metadata.obs_dim} values but the env's hold ${spec.dim}`;
   }

@@ -1,5 +1,6 @@
 import type { RunConfig } from '../config/run-config';
 import { noiseAt } from '../config/noise-at';
+import { hasPointCloud } from '../envs/task-types';
 import { ConfigError } from '../errors';
 import type { SampleMode, SamplerOptions } from '../flow/sampling-options';
 import type { LogProbSlice } from '../flow/logprob-reduce';
@@ -10,7 +11,8 @@ import type { FlowPolicyOptions } from '../policy/options';
  * point clouds, N×3 points plus proprioception) and action size.
  */
 export function policyOptionsFromConfig(config: RunConfig, obsFrameSize: number, actionDim: number): FlowPolicyOptions {
-  const pointcloud = config.env.obs_type === 'pointcloud';
+  // Both point clouds, surface-sampled or from depth cameras, are [N, 3] world points for the same encoder.
+  const pointcloud = hasPointCloud(config.env.obs_type);
   const numPoints = pointcloud ? config.env.num_points : 0;
   const obsDim = obsFrameSize - numPoints * 3;
   // A diffusion policy (DESIGN.md §17) is DPPO's: ε from (x_t, t, obs), no step-size input, no noise head, the critic on the observation.
@@ -49,10 +51,10 @@ export function policyOptionsFromConfig(config: RunConfig, obsFrameSize: number,
   };
 }
 
-/** Whether PPO keeps the encoder fixed and stores its features at rollout time (`auto`: for point clouds). */
+/** Whether PPO keeps the encoder fixed and stores its features at rollout time (`auto`: for point clouds of either kind). */
 export function encoderFrozen(config: RunConfig): boolean {
   const setting = config.policy.freeze_encoder;
-  return setting === 'auto' ? config.env.obs_type === 'pointcloud' : setting === 'true';
+  return setting === 'auto' ? hasPointCloud(config.env.obs_type) : setting === 'true';
 }
 
 /** Sampler options for training rollouts (mode from the config) or evaluation (all ODE). */

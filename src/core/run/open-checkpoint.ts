@@ -13,6 +13,7 @@ import { checkTaskVersion } from '../checkpoint/metadata';
 import { configActionDim } from '../envs/task-controls';
 import { observationSpec } from '../envs/observation';
 import { getTask } from '../envs/task-registry';
+import { hasPointCloud } from '../envs/task-types';
 import { decodeGaussianCheckpoint } from '../gaussian/gaussian-checkpoint';
 import { runConfigForCheckpoint } from './checkpoint-run-config';
 import type { FamilyCheckpoint } from './family-checkpoint';
@@ -20,7 +21,7 @@ import type { FamilyCheckpoint } from './family-checkpoint';
 /** What the env of a run under `config` gives and takes: observation kind, frame size and action size. */
 export function envShapes(config: RunConfig): Required<ExpectedEnvShapes> {
   return {
-    obsEncoder: config.env.obs_type,
+    obsEncoder: hasPointCloud(config.env.obs_type) ? 'pointcloud' : 'state',
     obsFrameSize: observationSpec(getTask(config.task), config.env.obs_type, config.env.num_points).dim,
     actionDim: configActionDim(config),
   };
@@ -42,7 +43,7 @@ export interface OpenedCheckpoint {
 
 /** The file's tensors decoded by its family's decoder for a run under `config`. */
 function decodeFor(file: CheckpointFile, config: RunConfig): FamilyCheckpoint {
-  checkTaskVersion(file.metadata, getTask(config.task).hash, config.accept_task_version);
+  checkTaskVersion(file.metadata, getTask(config.task), config.accept_task_version);
   const shapes = envShapes(config);
   if (file.kind === 'gaussian') return decodeGaussianCheckpoint(file, { obsDim: shapes.obsFrameSize, actionDim: shapes.actionDim });
   return decodeCheckpoint(file, shapes);

@@ -5,12 +5,18 @@ import type { VectorEnvConfig } from '../envs/vector-env-config';
 
 export type EnvPurpose = 'train' | 'eval';
 
+/** A depth point cloud's cameras and image side from the config; undefined for the other observations, which read neither. */
+export function depthCameras(config: RunConfig): { camera: string; imageSize: number } | undefined {
+  return config.env.obs_type === 'depth_pointcloud' ? { camera: config.env.camera, imageSize: config.env.image_size } : undefined;
+}
+
 /**
  * Training: num_envs envs. Evaluation: one env per eval episode. Episodes are recorded
  * (qpos and obs, for replay and video) only when the host shows them.
  */
 export function runEnvConfig(config: RunConfig, purpose: EnvPurpose, recordEpisodes: boolean): VectorEnvConfig {
   const module = getTask(config.task).module;
+  const cameras = depthCameras(config);
   return {
     task: config.task,
     ...(module ? { taskModule: module } : {}),
@@ -19,6 +25,7 @@ export function runEnvConfig(config: RunConfig, purpose: EnvPurpose, recordEpiso
     controlMode: config.env.control_mode,
     rewardMode: config.env.reward,
     numPoints: config.env.num_points,
+    ...(cameras ? { cameras: cameras.camera, imageSize: cameras.imageSize } : {}),
     maxEpisodeSteps: config.env.max_episode_steps,
     recordEpisodes,
   };
@@ -31,5 +38,7 @@ export function runEnvConfig(config: RunConfig, purpose: EnvPurpose, recordEpiso
 export function rolloutStateKey(config: RunConfig): string {
   const { task, num_envs: numEnvs } = config;
   const { obs_type: obsType, control_mode: controlMode, reward, num_points: numPoints, max_episode_steps: maxSteps, auto_reset: autoReset } = config.env;
-  return JSON.stringify({ task, numEnvs, obsType, controlMode, reward, numPoints, maxSteps, autoReset, nObsSteps: config.policy.n_obs_steps, spacing: config.policy.history_spacing });
+  // Cameras join the key only where they are read, so the keys of saved state and pointcloud runs stay as they were.
+  const cameras = depthCameras(config);
+  return JSON.stringify({ task, numEnvs, obsType, controlMode, reward, numPoints, maxSteps, autoReset, nObsSteps: config.policy.n_obs_steps, spacing: config.policy.history_spacing, ...(cameras ? { cameras } : {}) });
 }
