@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { depthColour, depthImageRgba, depthLegendTicks, depthRange, MISS_RGB, rgbImageRgba } from './depth-colour-map';
+import { depthBrightness, depthColour, depthImageRgba, depthLegendTicks, depthRange, MISS_RGB, rgbImageRgba } from './depth-colour-map';
 
 describe('depth colour map', () => {
   it('ranges over the hits only: misses (0) are neither near nor far', () => {
@@ -7,13 +7,17 @@ describe('depth colour map', () => {
     expect(depthRange(new Float32Array(4))).toBeUndefined();
   });
 
-  it('maps the nearest hit to the bright end, the farthest to the dark end, and halfway to the middle stop', () => {
+  it('maps the nearest hit to the bright end, the farthest to the dark end, linear in inverse depth', () => {
     const range = { near: 1, far: 3 };
     expect(depthColour(1, range)).toEqual([253, 231, 37]);
     expect(depthColour(3, range)).toEqual([68, 1, 84]);
-    expect(depthColour(2, range)).toEqual([33, 145, 140]);
-    // 1.25 m is 7/8 of the way to the bright end: stop 3 + 0.5 of the way to stop 4, (94 + 253) / 2 = 173.5 → 174.
-    expect(depthColour(1.25, range)).toEqual([174, 216, 68]);
+    // 1.5 m: (1/1.5 − 1/3) / (1 − 1/3) = (1/3) / (2/3) = 0.5, the middle stop.
+    expect(depthBrightness(1.5, range)).toBeCloseTo(0.5, 12);
+    expect(depthColour(1.5, range)).toEqual([33, 145, 140]);
+    // 1.2 m: (5/6 − 1/3) / (2/3) = 0.75, stop 3.
+    expect(depthColour(1.2, range)).toEqual([94, 201, 98]);
+    // 8/7 m: (7/8 − 1/3) / (2/3) = 13/16 = 0.8125: stop 3 + 0.25 of the way to stop 4, 94 + 0.25 · 159 = 133.75 → 134.
+    expect(depthColour(8 / 7, range)).toEqual([134, 209, 83]);
     // Outside the range clamps; a one-depth range is all bright.
     expect(depthColour(9, range)).toEqual([68, 1, 84]);
     expect(depthColour(2, { near: 2, far: 2 })).toEqual([253, 231, 37]);

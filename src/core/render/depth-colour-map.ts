@@ -1,7 +1,8 @@
 /**
  * Camera images as canvas pixels (DESIGN.md §19): a depth image colour-mapped from its nearest to
  * its farthest hit (near bright yellow, far dark violet, as viridis runs), misses in one flat grey,
- * and the tick values of its legend in metres.
+ * and the tick values of its legend in metres. Colours follow inverse depth, as depth viewers
+ * usually do, so a table top a metre away keeps its detail beside a floor several metres off.
  */
 import { ShapeError } from '../errors';
 
@@ -29,11 +30,15 @@ export function depthRange(depth: Float32Array): DepthRange | undefined {
   return near <= far ? { near, far } : undefined;
 }
 
+/** Where a depth falls on the ramp: 1 at the nearest hit, 0 at the farthest, linear in 1 / depth; clamped to [0, 1]. */
+export function depthBrightness(depth: number, range: DepthRange): number {
+  const span = 1 / range.near - 1 / range.far;
+  return span > 0 ? Math.min(1, Math.max(0, (1 / depth - 1 / range.far) / span)) : 1;
+}
+
 /** Colour of a depth in [near, far]: near is the ramp's bright end. Depths outside clamp to its ends. */
 export function depthColour(depth: number, range: DepthRange): [number, number, number] {
-  const span = range.far - range.near;
-  const brightness = span > 0 ? Math.min(1, Math.max(0, (range.far - depth) / span)) : 1;
-  const position = brightness * (STOPS.length - 1);
+  const position = depthBrightness(depth, range) * (STOPS.length - 1);
   const lower = Math.min(STOPS.length - 2, Math.floor(position));
   const fraction = position - lower;
   const [a, b] = [STOPS[lower], STOPS[lower + 1]];
