@@ -26,4 +26,8 @@ test('a camera frame rendered in a Web Worker in Chromium is bit-identical to No
     expect(inNode).toMatchObject({ cameras: ['front', 'wrist'], camera: frame.camera, size: frame.size });
     expect(inWorker, `${frame.task} ${frame.camera} at seed ${frame.seed}`).toEqual(inNode);
   }
+  // A scene without cameras lists none and renders nothing.
+  const hopper = await page.evaluate((request) => (window as unknown as { __flowtuneCameraHashes: (asked: unknown) => Promise<CameraHashes> }).__flowtuneCameraHashes(request),
+    { source: { kind: 'reset', task: 'hopper', seed: 0 } });
+  expect(hopper).toEqual({ cameras: [] });
 });
