@@ -15,6 +15,7 @@ import { ResetConfirm } from './components/ResetConfirm';
 import { ResumeBanner } from './components/ResumeBanner';
 import { RunControls } from './components/RunControls';
 import { StatusBar } from './components/StatusBar';
+import { CameraPanel } from './inspect/CameraPanel';
 import { ChainView } from './inspect/ChainView';
 import { EpisodeGallery } from './gallery/EpisodeGallery';
 import { RunsPanel } from './runs/RunsPanel';
@@ -224,7 +225,10 @@ export function App() {
                 </div>
                 <div className="episodes-layout">
                   <EpisodeGallery />
-                  <ReplayView />
+                  <div className="replay-column">
+                    <ReplayView />
+                    <CameraPanel />
+                  </div>
                 </div>
                 <VideoList />
               </div>

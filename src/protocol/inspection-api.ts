@@ -183,6 +183,37 @@ export interface LiveFrame {
   objectFromObservation: boolean;
 }
 
+/** Which scene state a camera view shows: a frame of a stored episode, or a task's seeded reset. */
+export type CameraSource =
+  | { kind: 'episode'; id: string; step: number }
+  | { kind: 'reset'; task: TaskName; seed: number };
+
+/** Which camera to render, from which state (DESIGN.md §19). */
+export interface CameraViewRequest {
+  source: CameraSource;
+  /** A camera of the task's scene; absent: its first. */
+  camera?: string;
+  /** Image side in pixels (default 64). */
+  imageSize?: number;
+}
+
+/** One camera's image of a scene state, as a policy on that camera sees it; rgb and depth are transferred. */
+export interface CameraView {
+  task: TaskName;
+  /** Every named camera of the task's scene, in declaration order; empty when it names none. */
+  cameras: string[];
+  source: CameraSource;
+  /** The rendered camera and its image; absent when the scene has no camera. */
+  image?: {
+    camera: string;
+    size: number;
+    /** [size · size · 3] shaded colour, row-major from the top left. */
+    rgb: Uint8Array;
+    /** [size · size] z-depth in metres, 0 where the ray hit nothing. */
+    depth: Float32Array;
+  };
+}
+
 /** Looking inside the policy and the envs; never waits for a PPO update longer than one. */
 export interface InspectionApi {
   probeSample(seed: number): Promise<ProbeSampleResult>;
@@ -197,4 +228,6 @@ export interface InspectionApi {
   chainPaths(request: ChainSampleRequest): Promise<ChainPaths>;
   /** The newest rollout observation of env `envIndex` as a scene; null before the first rollout. Never waits for an update. */
   liveFrame(envIndex: number): Promise<LiveFrame | null>;
+  /** A camera's rgb and depth images of a stored episode's frame or a task's seeded reset; never waits for an update. */
+  cameraView(request: CameraViewRequest): Promise<CameraView>;
 }

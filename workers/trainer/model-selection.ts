@@ -125,7 +125,7 @@ export class ModelSelection {
       return this.source();
     }
     const path = shippedCheckpointPath(task, obsType);
-    const variant = obsType === 'pointcloud' ? `${task} (point cloud)` : task;
+    const variant = obsType === 'state' ? task : `${task} (${obsType === 'pointcloud' ? 'point cloud' : 'depth point cloud'})`;
     let reason = `no shipped checkpoint for ${variant} (${path} is missing): drop one in, or Train starts from a freshly initialized policy`;
     const shipped = await fetchShipped(task, obsType).catch((error: unknown) => {
       reason = `the shipped checkpoint for ${variant} could not be fetched: ${(error as Error).message}`;

@@ -27,7 +27,8 @@ export function checkpointInfo(files: CheckpointFiles, checkpoint: FamilyCheckpo
 
 /** Where a task's shipped BC checkpoint for an observation kind lives, relative to the site root. */
 export function shippedCheckpointPath(task: TaskName, obsType: ObsType): string {
-  return obsType === 'pointcloud' ? `checkpoints/${task}-pointcloud-bc.flowtune` : `checkpoints/${task}-bc.flowtune`;
+  if (obsType === 'pointcloud') return `checkpoints/${task}-pointcloud-bc.flowtune`;
+  return obsType === 'depth_pointcloud' ? `checkpoints/${task}-depth-pointcloud-bc.flowtune` : `checkpoints/${task}-bc.flowtune`;
 }
 
 /** Fetches a shipped checkpoint; undefined when the server has none (a 404 or the HTML fallback page). */

@@ -1,11 +1,14 @@
 /**
  * The tasks the task picker offers (DESIGN.md §13): every registered task, with the observation
- * kinds that have a shipped checkpoint to start from (point clouds only where one ships), and an
- * added task's shape, by which the page validates configs that name it.
+ * kinds it can start from (surface point clouds only where a checkpoint ships, depth point clouds
+ * where its scene names a camera, DESIGN.md §19), and an added task's shape, by which the page
+ * validates configs that name it.
  */
 import type { TaskDefinition } from '../../src/core/envs/task-definition';
 import { getTask, taskNames } from '../../src/core/envs/task-registry';
 import type { ObsType, TaskEntry, TaskShape } from '../../src/protocol/trainer-api';
+import { taskCameraNames } from '../../src/core/studio/camera-view';
+import { replayScenes } from './episode-replay';
 import { shippedExists } from './model-source';
 
 const pointCloudShipped = new Map<string, Promise<boolean>>();
@@ -31,11 +34,22 @@ export function taskEntry(task: TaskDefinition, obsTypes: ObsType[] = ['state'])
   };
 }
 
+/** Whether the task's scene names a camera, so a depth point cloud can be rendered from it. */
+async function hasCamera(task: TaskDefinition): Promise<boolean> {
+  return taskCameraNames(await replayScenes(), task.name).length > 0;
+}
+
+/** The observation kinds an added task offers: state, and depth point clouds when its scene names a camera. */
+export async function addedTaskEntry(task: TaskDefinition): Promise<TaskEntry> {
+  return taskEntry(task, (await hasCamera(task)) ? ['state', 'depth_pointcloud'] : ['state']);
+}
+
 export async function taskEntries(): Promise<TaskEntry[]> {
   return Promise.all(taskNames().map(async (name) => {
     const task = getTask(name);
-    if (task.module !== undefined) return taskEntry(task);
+    if (task.module !== undefined) return addedTaskEntry(task);
     if (!pointCloudShipped.has(name)) pointCloudShipped.set(name, shippedExists(name, 'pointcloud'));
-    return taskEntry(task, (await pointCloudShipped.get(name)) ? ['state', 'pointcloud'] : ['state']);
+    const [shipped, camera] = await Promise.all([pointCloudShipped.get(name), hasCamera(task)]);
+    return taskEntry(task, ['state', ...(shipped ? ['pointcloud' as const] : []), ...(camera ? ['depth_pointcloud' as const] : [])]);
   }));
 }

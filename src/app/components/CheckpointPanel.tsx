@@ -146,7 +146,7 @@ export function CheckpointPanel() {
           {notice.text}
           {switchOffer && !hasRun && (
             <button className="notice-action" data-testid="checkpoint-switch-task" onClick={() => void switchTask(switchOffer)}>
-              Switch to task '{switchOffer.otherTask.task}'{switchOffer.otherTask.obsType === 'pointcloud' ? ' (point cloud)' : ''}
+              Switch to task '{switchOffer.otherTask.task}'{switchOffer.otherTask.obsType === 'pointcloud' ? ' (point cloud)' : switchOffer.otherTask.obsType === 'depth_pointcloud' ? ' (depth point cloud)' : ''}
             </button>
           )}
         </p>

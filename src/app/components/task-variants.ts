@@ -1,6 +1,7 @@
 /**
- * The task picker's entries: every task the trainer knows on state observations, and the
- * point-cloud variant of each that ships a point-cloud checkpoint.
+ * The task picker's entries: every task the trainer knows on state observations, the point-cloud
+ * variant of each that ships a point-cloud checkpoint, and the depth point-cloud variant of each
+ * whose scene names a camera.
  */
 import type { TaskName } from '../../core/config';
 import type { ObsType, TaskEntry } from '../../protocol/trainer-api';
@@ -8,15 +9,18 @@ import type { ObsType, TaskEntry } from '../../protocol/trainer-api';
 export interface TaskVariant {
   task: TaskName;
   obsType: ObsType;
-  /** The option's value: the plain task name for state, `<task>:pointcloud` otherwise. */
+  /** The option's value: the plain task name for state, `<task>:<obs_type>` otherwise. */
   value: string;
   label: string;
 }
 
+/** How the picker names each observation kind after the task. */
+const OBS_LABELS: Record<ObsType, string> = { state: '', pointcloud: 'point cloud', depth_pointcloud: 'depth point cloud' };
+
 export function taskVariant(task: TaskName, obsType: ObsType): TaskVariant {
-  return obsType === 'pointcloud'
-    ? { task, obsType, value: `${task}:pointcloud`, label: `${task} · point cloud` }
-    : { task, obsType, value: task, label: task };
+  return obsType === 'state'
+    ? { task, obsType, value: task, label: task }
+    : { task, obsType, value: `${task}:${obsType}`, label: `${task} · ${OBS_LABELS[obsType]}` };
 }
 
 /** The picker's entries; the current variant is always among them, so the picker shows what the config says. */
@@ -28,10 +32,10 @@ export function taskVariants(tasks: readonly TaskEntry[], current: { task: TaskN
 
 /** The variant an option value names; undefined for a value no known task has. */
 export function parseTaskVariant(tasks: readonly TaskEntry[], value: string): TaskVariant | undefined {
-  const [task, kind] = value.split(':');
+  const [task, kind = 'state'] = value.split(':');
   const entry = tasks.find((candidate) => candidate.name === task);
-  if (!entry) return undefined;
-  const obsType: ObsType = kind === 'pointcloud' ? 'pointcloud' : 'state';
-  if ((kind !== undefined && kind !== 'pointcloud') || !entry.obsTypes.includes(obsType)) return undefined;
+  if (!entry || kind === 'state') return entry && value === task ? taskVariant(task, 'state') : undefined;
+  const obsType = (Object.keys(OBS_LABELS) as ObsType[]).find((candidate) => candidate === kind);
+  if (obsType === undefined || !entry.obsTypes.includes(obsType)) return undefined;
   return taskVariant(task, obsType);
 }

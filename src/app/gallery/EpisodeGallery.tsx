@@ -78,6 +78,7 @@ export function EpisodeGallery() {
                   <td data-obs-type={summary.obsType ?? 'state'}>
                     {summary.task}
                     {summary.obsType === 'pointcloud' && <span className="tag tag-pointcloud" title="The policy saw point clouds">point cloud</span>}
+                    {summary.obsType === 'depth_pointcloud' && <span className="tag tag-pointcloud" title="The policy saw point clouds from a depth camera">depth cloud</span>}
                   </td>
                   <td className="num mono">{summary.iteration}</td>
                   <td className="num mono">{summary.episodeReturn.toFixed(2)}</td>

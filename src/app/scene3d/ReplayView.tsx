@@ -35,6 +35,11 @@ export function ReplayView() {
   const problem = webglProblem ?? fetchProblem;
   const frameRef = useRef(0);
   frameRef.current = frame;
+  const setReplayStep = useEpisodeStore((state) => state.setReplayStep);
+  // The camera view renders the frame on screen; it waits until the replay's episode has loaded.
+  useEffect(() => {
+    if (replay && replay.summary.id === selectedId) setReplayStep(frame);
+  }, [replay, selectedId, frame, setReplayStep]);
 
   // Fetch the poses of the selected episode.
   useEffect(() => {

@@ -7,6 +7,8 @@ import { loadPolicy } from '../../../src/core/run/families';
 import { chainPaths } from '../chain-paths';
 import { sampleChains } from '../chain-requests';
 import { chainSampleBuffers } from '../../../src/core/studio/chain-sampler';
+import { cameraView } from '../camera-view';
+import { cameraViewBuffers } from '../../../src/core/studio/camera-view';
 import { episodeReplay } from '../episode-replay';
 import { liveFrame } from '../live-frame';
 import { exportOnnx } from '../onnx-export';
@@ -56,6 +58,10 @@ export function inspectionApi(parts: TrainerParts): InspectionApi & ExportApi {
     async liveFrame(envIndex) {
       const frame = await liveFrame(parts.session, envIndex);
       return frame ? Comlink.transfer(frame, [frame.poses.poses.buffer, frame.poses.tcp.buffer]) : null;
+    },
+    async cameraView(request) {
+      const view = await cameraView(parts.session.episodes, request);
+      return Comlink.transfer(view, cameraViewBuffers(view));
     },
     async exportModel() {
       const files = await exportModelFiles(parts.session.run, parts.session.models.selected);

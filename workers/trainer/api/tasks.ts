@@ -1,7 +1,7 @@
 /** TasksApi: the task catalog, and the task folders the user adds or removes. */
 import { defaultTaskName } from '../../../src/core/envs/task-registry';
 import type { TasksApi } from '../../../src/protocol/trainer-api';
-import { taskEntries, taskEntry } from '../task-catalog';
+import { addedTaskEntry, taskEntries } from '../task-catalog';
 import type { TrainerParts } from '../trainer-parts';
 
 export function tasksApi(parts: TrainerParts): TasksApi {
@@ -15,7 +15,7 @@ export function tasksApi(parts: TrainerParts): TasksApi {
     async addTask(folder) {
       const task = await parts.userTasks.add(folder, inUse);
       await announce();
-      return taskEntry(task);
+      return addedTaskEntry(task);
     },
     async removeTask(name) {
       await parts.userTasks.remove(name, inUse);
