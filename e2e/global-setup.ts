@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { FIXTURE_DIR } from './studio';
 
@@ -6,10 +7,13 @@ const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 
 /** A real sweep folder for the import journey: `npm run sweep` on reach, two variants, one seed, tiny runs. */
 function writeSweepFixture(): void {
+  const out = path.join(FIXTURE_DIR, 'sweep-reach-tiny');
+  // A sweep folder resumes; one left by an earlier run of other code (another task version) would be refused.
+  rmSync(out, { recursive: true, force: true });
   execFileSync(npx, [
     'tsx', 'src/cli/sweep.ts', 'preset=reinflow-ablation', 'task=reach', 'seeds=0', 'configs=baseline,lr:high',
     'iterations=3', 'num_envs=2', 'env.steps_per_iteration=8', 'ppo.minibatch_size=8', 'ppo.epochs=1', 'eval_episodes=2', 'eval.every=3',
-    'eval.record_episodes=0', 'final_eval_episodes=4', 'parallel=1', `out=${path.join(FIXTURE_DIR, 'sweep-reach-tiny')}`,
+    'eval.record_episodes=0', 'final_eval_episodes=4', 'parallel=1', `out=${out}`,
   ], { stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
