@@ -5,7 +5,7 @@
 import { ConfigError } from '../errors';
 import { setField } from './access';
 import { gotText, readDecimal, type DecimalRead } from './decimal-text';
-import { describeAllowed, fieldSpec, isConfigKey, PLAIN_NAME, tableRange, type FieldSpec } from './fields';
+import { describeAllowed, fieldSpec, isConfigKey, isNameValue, tableRange, type FieldSpec } from './fields';
 import { inNumericRange } from './numeric-range';
 import type { ConfigKey, ConfigValue, RunConfig } from './run-config';
 
@@ -25,7 +25,7 @@ function fieldValueValid(spec: FieldSpec, value: unknown): boolean {
     case 'bool':
       return typeof value === 'boolean';
     case 'name':
-      return typeof value === 'string' && PLAIN_NAME.test(value);
+      return typeof value === 'string' && isNameValue(spec, value);
     case 'int':
     case 'number':
       return typeof value === 'number' && inNumericRange(tableRange(spec), value);
@@ -53,8 +53,10 @@ export function parseFieldValue<K extends ConfigKey>(key: K, text: string): Conf
   let note: DecimalRead | undefined;
   switch (spec.kind) {
     case 'enum':
-    case 'name':
       value = text.trim();
+      break;
+    case 'name':
+      value = spec.list ? text.split(',').map((part) => part.trim()).join(',') : text.trim();
       break;
     case 'bool': {
       const lower = text.trim().toLowerCase();

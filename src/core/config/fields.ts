@@ -51,6 +51,8 @@ export interface IntListFieldSpec extends FieldBase {
 export interface NameFieldSpec extends FieldBase {
   readonly kind: 'name';
   readonly default: string;
+  /** Several names, comma-separated (cameras). */
+  readonly list?: boolean;
   /** The names known now, for help text (the registry's tasks). */
   readonly known?: () => readonly string[];
 }
@@ -74,6 +76,13 @@ const choice = <V extends string>(doc: string, values: readonly V[], defaultValu
 const bool = (doc: string, defaultValue: boolean): BoolFieldSpec => ({ kind: 'bool', doc, default: defaultValue });
 /** A name field whose default is read when asked for (the task default is the hosts' registration). */
 const name = (doc: string, defaultValue: () => string, known?: () => readonly string[]): NameFieldSpec => ({ kind: 'name', doc, get default() { return defaultValue(); }, known });
+/** A name-list field: plain names, comma-separated. */
+const names = (doc: string, defaultValue: () => string): NameFieldSpec => ({ kind: 'name', doc, list: true, get default() { return defaultValue(); } });
+
+/** Whether `value` is a plain name, or (list) plain names joined by commas. */
+export function isNameValue(spec: NameFieldSpec, value: string): boolean {
+  return spec.list ? value.split(',').every((part) => PLAIN_NAME.test(part)) : PLAIN_NAME.test(value);
+}
 const intList = (doc: string, defaultValue: readonly number[], min: number, max: number, maxLength = 8, minLength = 1): IntListFieldSpec =>
   ({ kind: 'int-list', doc, default: defaultValue, min, max, minLength, maxLength });
 
@@ -119,8 +128,11 @@ export const CONFIG_FIELDS: { readonly [K in ConfigKey]: SpecFor<ConfigValue<K>>
   'policy.value_on': choice('Value head input: obs features (V_vlm, default) or velocity-net features averaged over steps (V_expert), reference 004.', ['obs', 'expert'], 'obs'),
   'policy.detach_critic_input': bool('Stop critic gradients at the shared trunk (reference 004); on by default, since the value loss is far larger than the policy loss and would otherwise reshape the policy\'s features.', true),
   'policy.freeze_encoder': choice(
-    'Keep the observation encoder fixed during PPO (ReinFlow\'s freeze_visual_encoder); its features are then computed once per decision at rollout time and stored, so minibatches never re-encode point clouds. auto: on for point clouds, off for state.',
+    'Keep the observation encoder fixed during PPO (ReinFlow\'s freeze_visual_encoder); its features are then computed once per decision at rollout time and stored, so minibatches never re-encode point clouds or images. auto: on for point clouds, off for state and camera images.',
     ['auto', 'true', 'false'], 'auto'),
+  'policy.cnn_channels': intList('Image observations: output channels of the image encoder\'s 3×3 stride-2 convolutions, one layer each (ReLU after each).', [16, 32, 32], 1, 1024, 6, 1),
+  'policy.image_features': int('Image observations: features per camera after the image encoder\'s projection and LayerNorm.', 64, 1, 4096),
+  'policy.image_shift': int('Image observations: random-shift augmentation in BC and PPO updates (DrQ): pad by this many pixels, edges replicated, and crop back at a random offset per image; 0 = off. Never in rollouts or evaluation.', 4, 0, 32),
   'policy.value_hidden': intList('Hidden widths of the value head.', [256, 256], 1, 8192),
   'policy.running_obs_norm': bool('Gaussian policy: normalize observations by their running mean and std and clip to ±ppo.norm_clip (CleanRL\'s NormalizeObservation); statistics freeze at evaluation.', true),
   'policy.noise_head_hidden': intList('Hidden widths of the learnable noise head ([128, 64] in reference 004).', [128, 64], 1, 8192),
@@ -186,9 +198,11 @@ export const CONFIG_FIELDS: { readonly [K in ConfigKey]: SpecFor<ConfigValue<K>>
   'advantages.grpo_filter': bool('With advantages.type=grpo, drop groups whose finished episodes all succeeded or all failed (RLinf); logs advantages/grpo_kept_fraction.', false),
 
   'env.control_mode': name('Action space: a control of the task by name, or default for the task\'s default control (another name is refused, listing the task\'s controls).', () => 'default'),
-  'env.obs_type': choice('Observation: state vector, or point cloud plus proprioception.', ['state', 'pointcloud'], 'state'),
+  'env.obs_type': choice('Observation: state vector, point cloud plus proprioception, or camera images (rgb, or rgb plus a depth byte: rgbd) plus proprioception.', ['state', 'pointcloud', 'rgb', 'rgbd'], 'state'),
   'env.reward': choice('Reward: dense (shaped) or sparse (success only).', ['dense', 'sparse'], 'dense'),
   'env.num_points': int('Points per point-cloud observation (a point-cloud checkpoint fixes its own).', 256, 16, 65_536),
+  'env.camera': names('Image observations: camera name(s) of the task\'s MJCF, comma-separated, in image order; default = the task\'s first camera (an image checkpoint fixes its own).', () => 'default'),
+  'env.image_size': int('Image observations: side of the square camera images in pixels (an image checkpoint fixes its own).', 64, 16, 512),
   'env.workers': int('Env worker threads, at most num_envs; 0 = one per available core.', 0, 0, 256),
   'env.steps_per_iteration': int('Decisions (chunks) per env per rollout (128 in ReinFlow 003).', 32, 1, 100_000),
   'env.max_episode_steps': int('Episode length cap in env steps; 0 = the task default.', 0, 0, 1_000_000),
@@ -270,6 +284,7 @@ export function describeAllowed(spec: FieldSpec): string {
     case 'int-list':
       return `a comma-separated list of ${spec.minLength}–${spec.maxLength} integers in ${formatInterval(tableRange(spec))}`;
     case 'name': {
+      if (spec.list) return "one or more names of letters, digits, '_', '-' and '.' (at most 64 each), comma-separated";
       const known = spec.known?.() ?? [];
       return known.length > 0 ? `a name such as ${known.join(', ')}` : "a name of letters, digits, '_', '-' and '.' (at most 64)";
     }

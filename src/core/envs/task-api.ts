@@ -46,7 +46,10 @@ export interface ObservationSlice {
   dim: number;
   doc?: string;
   read(view: TaskView, out: Float32Array, offset: number): void;
-  /** Which observations carry it: 'state' (the default) and/or 'pointcloud' (beside the scene's points). */
+  /**
+   * Which observations carry it: 'state' (the default), 'pointcloud' (beside the scene's points) and/or 'rgb' and
+   * 'rgbd' (beside camera images: the proprioception an image policy reads).
+   */
   modes?: readonly ObsMode[];
 }
 
@@ -57,7 +60,7 @@ export interface ObservationGroup {
   modes?: readonly ObsMode[];
 }
 
-export type ObsMode = 'state' | 'pointcloud';
+export type ObsMode = 'state' | 'pointcloud' | 'rgb' | 'rgbd';
 
 /**
  * How an action in [-1, 1] drives the scene: `motor` and `position` scale each action dim to its

@@ -6,7 +6,14 @@ import type { ObsMode as ApiObsMode, RewardMode as ApiRewardMode } from './task-
 
 export type { TaskName } from '../config/run-config';
 
-export const OBS_MODES: readonly ApiObsMode[] = ['state', 'pointcloud'];
+export const OBS_MODES: readonly ApiObsMode[] = ['state', 'pointcloud', 'rgb', 'rgbd'];
+/** Observation modes whose observations carry camera images beside the float row. */
+export const IMAGE_OBS_MODES: readonly ApiObsMode[] = ['rgb', 'rgbd'];
+
+/** Whether observations of `mode` carry camera images (rgb, rgbd). */
+export function isImageObsMode(mode: string): boolean {
+  return (IMAGE_OBS_MODES as readonly string[]).includes(mode);
+}
 export type ObsMode = ApiObsMode;
 
 export const REWARD_MODES: readonly ApiRewardMode[] = ['dense', 'sparse'];
@@ -26,4 +33,17 @@ export interface ObsSpec {
   slices: readonly ObsSlice[];
   /** Point-cloud mode only: number of points; the points come first as [N, 3]. */
   numPoints?: number;
+  /** Image modes only: the camera images each observation carries beside its float row (proprioception). */
+  image?: ImageLayout;
+}
+
+/**
+ * Camera images of one observation: `cameras.length` images of size × size pixels with `channels` bytes each
+ * (rgb, or rgb + a depth byte), laid out [cameras, size, size, channels], row 0 on top.
+ */
+export interface ImageLayout {
+  /** Camera names in layout order; 'default' stands for the scene's first camera until an env resolves it. */
+  cameras: readonly string[];
+  size: number;
+  channels: 3 | 4;
 }

@@ -4,10 +4,11 @@
  */
 import { ConfigError, EnvError, ShapeError } from '../errors';
 import { observationSpec } from './observation';
+import { DEFAULT_CAMERA, DEFAULT_IMAGE_SIZE } from './camera/image-layout';
 import { DEFAULT_NUM_POINTS } from './pointcloud';
 import { taskControl, type TaskModuleRef } from './task-definition';
 import { getTask } from './task-registry';
-import { OBS_MODES, REWARD_MODES, type ObsMode, type ObsSpec, type RewardMode, type TaskName } from './task-types';
+import { isImageObsMode, OBS_MODES, REWARD_MODES, type ObsMode, type ObsSpec, type RewardMode, type TaskName } from './task-types';
 
 export interface VectorEnvConfig {
   task: TaskName;
@@ -19,6 +20,10 @@ export interface VectorEnvConfig {
   controlMode?: string;
   rewardMode?: RewardMode;
   numPoints?: number;
+  /** Image observations: the cameras, in layout order ('default': the scene's first camera; env.camera). */
+  cameras?: readonly string[];
+  /** Image observations: the square image side in pixels (env.image_size). */
+  imageSize?: number;
   /** Keep each episode's qpos trajectory (for replay and video). */
   recordEpisodes?: boolean;
   /** Episode length cap in env steps; 0 or absent = the task's own limit (config env.max_episode_steps). */
@@ -60,9 +65,16 @@ export function resolveVectorEnvConfig(config: VectorEnvConfig): ResolvedVectorE
     throw new ConfigError('env.reward', `env.reward=${rewardMode} does nothing for task '${task.name}', whose reward is ${task.rewardModes.join(' or ')} only`);
   }
   const numPoints = config.numPoints ?? DEFAULT_NUM_POINTS;
+  const cameras = config.cameras && config.cameras.length > 0 ? [...config.cameras] : [DEFAULT_CAMERA];
+  const imageSize = config.imageSize ?? DEFAULT_IMAGE_SIZE;
+  if (!Number.isInteger(imageSize) || imageSize < 1) throw new ConfigError('env.image_size', `env.image_size must be a positive integer, got ${imageSize}`);
+  const obsSpec = observationSpec(task, obsMode, numPoints, { cameras, size: imageSize });
+  if (isImageObsMode(obsMode) && obsSpec.dim === 0) {
+    throw new ConfigError('env.obs_type', `task '${task.name}' marks no observation slice for '${obsMode}', so its image observations would carry no proprioception; add '${obsMode}' to the modes of those slices`);
+  }
   return {
-    task: task.name, numEnvs: config.numEnvs, obsMode, controlMode: control.name, rewardMode, numPoints,
-    recordEpisodes: config.recordEpisodes ?? true, obsSpec: observationSpec(task, obsMode, numPoints),
+    task: task.name, numEnvs: config.numEnvs, obsMode, controlMode: control.name, rewardMode, numPoints, cameras, imageSize,
+    recordEpisodes: config.recordEpisodes ?? true, obsSpec,
     actionDim: control.dim, maxEpisodeSteps: resolveMaxEpisodeSteps(config.maxEpisodeSteps, task.maxEpisodeSteps),
   };
 }

@@ -32,7 +32,9 @@ function initialValue(name: string, shape: number[], rng: Rng): Float32Array {
   if (!name.endsWith('.kernel') || name.endsWith('.modulation.kernel')) return values;
   // Output layers of the velocity net and noise head start small so that a fresh policy is gentle.
   const gain = name === 'velocity.output.kernel' || name === 'noise_head.output.kernel' ? 0.1 : 1;
-  const limit = gain * Math.sqrt(6 / (shape[0] + shape[1]));
+  // A convolution kernel [kh, kw, in, out] fans in over kh·kw·in values and out to kh·kw·out.
+  const [fanIn, fanOut] = shape.length === 4 ? [shape[0] * shape[1] * shape[2], shape[0] * shape[1] * shape[3]] : [shape[0], shape[1]];
+  const limit = gain * Math.sqrt(6 / (fanIn + fanOut));
   for (let offset = 0; offset < size; offset++) values[offset] = (2 * rng.uniform() - 1) * limit;
   return values;
 }

@@ -2,6 +2,14 @@
 import type { RunConfig } from '../config/run-config';
 import { getTask } from '../envs/task-registry';
 import type { VectorEnvConfig } from '../envs/vector-env-config';
+import { observationSpec } from '../envs/observation';
+import { parseCameraList } from '../envs/camera/image-layout';
+import type { ObsSpec } from '../envs/task-types';
+
+/** The observation a run's envs give (its images as asked for: 'default' not yet resolved against the scene). */
+export function configObservationSpec(config: RunConfig): ObsSpec {
+  return observationSpec(getTask(config.task), config.env.obs_type, config.env.num_points, { cameras: parseCameraList(config.env.camera), size: config.env.image_size });
+}
 
 export type EnvPurpose = 'train' | 'eval';
 
@@ -19,6 +27,8 @@ export function runEnvConfig(config: RunConfig, purpose: EnvPurpose, recordEpiso
     controlMode: config.env.control_mode,
     rewardMode: config.env.reward,
     numPoints: config.env.num_points,
+    cameras: parseCameraList(config.env.camera),
+    imageSize: config.env.image_size,
     maxEpisodeSteps: config.env.max_episode_steps,
     recordEpisodes,
   };
@@ -31,5 +41,7 @@ export function runEnvConfig(config: RunConfig, purpose: EnvPurpose, recordEpiso
 export function rolloutStateKey(config: RunConfig): string {
   const { task, num_envs: numEnvs } = config;
   const { obs_type: obsType, control_mode: controlMode, reward, num_points: numPoints, max_episode_steps: maxSteps, auto_reset: autoReset } = config.env;
-  return JSON.stringify({ task, numEnvs, obsType, controlMode, reward, numPoints, maxSteps, autoReset, nObsSteps: config.policy.n_obs_steps, spacing: config.policy.history_spacing });
+  // Image settings join the key only for image observations, so the keys of saved state and point-cloud runs stay as they were.
+  const images = obsType === 'rgb' || obsType === 'rgbd' ? { camera: config.env.camera, imageSize: config.env.image_size } : {};
+  return JSON.stringify({ task, numEnvs, obsType, controlMode, reward, numPoints, maxSteps, autoReset, nObsSteps: config.policy.n_obs_steps, spacing: config.policy.history_spacing, ...images });
 }
