@@ -21,7 +21,8 @@ import { loadRunCheckpoint } from './run-setup';
 import { loadMujocoNode } from './mujoco-node';
 import { collectExpertDemos } from '../core/envs/expert-rollout';
 import { demoMetadataFor, writeDemoFile } from '../core/envs/demo-format';
-import { OBS_MODES } from '../core/envs/task-types';
+import { isImageObsMode, OBS_MODES } from '../core/envs/task-types';
+import { parseCameraList } from '../core/envs/camera/image-layout';
 import { observationSpec } from '../core/envs/observation';
 import { getTask } from '../core/envs/task-registry';
 import { importDataset } from '../core/datasets/import-dataset';
@@ -35,6 +36,8 @@ const SPEC = {
   noise: { kind: 'number', min: 0, max: 2, default: 0, doc: 'std of Gaussian noise on the expert actions' },
   obs: { kind: 'enum', values: OBS_MODES, default: 'state', doc: 'observation mode' },
   num_points: { kind: 'int', min: 1, max: 8192, default: 256, doc: 'points per point-cloud observation' },
+  camera: { kind: 'string', default: 'default', doc: "with obs=rgb or rgbd: the task's camera(s) to record, comma-separated; default = its first camera" },
+  image_size: { kind: 'int', min: 16, max: 512, default: 64, doc: 'with obs=rgb or rgbd: side of the square camera images in pixels' },
   out: { kind: 'string', required: true, doc: 'output file (.demos)' },
   policy: { kind: 'string', default: '', doc: 'a Gaussian policy checkpoint (.flowtune) to sample the demos from instead of the scripted expert' },
   steps: { kind: 'int', min: 1, max: 100_000_000, default: 1, doc: 'with policy=: transitions to collect, in whole episodes' },
@@ -45,10 +48,12 @@ const SPEC = {
   filter: { kind: 'string', default: '', doc: 'with import= of a robomimic file: a filter key under mask/ (e.g. train) whose demos alone are read' },
 } as const;
 
-const EXPERT_ONLY = ['episodes', 'noise', 'obs', 'num_points'] as const;
+const EXPERT_ONLY = ['episodes', 'noise', 'obs', 'num_points', 'camera', 'image_size'] as const;
 const POLICY_ONLY = ['steps', 'envs'] as const;
 /** Keys that record demos, which an import does not. */
-const RECORDING_KEYS = ['episodes', 'seed', 'noise', 'obs', 'num_points', 'policy', 'steps', 'envs'] as const;
+const RECORDING_KEYS = ['episodes', 'seed', 'noise', 'obs', 'num_points', 'camera', 'image_size', 'policy', 'steps', 'envs'] as const;
+/** Keys that size camera images, which only image observations have. */
+const IMAGE_ONLY = ['camera', 'image_size'] as const;
 const IMPORT_ONLY = ['normalization', 'obs_keys', 'filter'] as const;
 
 /** The keys given on the command line, so a key that would do nothing is refused. */
@@ -126,12 +131,18 @@ async function main(): Promise<void> {
     await policyDemos(args);
     return;
   }
+  const imageKeys = IMAGE_ONLY.filter((key) => given.has(key));
+  if (imageKeys.length > 0 && !isImageObsMode(args.obs)) {
+    throw new UsageError(imageKeys[0], `${imageKeys.join(', ')} ${imageKeys.length === 1 ? 'sizes' : 'size'} camera images, which obs=${args.obs} does not record; add obs=rgb or obs=rgbd`);
+  }
+  const image = { cameras: parseCameraList(args.camera), size: args.image_size };
   const mj = await loadMujocoNode();
   let successes = 0;
   let unstableEpisodes = 0;
   const progressEvery = Math.max(1, Math.floor(args.episodes / 10));
   const demos = collectExpertDemos(mj, {
     task: args.task, episodes: args.episodes, seed: args.seed, noise: args.noise, obsMode: args.obs, numPoints: args.num_points,
+    cameras: image.cameras, imageSize: image.size,
     onEpisode: (episodeIndex, success, unstable) => {
       if (success) successes++;
       if (unstable) unstableEpisodes++;
@@ -140,7 +151,7 @@ async function main(): Promise<void> {
   });
   const task = getTask(args.task);
   const metadata = demoMetadataFor(demos, {
-    seed: args.seed, noise: args.noise, obsSlices: observationSpec(task, args.obs, args.num_points).slices, maxEpisodeSteps: task.maxEpisodeSteps,
+    seed: args.seed, noise: args.noise, obsSlices: observationSpec(task, args.obs, args.num_points, image).slices, maxEpisodeSteps: task.maxEpisodeSteps,
   });
   const bytes = writeDemoFile(demos, metadata);
   writeFileSync(args.out, bytes);
