@@ -17,15 +17,18 @@ import { asRunOverrides, type RunOverrides } from './run-overrides';
 export const CHECKPOINT_SHAPE_KEYS: readonly ConfigKey[] = [
   'policy.kind', 'policy.gaussian_hidden', 'policy.denoise_steps', 'policy.velocity_net', 'policy.hidden', 'policy.encoder_hidden', 'policy.value_hidden', 'policy.noise_head_hidden',
   'policy.value_on', 'policy.horizon', 'policy.n_obs_steps', 'policy.ditx_dim', 'policy.ditx_depth', 'policy.ditx_heads',
-  'env.obs_type', 'env.control_mode', 'env.num_points',
+  'env.obs_type', 'env.control_mode', 'env.num_points', 'env.camera', 'env.image_size', 'policy.cnn_channels', 'policy.image_features',
 ];
+
+/** Keys that shape only an image policy's encoder and input. */
+const IMAGE_ONLY_KEYS: ReadonlySet<ConfigKey> = new Set<ConfigKey>(['env.camera', 'env.image_size', 'policy.cnn_channels', 'policy.image_features']);
 
 const FLOW_ONLY_KEYS: ReadonlySet<ConfigKey> = new Set<ConfigKey>([
   'policy.velocity_net', 'policy.hidden', 'policy.encoder_hidden', 'policy.value_hidden', 'policy.noise_head_hidden', 'policy.value_on',
   'policy.ditx_dim', 'policy.ditx_depth', 'policy.ditx_heads', 'env.num_points',
 ]);
 
-/** Whether `key` shapes a checkpoint with this config: DiT-X sizes only a DiT-X net, num_points only point clouds. */
+/** Whether `key` shapes a checkpoint with this config: DiT-X sizes only a DiT-X net, num_points only point clouds, camera keys only images. */
 function shapesCheckpoint(key: ConfigKey, checkpoint: RunConfig): boolean {
   if (key === 'policy.gaussian_hidden') return checkpoint.policy.kind === 'gaussian';
   // A diffusion net is trained for its T steps (its cosine schedule); a flow policy samples with any K.
@@ -34,6 +37,7 @@ function shapesCheckpoint(key: ConfigKey, checkpoint: RunConfig): boolean {
   if (checkpoint.policy.kind === 'gaussian' && FLOW_ONLY_KEYS.has(key)) return false;
   if (key.startsWith('policy.ditx_')) return checkpoint.policy.velocity_net === 'ditx';
   if (key === 'env.num_points') return checkpoint.env.obs_type === 'pointcloud';
+  if (IMAGE_ONLY_KEYS.has(key)) return checkpoint.env.obs_type === 'rgb' || checkpoint.env.obs_type === 'rgbd';
   return true;
 }
 

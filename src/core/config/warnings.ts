@@ -75,6 +75,11 @@ export function configWarnings(config: RunConfig, givenKeys: Iterable<ConfigKey>
   if (given.has('env.num_points') && config.env.obs_type === 'state') {
     warnings.push(`${shown(config, 'env.num_points')} does nothing with env.obs_type=state; it sizes point-cloud observations only (env.obs_type=pointcloud)`);
   }
+  const imageKeys = (['env.camera', 'env.image_size', 'policy.cnn_channels', 'policy.image_features', 'policy.image_shift'] as const).filter((key) => given.has(key));
+  if (imageKeys.length > 0 && config.env.obs_type !== 'rgb' && config.env.obs_type !== 'rgbd') {
+    const listed = imageKeys.map((key) => shown(config, key)).join(', ');
+    warnings.push(`${listed} ${imageKeys.length === 1 ? 'does' : 'do'} nothing with env.obs_type=${config.env.obs_type}; camera and image-encoder keys apply to image observations only (env.obs_type=rgb or rgbd)`);
+  }
   if (given.has('policy.hidden') && config.policy.velocity_net === 'ditx') {
     warnings.push(`${shown(config, 'policy.hidden')} does nothing with policy.velocity_net=ditx; it sizes the MLP velocity net only (DiT-X takes policy.ditx_dim, ditx_depth and ditx_heads)`);
   }
