@@ -10,8 +10,9 @@ import { cameraPrefix, convOutputSize, IMAGE_KERNEL, type ImageEncoderOptions } 
 
 /**
  * The 3×3 stride-2 'valid' patches of x [N, H, W, C] → [N, Ho, Wo, 9·C], channels ordered (row offset,
- * column offset, channel) as an HWIO kernel flattens. With H and W padded to even sizes and split into
- * (pair, parity), the pixel at row 2·o + i is pair o + ⌊i/2⌋, parity i mod 2, so each offset is one slice.
+ * column offset, channel) as an HWIO kernel flattens. With H and W padded to even sizes, rows split into
+ * (pair, parity) and each column pair's two pixels side by side in the channels, the pixel at row 2·o + i
+ * is pair o + ⌊i/2⌋, parity i mod 2, so each offset is one rank-5 slice.
  */
 export function strideTwoPatches(x: tf.Tensor4D): tf.Tensor4D {
   const [batch, height, width, channels] = x.shape;
@@ -19,11 +20,11 @@ export function strideTwoPatches(x: tf.Tensor4D): tf.Tensor4D {
   const outWidth = convOutputSize(width);
   // The padded row and column (odd sizes) are never read: a valid patch ends at row 2·(Ho − 1) + 2 ≤ H − 1.
   const even = tf.pad(x, [[0, 0], [0, height % 2], [0, width % 2], [0, 0]]);
-  const pairs = tf.reshape(even, [batch, (height + (height % 2)) / 2, 2, (width + (width % 2)) / 2, 2, channels]);
+  const pairs = tf.reshape(even, [batch, (height + (height % 2)) / 2, 2, (width + (width % 2)) / 2, 2 * channels]);
   const patches: tf.Tensor[] = [];
   for (let row = 0; row < IMAGE_KERNEL; row++) {
     for (let column = 0; column < IMAGE_KERNEL; column++) {
-      const patch = tf.slice(pairs, [0, row >> 1, row & 1, column >> 1, column & 1, 0], [batch, outHeight, 1, outWidth, 1, channels]);
+      const patch = tf.slice(pairs, [0, row >> 1, row & 1, column >> 1, (column & 1) * channels], [batch, outHeight, 1, outWidth, channels]);
       patches.push(tf.reshape(patch, [batch, outHeight, outWidth, channels]));
     }
   }

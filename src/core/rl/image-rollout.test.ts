@@ -176,21 +176,27 @@ describe('camera images through PPO rollouts and minibatches', () => {
     }
   });
 
-  it('without the shift keep the PPO ratio at 1 on the first minibatch at lr 0, as the stored log-probs were taken on the same images', async () => {
+  it('without the shift keep the PPO ratio at 1 at lr 0, as the stored log-probs were taken on the same images, and leak no tensor', async () => {
     const config = imageConfig(['policy.image_shift=0', 'ppo.epochs=1']);
     const { env } = recordingEnv(config);
     const bundle = freshBundle(config, env.obsDim, env.actionDim);
     const adam = () => new NamedAdam({ beta1: 0.9, beta2: 0.999, epsilon: 1e-5, weightDecay: 0 });
     const [actorOptimizer, criticOptimizer] = [adam(), adam()];
     try {
-      const { buffer, sampler, slice } = await rollout(config, bundle, env);
-      const { advantages, returns, mask } = computeAdvantages(buffer, config.advantages);
-      const update = await ppoUpdate({
-        policy: bundle.policy, buffer, advantages, returns, mask, sampler, slice, config, criticOnly: false,
-        actorOptimizer, criticOptimizer, actorLr: 0, criticLr: 0, rng: createRng(3), skipStreak: { current: 0 },
-      });
-      expect(Math.abs((update.metrics['losses/ratio_max'] as number) - 1)).toBeLessThan(1e-5);
-      expect(update.metrics['losses/clip_fraction']).toBe(0);
+      const tensorsAfter: number[] = [];
+      for (let iteration = 0; iteration < 2; iteration++) {
+        const { buffer, sampler, slice } = await rollout(config, bundle, env);
+        const { advantages, returns, mask } = computeAdvantages(buffer, config.advantages);
+        const update = await ppoUpdate({
+          policy: bundle.policy, buffer, advantages, returns, mask, sampler, slice, config, criticOnly: false,
+          actorOptimizer, criticOptimizer, actorLr: 0, criticLr: 0, rng: createRng(3), skipStreak: { current: 0 },
+        });
+        expect(Math.abs((update.metrics['losses/ratio_max'] as number) - 1)).toBeLessThan(1e-5);
+        expect(update.metrics['losses/clip_fraction']).toBe(0);
+        tensorsAfter.push(tf.memory().numTensors);
+      }
+      // Images leave no tensor behind: the count stays flat from one rollout and update to the next.
+      expect(tensorsAfter[1]).toBe(tensorsAfter[0]);
     } finally {
       actorOptimizer.dispose();
       criticOptimizer.dispose();
