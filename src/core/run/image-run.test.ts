@@ -61,11 +61,11 @@ const trainConfig = (extra: string[] = []) => validateConfig(applyOverrides(defa
 /** Trains `config` from `files` (or a fresh policy) with the command line's ports and run folder, as `npm run train` does. */
 async function train(config: RunConfig, out: string, files?: CheckpointFiles) {
   const opened = files ? openCheckpoint(files, config, []) : { checkpoint: undefined, config };
-  const { run, close } = await openRun(opened.config, opened.checkpoint, nodeRunPorts(opened.config));
+  const { run, close, notes } = await openRun(opened.config, opened.checkpoint, nodeRunPorts(opened.config));
   try {
     const store = new RunFolderStore(out, opened.config, run.history, 'wasm');
     await trainLoop(run, store, {});
-    return { history: run.history.map((record) => Object.fromEntries(Object.entries(record).filter(([key]) => key !== 'progress/wall_s' && !key.startsWith('perf/')))), store };
+    return { history: run.history.map((record) => Object.fromEntries(Object.entries(record).filter(([key]) => key !== 'progress/wall_s' && !key.startsWith('perf/')))), store, notes };
   } finally {
     await close();
   }
@@ -101,7 +101,13 @@ describe('an image policy through BC, PPO, evaluation and checkpoints (stand-in 
     const straight = await train(config, path.join(dir, 'straight'), bcFile);
     // The iteration-1 checkpoint holds the envs' images with their state: a run resumed from it continues exactly.
     const resumed = await train(config, path.join(dir, 'resumed'), fileAt(straight.store.checkpointPath('iter-000001.flowtune')));
+    expect(resumed.notes).toEqual([]);
     expect(resumed.history).toEqual(straight.history);
+    // A run from a fresh policy too: its env.control_mode=default and the checkpoint's ee_delta_pos name one control.
+    const fresh = await train(config, path.join(dir, 'fresh-straight'));
+    const freshResumed = await train(config, path.join(dir, 'fresh-resumed'), fileAt(fresh.store.checkpointPath('iter-000001.flowtune')));
+    expect(freshResumed.notes).toEqual([]);
+    expect(freshResumed.history).toEqual(fresh.history);
 
     const files = fileAt(straight.store.checkpointPath('final.flowtune'));
     const opened = openCheckpoint(files, config, []);

@@ -1,6 +1,7 @@
 /** The one RunConfig → env-batch mapping (DESIGN.md §2): every host opens its envs from this. */
 import type { RunConfig } from '../config/run-config';
 import { getTask } from '../envs/task-registry';
+import { configControl } from '../envs/task-controls';
 import type { VectorEnvConfig } from '../envs/vector-env-config';
 import { observationSpec } from '../envs/observation';
 import { parseCameraList } from '../envs/camera/image-layout';
@@ -40,7 +41,9 @@ export function runEnvConfig(config: RunConfig, purpose: EnvPurpose, recordEpiso
  */
 export function rolloutStateKey(config: RunConfig): string {
   const { task, num_envs: numEnvs } = config;
-  const { obs_type: obsType, control_mode: controlMode, reward, num_points: numPoints, max_episode_steps: maxSteps, auto_reset: autoReset } = config.env;
+  const { obs_type: obsType, reward, num_points: numPoints, max_episode_steps: maxSteps, auto_reset: autoReset } = config.env;
+  // The control by name: a fresh run's 'default' and the checkpoint's name for the same control are one setting.
+  const controlMode = configControl(config).name;
   // Image settings join the key only for image observations, so the keys of saved state and point-cloud runs stay as they were.
   const images = obsType === 'rgb' || obsType === 'rgbd' ? { camera: config.env.camera, imageSize: config.env.image_size } : {};
   return JSON.stringify({ task, numEnvs, obsType, controlMode, reward, numPoints, maxSteps, autoReset, nObsSteps: config.policy.n_obs_steps, spacing: config.policy.history_spacing, ...images });
