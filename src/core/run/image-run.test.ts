@@ -24,6 +24,7 @@ import { createRng } from '../random';
 import { IMAGE_ONNX_REFUSAL } from '../rl/flow-family';
 import { loadPolicy } from './families';
 import { checkEnvImages } from './fresh-bundle';
+import { describeCheckpointPolicy } from './describe-checkpoint';
 import { openCheckpoint } from './open-checkpoint';
 import { openRun } from './open-run';
 import { runPretrainStage, type StageDemos } from './pretrain-stage';
@@ -111,6 +112,7 @@ describe('an image policy through BC, PPO, evaluation and checkpoints (stand-in 
 
     const files = fileAt(straight.store.checkpointPath('final.flowtune'));
     const opened = openCheckpoint(files, config, []);
+    expect(describeCheckpointPolicy(opened.checkpoint)).toMatch(/^rgb front 16×16 · .* · obs 15 · act 4$/);
     const first = loadPolicy(opened.checkpoint, opened.config);
     const second = loadPolicy(openCheckpoint(fileAt(straight.store.checkpointPath('final.flowtune')), config, []).checkpoint, opened.config);
     try {
