@@ -5,7 +5,7 @@
 # TASK...: only these tasks' BC and PPO runs (e.g. stack-cube pick-cube-pointcloud); run `-- results` after them.
 # recipe (not part of all): BC → stage 2 offline → PPO on lift and pick-cube, against the ppo stage's BC → PPO runs.
 # locomotion (not part of all): ReinFlow's Gym recipe in kind on hopper and walker2d (DESIGN.md §14):
-# Gaussian PPO from scratch (3 seeds) → seed 0's checkpoint at about a third of its return → a 1M-transition
+# Gaussian PPO from scratch (3 seeds) → seed 0's checkpoint nearest D4RL's medium level → a 1M-transition
 # "medium" dataset sampled from it → flow BC → flow PPO with the locomotion-reinflow preset (3 seeds; walker2d
 # with ReinFlow's walker2d learning rates) → diffusion BC on the same medium dataset (the flow BC's widths, T = 20)
 # → DPPO with the dppo preset (3 seeds) → the table.
@@ -103,6 +103,9 @@ if [[ "$stage" == locomotion ]]; then
   loco_arch="policy.horizon=4 policy.n_action_steps=4 policy.n_obs_steps=1 policy.denoise_steps=4"
   # ReinFlow's per-task settings (its cfg/gym/finetune/<task>-v2/ft_ppo_reflow_mlp.yaml); the preset holds hopper's.
   # Walker2d's lr is 10× hopper's and its critic warms up for 5 iterations first (here 5 of ours, 40k env steps).
+  # The medium policy's in-run return: D4RL's hopper-medium policy returns about 1400-1500 (ReinFlow's BC
+  # start 1432), its walker2d-medium one about 2700-3000 (ReinFlow's 2740).
+  declare -A medium_return=([hopper]=1450 [walker2d]=2740)
   declare -A loco_lr=([hopper]="" [walker2d]="actor_lr=4e-4 critic_lr=4e-3 ppo.critic_warmup_steps=40000")
   for task in "${loco_tasks[@]}"; do
     selected "$task" || continue
@@ -112,7 +115,7 @@ if [[ "$stage" == locomotion ]]; then
       [[ "$seed" == 0 ]] && extra="eval.every=10 checkpoint_every=10 eval_episodes=5"
       npm run --silent train -- task="$task" preset=gaussian-ppo seed="$seed" out="$work/$task-gaussian-s$seed" overwrite=true $extra
     done
-    medium=$(npx tsx src/cli/pick-checkpoint.ts run="$work/$task-gaussian-s0" fraction=0.333)
+    medium=$(npx tsx src/cli/pick-checkpoint.ts run="$work/$task-gaussian-s0" return="${medium_return[$task]}")
     npm run --silent demos -- task="$task" policy="$medium" steps=1000000 seed=0 out="$work/$task-medium.demos"
     npm run --silent pretrain -- task="$task" demos="$work/$task-medium.demos" steps=20000 batch_size=256 \
       out="$ckpt/$task-bc.flowtune" eval_episodes=100 $loco_arch

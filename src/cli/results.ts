@@ -21,7 +21,7 @@ import { evaluateCheckpoint } from './evaluate-checkpoint';
 import { metricsFromText } from './metrics-file';
 import { formatRecipeTable, type RecipeResult, type RecipeSeedResult } from './recipe-table';
 import { formatResultsTable, type TaskResult } from './results-table';
-import { formatLocomotionTable, type LocomotionRow, type LocomotionSeed, type PublishedFigures } from './locomotion-table';
+import { formatLocomotionTable, keptCells, type LocomotionRow, type LocomotionSeed, type PublishedFigures } from './locomotion-table';
 
 /** The published figures the locomotion table sits beside, with their sources. */
 const PUBLISHED_LOCOMOTION = path.join(path.dirname(new URL(import.meta.url).pathname), '..', '..', 'public', 'results', 'published-locomotion.json');
@@ -38,6 +38,8 @@ const SPEC = {
   seed: { kind: 'int', min: 0, max: 2 ** 31 - 1, default: 2_000_000, doc: 'first eval reset seed, apart from training and in-run eval seeds' },
   out: { kind: 'string', default: '', doc: 'markdown file to write (the table is printed either way)' },
   compare: { kind: 'enum', values: ['none', 'recipe', 'locomotion'], default: 'none', doc: 'recipe: BC → PPO against BC → stage 2 → PPO per task and seed; locomotion: Gaussian PPO from scratch (<task>-gaussian-s<seed>), BC → flow PPO (<task>-ppo-s<seed> from <task>-bc.flowtune) and diffusion BC → DPPO (<task>-dppo-s<seed> from <task>-diffusion-bc.flowtune) beside the published figures' },
+  keep: { kind: 'string', default: '', doc: 'compare=locomotion: comma-separated tasks whose rows are carried over from the existing out= table instead of evaluated (their run folders need not exist)' },
+  wall_note: { kind: 'string', default: '', doc: 'compare=locomotion: what shared the machine while the runs trained, printed under the table beside the wall-clock' },
 } as const;
 
 /** Sample efficiency: env steps until the rollout success, smoothed as the learning-curve plots are, first reaches this. */
@@ -175,9 +177,29 @@ async function locomotionSeed(args: ResultsArgs, task: string, runName: string, 
   return { seed, meanReturn: measured.meanReturn, ...lastRecord(runDir) };
 }
 
-async function compareLocomotion(args: ResultsArgs, tasks: readonly string[], seeds: number[]): Promise<void> {
+/** The kept tasks' rows of the existing table (`keep=`), each refused in one sentence when it is not there. */
+function keptRows(args: LocomotionArgs): Map<string, LocomotionRow> {
+  const kept = new Map<string, LocomotionRow>();
+  const tasks = args.keep.split(',').map((task) => task.trim()).filter(Boolean);
+  if (tasks.length === 0) return kept;
+  if (!args.out || !existsSync(args.out)) throw new UsageError('keep', `keep= carries rows over from the out= table, and ${args.out || 'no out='} is not there`);
+  const table = readFileSync(args.out, 'utf8');
+  for (const task of tasks) {
+    const cells = keptCells(table, task);
+    if (!cells) throw new UsageError('keep', `${args.out} has no ${task} row to keep`);
+    kept.set(task, { task, kept: cells, gaussian: [], episodes: args.episodes });
+  }
+  return kept;
+}
+
+type LocomotionArgs = ResultsArgs & { keep: string; wall_note: string };
+
+async function compareLocomotion(args: LocomotionArgs, tasks: readonly string[], seeds: number[]): Promise<void> {
   const published = JSON.parse(readFileSync(PUBLISHED_LOCOMOTION, 'utf8')) as PublishedFigures;
+  const kept = keptRows(args);
   const rows: LocomotionRow[] = [];
+  const both = tasks.find((task) => kept.has(task));
+  if (both) throw new UsageError('keep', `${both} is both evaluated (tasks=) and kept (keep=); name it in one of them`);
   for (const task of tasks) {
     const gaussian: LocomotionSeed[] = [];
     const flowSeeds: LocomotionSeed[] = [];
@@ -198,7 +220,8 @@ async function compareLocomotion(args: ResultsArgs, tasks: readonly string[], se
     if (gaussian.length === 0 && !flow && !dppo) throw new UsageError('runs', `${args.runs} holds no ${task}-gaussian-s<seed>, ${task}-ppo-s<seed> or ${task}-dppo-s<seed> run for seeds ${seeds.join(', ')}`);
     rows.push({ task, gaussian, ...(flow ? { flow } : {}), ...(dppo ? { dppo } : {}), episodes: args.episodes });
   }
-  writeTable(formatLocomotionTable(rows, published), args.out);
+  rows.push(...kept.values());
+  writeTable(formatLocomotionTable(rows, published, args.wall_note), args.out);
 }
 
 void runCli(main);

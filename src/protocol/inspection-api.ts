@@ -4,7 +4,7 @@
  */
 import type { EpisodePoses, SceneVisual } from '../core/render/scene-visual';
 import type { BackendName } from '../core/backend/choose-backend';
-import type { RunConfig, TaskName } from '../core/config/run-config';
+import type { EnvConfig, TaskName } from '../core/config/run-config';
 
 /** A one-off sample from a small freshly initialized policy: proves the backend computes. */
 export interface ProbeSampleResult {
@@ -123,7 +123,7 @@ export interface EpisodeSummary {
   length: number;
   success: boolean;
   /** What the policy observed; absent means state. */
-  obsType?: RunConfig['env']['obs_type'];
+  obsType?: EnvConfig['obs_type'];
 }
 
 /** What a renderer needs to replay one episode; poses are transferred. */

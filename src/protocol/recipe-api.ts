@@ -3,15 +3,15 @@
  * scripted-expert demos in the env workers or load a `.demos` file, pretrain flow BC (stage 1),
  * optionally run advantage-weighted BC (stage 2); the result becomes the model of the next run.
  */
-import type { ConfigKey, ConfigValue, RunConfig, StageSection, TaskName } from '../core/config/run-config';
+import type { ConfigKey, ConfigValue, EnvConfig, StageSection, TaskName } from '../core/config/run-config';
 
 /** The demonstrations the studio holds for the current task. */
 export interface DemoSetSummary {
   /** 'recorded', or the dropped file's name. */
   source: string;
   task: TaskName;
-  obsType: RunConfig['env']['obs_type'];
-  /** Point-cloud demos only. */
+  obsType: EnvConfig['obs_type'];
+  /** Point-cloud demos (either kind) only. */
   numPoints?: number;
   episodes: number;
   /** Control steps over all episodes. */

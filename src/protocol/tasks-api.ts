@@ -2,6 +2,7 @@
  * The tasks the trainer knows (DESIGN.md §13): the built-ins, and task folders the user added,
  * which are validated in the trainer worker and kept in IndexedDB. Types only.
  */
+import type { ObservationSliceMode } from '../core/envs/task-api';
 import type { ObsType } from './run-control-api';
 
 /** A task's sizes and names, all that config validation reads: the page knows an added task by these (its code runs in workers). */
@@ -12,7 +13,7 @@ export interface TaskShape {
   rewardModes: ('dense' | 'sparse')[];
   defaultControl: string;
   controls: { name: string; dim: number }[];
-  observation: { slices: { name: string; dim: number; doc: string }[]; modes: ObsType[] }[];
+  observation: { slices: { name: string; dim: number; doc: string }[]; modes: ObservationSliceMode[] }[];
   /** The control the scripted expert acts in, when the task has one. */
   expertControl?: string;
 }

@@ -6,7 +6,7 @@ const count = (value: number, noun: string) => `${value.toLocaleString('en-US')}
 /** "recorded · 50 episodes · 4,812 steps · 48 succeeded · noise 0.3", or the file's name first. */
 export function demoSummaryText(demos: DemoSetSummary): string {
   const parts = [demos.source];
-  if (demos.obsType === 'pointcloud') parts.push(`point cloud${demos.numPoints ? ` ${demos.numPoints} pts` : ''}`);
+  if (demos.obsType !== 'state') parts.push(`${demos.obsType === 'depth_pointcloud' ? 'depth point cloud' : 'point cloud'}${demos.numPoints ? ` ${demos.numPoints} pts` : ''}`);
   parts.push(count(demos.episodes, 'episode'), count(demos.steps, 'step'), `${demos.successes.toLocaleString('en-US')} succeeded`);
   if (demos.noise !== undefined) parts.push(`noise ${demos.noise}`);
   return parts.join(' · ');
@@ -24,7 +24,9 @@ export function progressFraction(status: Pick<RecipeStatus, 'done' | 'total'>): 
 }
 
 type ObsKind = DemoSetSummary['obsType'];
-const KIND_WORDS: Record<ObsKind, string> = { state: 'state', pointcloud: 'point-cloud', rgb: 'camera-image', rgbd: 'camera-image (rgbd)' };
+const KIND_WORDS: Record<ObsKind, string> = {
+  state: 'state', pointcloud: 'point-cloud', depth_pointcloud: 'depth point-cloud', rgb: 'camera-image', rgbd: 'camera-image (rgbd)',
+};
 const kind = (value: ObsKind) => KIND_WORDS[value];
 
 /** Why the held demos do not fit the selected task; undefined when they do. */

@@ -1,7 +1,8 @@
 /**
  * Bench group 'env' (DESIGN.md §10): env throughput in one thread and over the env threads a
- * training run starts, our per-step overhead over bare mj_step in the same process, and MuJoCo's
- * physics rate on our wasm against native MuJoCo (physics-vs-native.ts).
+ * training run starts, our per-step overhead over bare mj_step in the same process, MuJoCo's
+ * physics rate on our wasm against native MuJoCo (physics-vs-native.ts), and the ray-cast cameras'
+ * frame rates and share of a depth point-cloud env step (render-bench.ts).
  */
 import { availableParallelism } from 'node:os';
 import type { BenchRow } from './bench-row';
@@ -16,6 +17,7 @@ import { findTestspeed, TESTSPEED_INSTALL } from './native-testspeed';
 import { physicsVsNativeRows, type NativeModel } from './physics-vs-native';
 import { gymReferenceModels } from './gym-reference-models';
 import { median } from './bench-timing';
+import { renderBenchRows } from './render-bench';
 
 /** A default training run's batch: 16 envs, chunks of 4 env steps per call. */
 const NUM_ENVS = 16;
@@ -108,6 +110,7 @@ export async function runBench(tasks?: readonly string[]): Promise<BenchRow[]> {
     console.error(`env bench: ${task}`);
     rows.push(...(await benchTask(task, workers)));
   }
+  rows.push(...renderBenchRows(await loadMujocoNode(), selected));
   const testspeed = findTestspeed();
   if (!testspeed) {
     console.error(`env bench: mujoco-testspeed not found, so no physics_vs_native rows; install it with: ${TESTSPEED_INSTALL}`);

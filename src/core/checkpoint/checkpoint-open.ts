@@ -101,7 +101,7 @@ type ImageShape = { readonly cameras: readonly string[]; readonly size: number; 
 const OBSERVATION_WORDS: Record<FlowPolicyOptions['obsEncoder'], string> = { state: 'state observations', pointcloud: 'point clouds', image: 'camera images' };
 
 function describePolicy(architecture: FlowPolicyOptions): string {
-  const net = architecture.velocityNet === 'ditx' ? 'DiT-X' : 'MLP';
+  const net = architecture.velocityNet === 'ditx' ? 'DiT-X' : architecture.velocityNet === 'unet1d' ? 'UNet1D' : 'MLP';
   return `${net} policy on ${OBSERVATION_WORDS[architecture.obsEncoder]}`;
 }
 

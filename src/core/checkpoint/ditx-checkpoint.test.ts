@@ -47,6 +47,16 @@ describe('DiT-X point-cloud checkpoints', () => {
     expect(fromFile.env).toMatchObject({ obs_type: 'pointcloud', num_points: 16 });
   });
 
+  it("a depth-cloud checkpoint gives back its observation and cameras, which a later run may not change", async () => {
+    const depthConfig = applyOverrides(config, ['env.obs_type=depth_pointcloud', 'env.camera=front,wrist', 'env.image_size=32']);
+    const contents = await ditxContents();
+    const metadata = { ...contents.metadata, config: depthConfig as unknown as typeof contents.metadata.config };
+    const fromFile = configFromCheckpoint(defaultConfig(), metadata);
+    expect(fromFile.env).toMatchObject({ obs_type: 'depth_pointcloud', camera: 'front,wrist', image_size: 32, num_points: 16 });
+    expect(() => runConfigForCheckpoint(defaultConfig(), metadata, ['task=pick-cube', 'env.camera=front'])).toThrow(/env\.camera=front contradicts the checkpoint, which has env\.camera=front,wrist/);
+    expect(runConfigForCheckpoint(defaultConfig(), metadata, ['task=pick-cube']).env).toMatchObject({ obs_type: 'depth_pointcloud', camera: 'front,wrist' });
+  });
+
   it('a DiT-X tensor whose shape disagrees with the architecture is refused, naming the tensor', async () => {
     const contents = await ditxContents();
     const tensors = new Map(contents.tensors);

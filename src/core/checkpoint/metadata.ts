@@ -113,10 +113,13 @@ export function checkTask(metadata: FlowtuneMetadata, expectedTask: string | und
 
 /**
  * Throws a CheckpointError when the checkpoint was written on another version of its task (the
- * scene or module changed since), unless the caller accepts that. Files without a hash predate it.
+ * scene or module changed since), unless the caller accepts that or the task names that version
+ * among its former hashes (a change no policy sees). Files without a hash predate it.
  */
-export function checkTaskVersion(metadata: FlowtuneMetadata, taskHash: string, acceptOtherVersion: boolean): void {
+export function checkTaskVersion(metadata: FlowtuneMetadata, task: { hash: string; formerHashes?: readonly string[] }, acceptOtherVersion: boolean): void {
+  const taskHash = task.hash;
   if (metadata.task_hash === undefined || metadata.task_hash === taskHash || acceptOtherVersion) return;
+  if (task.formerHashes?.includes(metadata.task_hash)) return;
   fail(`checkpoint was made on another version of task '${metadata.task}' (task hash ${metadata.task_hash}, the loaded task is ${taskHash}): its scene or module changed; set accept_task_version=true to use it anyway`);
 }
 

@@ -138,6 +138,18 @@ export function storedDenoisedClamp(metadata: FlowtuneMetadata): number {
 }
 
 /**
+ * The observation a point-cloud policy was trained on: its stored config's depth cameras when it learnt
+ * from a depth camera's cloud (env.obs_type=depth_pointcloud), else the surface-sampled cloud.
+ */
+function storedPointCloudEnv(metadata: FlowtuneMetadata): Partial<RunConfig['env']> {
+  const env = (metadata.config as { env?: { obs_type?: unknown; camera?: unknown; image_size?: unknown } } | undefined)?.env;
+  if (env?.obs_type !== 'depth_pointcloud') return { obs_type: 'pointcloud' };
+  const camera = fieldValueProblem('env.camera', env.camera) === null ? { camera: env.camera as string } : {};
+  const imageSize = fieldValueProblem('env.image_size', env.image_size) === null ? { image_size: env.image_size as number } : {};
+  return { obs_type: 'depth_pointcloud', ...camera, ...imageSize };
+}
+
+/**
  * Run-config fields a checkpoint decides (its architecture, K, executed steps, history spacing and denoised-action
  * clamp), so a loaded model runs as trained. Training switches that leave shapes alone (detach_critic_input) stay the run's.
  */
@@ -149,7 +161,7 @@ export function configFromCheckpoint(base: RunConfig, metadata: FlowtuneMetadata
     task: metadata.task as RunConfig['task'],
     env: {
       ...base.env, obs_type: obsTypeOfPolicy(arch),
-      ...(arch.obsEncoder === 'pointcloud' ? { num_points: arch.numPoints } : {}),
+      ...(arch.obsEncoder === 'pointcloud' ? { ...storedPointCloudEnv(metadata), num_points: arch.numPoints } : {}),
       ...(arch.image ? { camera: arch.image.cameras.join(','), image_size: arch.image.size } : {}),
     },
     policy: {
@@ -166,6 +178,9 @@ export function configFromCheckpoint(base: RunConfig, metadata: FlowtuneMetadata
       ditx_dim: arch.ditxDim,
       ditx_depth: arch.ditxDepth,
       ditx_heads: arch.ditxHeads,
+      unet_dims: [...arch.unetDims],
+      unet_kernel: arch.unetKernel,
+      unet_groups: arch.unetGroups,
       denoise_steps: Number(architecture.denoise_steps ?? base.policy.denoise_steps),
       n_action_steps: Number(architecture.n_action_steps ?? base.policy.n_action_steps),
       history_spacing: storedHistorySpacing(metadata) ?? base.policy.history_spacing,

@@ -49,6 +49,24 @@ describe('checkpointConflicts', () => {
       .toEqual(['policy.ditx_dim=64', 'policy.ditx_depth=2', 'policy.ditx_heads=2', 'env.num_points=64']);
   });
 
+  it('checks UNet1D sizes only on a UNet1D checkpoint', () => {
+    expect(checkpointConflicts(CHECKPOINT, ['policy.unet_dims=16,32', 'policy.unet_kernel=3', 'policy.unet_groups=4'])).toEqual([]);
+    const unet = applyOverrides(CHECKPOINT, ['policy.velocity_net=unet1d']);
+    expect(checkpointConflicts(unet, ['policy.unet_dims=16,32', 'policy.unet_kernel=3', 'policy.unet_groups=4', 'policy.unet_dims=32,64']).map((conflict) => conflict.override))
+      .toEqual(['policy.unet_kernel=3', 'policy.unet_groups=4']);
+    expect(checkpointConflicts(unet, ['policy.unet_dims=64,128'])[0]).toMatchObject({ key: 'policy.unet_dims', checkpoint: 'policy.unet_dims=32,64' });
+  });
+
+  it('checks the cameras only on a depth-cloud checkpoint, whose policy learnt from what they saw', () => {
+    const surface = applyOverrides(CHECKPOINT, ['policy.velocity_net=ditx', 'env.obs_type=pointcloud']);
+    expect(checkpointConflicts(surface, ['env.camera=wrist', 'env.image_size=32'])).toEqual([]);
+    expect(checkpointConflicts(surface, ['env.obs_type=depth_pointcloud']).map((conflict) => conflict.override)).toEqual(['env.obs_type=depth_pointcloud']);
+    const depth = applyOverrides(surface, ['env.obs_type=depth_pointcloud', 'env.camera=front']);
+    expect(checkpointConflicts(depth, ['env.camera=front', 'env.image_size=64', 'env.num_points=256'])).toEqual([]);
+    expect(checkpointConflicts(depth, ['env.camera=front,wrist', 'env.image_size=32', 'env.num_points=64']).map((conflict) => conflict.override))
+      .toEqual(['env.num_points=64', 'env.camera=front,wrist', 'env.image_size=32']);
+  });
+
   it('judges the final value, so a later override equal to the checkpoint clears an earlier one', () => {
     expect(checkpointConflicts(CHECKPOINT, ['policy.hidden=64', 'policy.hidden=128,128,128'])).toEqual([]);
     expect(checkpointConflicts(CHECKPOINT, ['policy.hidden=128,128,128', 'policy.hidden=64']).map((conflict) => conflict.override)).toEqual(['policy.hidden=64']);

@@ -5,7 +5,7 @@
 import { ConfigError } from '../errors';
 import { setField } from './access';
 import { gotText, readDecimal, type DecimalRead } from './decimal-text';
-import { describeAllowed, fieldSpec, isConfigKey, isNameValue, tableRange, type FieldSpec } from './fields';
+import { describeAllowed, fieldSpec, isConfigKey, PLAIN_NAME, PLAIN_NAME_LIST, tableRange, type FieldSpec } from './fields';
 import { inNumericRange } from './numeric-range';
 import type { ConfigKey, ConfigValue, RunConfig } from './run-config';
 
@@ -25,7 +25,7 @@ function fieldValueValid(spec: FieldSpec, value: unknown): boolean {
     case 'bool':
       return typeof value === 'boolean';
     case 'name':
-      return typeof value === 'string' && isNameValue(spec, value);
+      return typeof value === 'string' && (spec.list ? PLAIN_NAME_LIST : PLAIN_NAME).test(value);
     case 'int':
     case 'number':
       return typeof value === 'number' && inNumericRange(tableRange(spec), value);
@@ -56,7 +56,8 @@ export function parseFieldValue<K extends ConfigKey>(key: K, text: string): Conf
       value = text.trim();
       break;
     case 'name':
-      value = spec.list ? text.split(',').map((part) => part.trim()).join(',') : text.trim();
+      // A list is kept without the spaces around its commas.
+      value = spec.list ? text.split(',').map((name) => name.trim()).join(',') : text.trim();
       break;
     case 'bool': {
       const lower = text.trim().toLowerCase();

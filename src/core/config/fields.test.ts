@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { defaultConfig, flattenConfig, getField, setField } from './access';
 import { CONFIG_FIELDS, CONFIG_KEYS, describeAllowed, fieldGroup, fieldSpec, isConfigKey } from './fields';
 import { listConfigProblems, validateConfig } from './validate';
+import { parseFieldValue } from './field-values';
+import { ConfigError } from '../errors';
 
 const CANONICAL_KEYS = [
   'seed', 'num_envs', 'iterations', 'total_env_steps', 'actor_lr', 'critic_lr', 'noise.method', 'noise.level',
@@ -78,5 +80,15 @@ describe('config field table', () => {
     expect(describeAllowed(fieldSpec('ppo.epochs'))).toBe('an integer in [1, 100]');
     expect(describeAllowed(CONFIG_FIELDS['env.reward'])).toBe('one of dense, sparse');
     expect(describeAllowed(fieldSpec('policy.hidden'))).toBe('a comma-separated list of 1–8 integers in [1, 8192]');
+    expect(describeAllowed(fieldSpec('env.camera'))).toBe("one or more names of letters, digits, '_', '-' and '.' separated by commas (at most 8)");
+  });
+
+  it('reads env.camera as a list of names and refuses anything else in one sentence', () => {
+    expect(parseFieldValue('env.camera', ' front , wrist ')).toBe('front,wrist');
+    expect(parseFieldValue('env.camera', 'default')).toBe('default');
+    expect(() => parseFieldValue('env.camera', 'front,')).toThrow(/^env\.camera must be one or more names/);
+    expect(() => parseFieldValue('env.camera', 'front wrist')).toThrow(ConfigError);
+    expect(fieldSpec('env.image_size')).toMatchObject({ kind: 'int', default: 64, min: 4, max: 512 });
+    expect(fieldSpec('env.obs_type')).toMatchObject({ values: ['state', 'pointcloud', 'depth_pointcloud', 'rgb', 'rgbd'], default: 'state' });
   });
 });

@@ -51,15 +51,17 @@ export interface IntListFieldSpec extends FieldBase {
 export interface NameFieldSpec extends FieldBase {
   readonly kind: 'name';
   readonly default: string;
-  /** Several names, comma-separated (cameras). */
-  readonly list?: boolean;
   /** The names known now, for help text (the registry's tasks). */
   readonly known?: () => readonly string[];
+  /** True when the value is one or more names separated by commas. */
+  readonly list?: boolean;
 }
 export type FieldSpec = IntFieldSpec | NumberFieldSpec | EnumFieldSpec | BoolFieldSpec | IntListFieldSpec | NameFieldSpec;
 
 /** What a name field accepts. */
 export const PLAIN_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+/** What a name-list field accepts: plain names joined by commas, at most 8. */
+export const PLAIN_NAME_LIST = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}(,[A-Za-z0-9][A-Za-z0-9_.-]{0,63}){0,7}$/;
 
 type SpecFor<V> = [V] extends [number[]] ? IntListFieldSpec
   : [V] extends [number] ? IntFieldSpec | NumberFieldSpec
@@ -76,13 +78,8 @@ const choice = <V extends string>(doc: string, values: readonly V[], defaultValu
 const bool = (doc: string, defaultValue: boolean): BoolFieldSpec => ({ kind: 'bool', doc, default: defaultValue });
 /** A name field whose default is read when asked for (the task default is the hosts' registration). */
 const name = (doc: string, defaultValue: () => string, known?: () => readonly string[]): NameFieldSpec => ({ kind: 'name', doc, get default() { return defaultValue(); }, known });
-/** A name-list field: plain names, comma-separated. */
-const names = (doc: string, defaultValue: () => string): NameFieldSpec => ({ kind: 'name', doc, list: true, get default() { return defaultValue(); } });
-
-/** Whether `value` is a plain name, or (list) plain names joined by commas. */
-export function isNameValue(spec: NameFieldSpec, value: string): boolean {
-  return spec.list ? value.split(',').every((part) => PLAIN_NAME.test(part)) : PLAIN_NAME.test(value);
-}
+/** A comma-separated list of plain names (a task's cameras), as one string. */
+const nameList = (doc: string, defaultValue: string): NameFieldSpec => ({ kind: 'name', doc, default: defaultValue, list: true });
 const intList = (doc: string, defaultValue: readonly number[], min: number, max: number, maxLength = 8, minLength = 1): IntListFieldSpec =>
   ({ kind: 'int-list', doc, default: defaultValue, min, max, minLength, maxLength });
 
@@ -118,13 +115,16 @@ export const CONFIG_FIELDS: { readonly [K in ConfigKey]: SpecFor<ConfigValue<K>>
     'Observation history in rollouts and eval: step = the last n_obs_steps control steps, as BC stacks demos; decision = one frame per decision (n_action_steps apart).',
     ['step', 'decision'], 'step'),
   'policy.velocity_net': choice(
-    "Velocity net: residual MLP, a small DiT-X transformer, or reflow_mlp, ReinFlow's FlowMLP layout (what an imported ReinFlow .pt holds; fresh ones take its Gym hopper layout: ReLU residual MLP, time embedding 16, Mish residual critic, Tanh noise net).",
-    ['mlp', 'ditx', 'reflow_mlp'], 'mlp'),
+    "Velocity net: residual MLP, a small DiT-X transformer, reflow_mlp, ReinFlow's FlowMLP layout (what an imported ReinFlow .pt holds; fresh ones take its Gym hopper layout: ReLU residual MLP, time embedding 16, Mish residual critic, Tanh noise net), or unet1d, Diffusion Policy's conditional temporal UNet over the horizon (sized by policy.unet_*).",
+    ['mlp', 'ditx', 'reflow_mlp', 'unet1d'], 'mlp'),
   'policy.hidden': intList('Hidden widths of the MLP velocity net.', [256, 256, 256], 1, 8192),
   'policy.encoder_hidden': intList('Hidden widths of the observation encoder (state MLP or per-point MLP); empty (`policy.encoder_hidden=`) feeds the state as it is, as ReinFlow\'s FlowMLP without a cond_mlp.', [256, 256], 1, 8192, 8, 0),
   'policy.ditx_dim': int('Token width of the DiT-X velocity net.', 128, 8, 4096),
   'policy.ditx_depth': int('Transformer blocks in DiT-X.', 4, 1, 48),
   'policy.ditx_heads': int('Attention heads in DiT-X (must divide policy.ditx_dim).', 4, 1, 64),
+  'policy.unet_dims': intList('UNet1D channel widths, one per level (Diffusion Policy: 256,512,1024; DPPO\'s image UNet: 40,80); the horizon halves between levels, so policy.horizon must be a multiple of 2^(levels − 1).', [32, 64], 2, 1024, 4),
+  'policy.unet_kernel': int('UNet1D conv kernel size, odd (5 in Diffusion Policy).', 5, 1, 15),
+  'policy.unet_groups': int('UNet1D GroupNorm groups (8 in Diffusion Policy); must divide every width of policy.unet_dims.', 8, 1, 64),
   'policy.value_on': choice('Value head input: obs features (V_vlm, default) or velocity-net features averaged over steps (V_expert), reference 004.', ['obs', 'expert'], 'obs'),
   'policy.detach_critic_input': bool('Stop critic gradients at the shared trunk (reference 004); on by default, since the value loss is far larger than the policy loss and would otherwise reshape the policy\'s features.', true),
   'policy.freeze_encoder': choice(
@@ -198,11 +198,14 @@ export const CONFIG_FIELDS: { readonly [K in ConfigKey]: SpecFor<ConfigValue<K>>
   'advantages.grpo_filter': bool('With advantages.type=grpo, drop groups whose finished episodes all succeeded or all failed (RLinf); logs advantages/grpo_kept_fraction.', false),
 
   'env.control_mode': name('Action space: a control of the task by name, or default for the task\'s default control (another name is refused, listing the task\'s controls).', () => 'default'),
-  'env.obs_type': choice('Observation: state vector, point cloud plus proprioception, or camera images (rgb, or rgb plus a depth byte: rgbd) plus proprioception.', ['state', 'pointcloud', 'rgb', 'rgbd'], 'state'),
+  'env.obs_type': choice(
+    'Observation: state vector; points sampled on the scene\'s geoms plus proprioception (pointcloud); points from the task\'s depth cameras, cropped to its workspace, plus proprioception (depth_pointcloud); or camera images, rgb or rgb plus a depth byte (rgbd), plus proprioception.',
+    ['state', 'pointcloud', 'depth_pointcloud', 'rgb', 'rgbd'], 'state',
+  ),
   'env.reward': choice('Reward: dense (shaped) or sparse (success only).', ['dense', 'sparse'], 'dense'),
   'env.num_points': int('Points per point-cloud observation (a point-cloud checkpoint fixes its own).', 256, 16, 65_536),
-  'env.camera': names('Image observations: camera name(s) of the task\'s MJCF, comma-separated, in image order; default = the task\'s first camera (an image checkpoint fixes its own).', () => 'default'),
-  'env.image_size': int('Image observations: side of the square camera images in pixels (an image checkpoint fixes its own).', 64, 16, 512),
+  'env.camera': nameList('depth_pointcloud, rgb and rgbd: the task\'s cameras (<camera> names in its MJCF), comma-separated, their clouds fused or their images in this order; default = the scene\'s first camera (a checkpoint fixes its own).', 'default'),
+  'env.image_size': int('depth_pointcloud, rgb and rgbd: side of each camera\'s square image in pixels, one ray per pixel (frames per second fall with its square; a checkpoint fixes its own).', 64, 4, 512),
   'env.workers': int('Env worker threads, at most num_envs; 0 = one per available core.', 0, 0, 256),
   'env.steps_per_iteration': int('Decisions (chunks) per env per rollout (128 in ReinFlow 003).', 32, 1, 100_000),
   'env.max_episode_steps': int('Episode length cap in env steps; 0 = the task default.', 0, 0, 1_000_000),
@@ -284,7 +287,7 @@ export function describeAllowed(spec: FieldSpec): string {
     case 'int-list':
       return `a comma-separated list of ${spec.minLength}–${spec.maxLength} integers in ${formatInterval(tableRange(spec))}`;
     case 'name': {
-      if (spec.list) return "one or more names of letters, digits, '_', '-' and '.' (at most 64 each), comma-separated";
+      if (spec.list) return "one or more names of letters, digits, '_', '-' and '.' separated by commas (at most 8)";
       const known = spec.known?.() ?? [];
       return known.length > 0 ? `a name such as ${known.join(', ')}` : "a name of letters, digits, '_', '-' and '.' (at most 64)";
     }

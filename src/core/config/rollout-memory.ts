@@ -6,7 +6,8 @@
 import { configActionDim } from '../envs/task-controls';
 import { observationSpec } from '../envs/observation';
 import { getTask } from '../envs/task-registry';
-import { imageBytes, parseCameraList } from '../envs/camera/image-layout';
+import { imageBytes } from '../envs/camera/image-layout';
+import { parseCameraList } from '../envs/camera/camera-lookup';
 import type { RunConfig } from './run-config';
 
 /**
@@ -25,7 +26,7 @@ export const MAX_ROLLOUT_BYTES = 2 ** 31;
  * (kept once per decision; an upper bound too when a frozen encoder's features replace them).
  */
 export function rolloutBytesPerDecision(config: RunConfig): number {
-  const spec = observationSpec(getTask(config.task), config.env.obs_type, config.env.num_points, { cameras: parseCameraList(config.env.camera), size: config.env.image_size });
+  const spec = observationSpec(getTask(config.task), config.env.obs_type, config.env.num_points, { cameras: parseCameraList(config.env.camera), imageSize: config.env.image_size });
   const actions = configActionDim(config);
   const { denoise_steps: denoiseSteps, horizon, n_obs_steps: nObsSteps, n_action_steps: nActionSteps } = config.policy;
   const floats = nObsSteps * spec.dim + (denoiseSteps + 1) * horizon * actions + denoiseSteps + nActionSteps * actions + 7;

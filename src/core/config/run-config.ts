@@ -33,7 +33,7 @@ export interface PolicyConfig {
   /** Spacing of the stacked observations in rollouts and evaluation: consecutive control steps (as BC stacks them) or one per decision. */
   history_spacing: 'step' | 'decision';
   /** Velocity net architecture. */
-  velocity_net: 'mlp' | 'ditx' | 'reflow_mlp';
+  velocity_net: 'mlp' | 'ditx' | 'reflow_mlp' | 'unet1d';
   /** Hidden widths of the MLP velocity net. */
   hidden: number[];
   /** Hidden widths of the obs encoder (state MLP, or PointNet's per-point MLP). */
@@ -44,6 +44,12 @@ export interface PolicyConfig {
   ditx_depth: number;
   /** DiT-X attention heads (must divide ditx_dim). */
   ditx_heads: number;
+  /** UNet1D channel widths, one per level (the horizon halves between levels). */
+  unet_dims: number[];
+  /** UNet1D conv kernel size (odd). */
+  unet_kernel: number;
+  /** UNet1D GroupNorm groups (divide every width). */
+  unet_groups: number;
   /** Where the value head reads from: obs features (V_vlm) or velocity-net features (V_expert). */
   value_on: 'obs' | 'expert';
   /** Stop critic gradients at the shared trunk. */
@@ -185,15 +191,15 @@ export interface AdvantagesConfig {
 export interface EnvConfig {
   /** Action space: 4-D Cartesian delta or 8-D joint delta. */
   control_mode: string;
-  /** Observation: state vector, point cloud plus proprioception, or camera images plus proprioception. */
-  obs_type: 'state' | 'pointcloud' | 'rgb' | 'rgbd';
+  /** Observation: state vector, a point cloud (surface-sampled, or from depth cameras) plus proprioception, or camera images plus proprioception. */
+  obs_type: 'state' | 'pointcloud' | 'depth_pointcloud' | 'rgb' | 'rgbd';
   /** Reward shaping. */
   reward: 'dense' | 'sparse';
   /** Points per point-cloud observation. */
   num_points: number;
-  /** Image observations: camera name(s), comma-separated; 'default' is the task's first camera. */
+  /** depth_pointcloud, rgb and rgbd: the task's cameras by name, comma-separated; 'default' = the scene's first camera. */
   camera: string;
-  /** Image observations: side of the square images in pixels. */
+  /** depth_pointcloud, rgb and rgbd: each camera's square image side in pixels. */
   image_size: number;
   /** Env worker threads; 0 = one per available core (resolveEnvWorkers). */
   workers: number;

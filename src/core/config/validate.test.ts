@@ -66,6 +66,12 @@ describe('validateConfig', () => {
       [['eval_episodes=3', 'eval.record_episodes=5'], 'eval.record_episodes', 'eval.record_episodes (5) must be ≤ eval_episodes (3)'],
       [['policy.velocity_net=ditx', 'policy.ditx_dim=100', 'policy.ditx_heads=8'], 'policy.ditx_heads',
         'policy.ditx_heads (8) must divide policy.ditx_dim (100)'],
+      [['policy.velocity_net=unet1d', 'policy.unet_dims=32,40', 'policy.unet_groups=16'], 'policy.unet_groups',
+        'policy.unet_groups (16) must divide every width of policy.unet_dims (32,40), but not 40'],
+      [['policy.velocity_net=unet1d', 'policy.unet_kernel=4'], 'policy.unet_kernel',
+        'policy.unet_kernel (4) must be odd, so the same-padded convolutions keep the horizon'],
+      [['policy.velocity_net=unet1d', 'policy.unet_dims=16,32,64', 'policy.horizon=6', 'policy.n_action_steps=4'], 'policy.horizon',
+        'policy.horizon (6) must be a multiple of 4 with policy.unet_dims=16,32,64: the UNet1D halves the horizon between its 3 levels'],
     ];
     for (const [overrides, field, message] of cases) {
       const error = validationError(withOverrides(...overrides));

@@ -6,6 +6,7 @@
  * a config it accepts runs without the sampler or the schedules refusing it.
  */
 import { ConfigError } from '../errors';
+import { hasPointCloud, isImageObsMode } from '../envs/task-types';
 import { getField } from './access';
 import { deriveSizes } from './derive';
 import { fieldValueProblem } from './field-values';
@@ -46,17 +47,17 @@ function otherCrossFieldProblems(config: RunConfig): ConfigProblem[] {
     }
     if (policy.freeze_encoder === 'true') add('policy.freeze_encoder', 'policy.freeze_encoder=true is not supported with policy.kind=diffusion: DPPO fine-tunes the whole net; use auto or false');
   }
-  const images = env.obs_type === 'rgb' || env.obs_type === 'rgbd';
-  if (images) problems.push(...imageProblems(config));
-  if (env.obs_type === 'pointcloud' && policy.encoder_hidden.length === 0) {
-    add('policy.encoder_hidden', 'policy.encoder_hidden must name at least one width with env.obs_type=pointcloud: it sizes the per-point MLP');
+  if (isImageObsMode(env.obs_type)) problems.push(...imageProblems(config));
+  if (hasPointCloud(env.obs_type) && policy.encoder_hidden.length === 0) {
+    add('policy.encoder_hidden', `policy.encoder_hidden must name at least one width with env.obs_type=${env.obs_type}: it sizes the per-point MLP`);
   }
   if (policy.velocity_net === 'reflow_mlp' && env.obs_type !== 'state') {
-    add('policy.velocity_net', `policy.velocity_net=reflow_mlp (ReinFlow's FlowMLP) reads the state; use mlp or ditx with env.obs_type=${env.obs_type}`);
+    add('policy.velocity_net', `policy.velocity_net=reflow_mlp (ReinFlow's FlowMLP) reads the state; use mlp, ditx or unet1d with env.obs_type=${env.obs_type}`);
   }
   if (policy.velocity_net === 'ditx' && policy.ditx_dim % policy.ditx_heads !== 0) {
     add('policy.ditx_heads', `policy.ditx_heads (${policy.ditx_heads}) must divide policy.ditx_dim (${policy.ditx_dim})`);
   }
+  if (policy.velocity_net === 'unet1d') problems.push(...unetProblems(config));
   const sizes = deriveSizes(config);
   const decisions = `num_envs × env.steps_per_iteration (${config.num_envs} × ${env.steps_per_iteration} = ${sizes.batchSize})`;
   const memory = rolloutMemoryProblem(config, sizes.batchSize);
@@ -97,6 +98,22 @@ function imageProblems(config: RunConfig): ConfigProblem[] {
       field: 'policy.cnn_channels',
       message: `policy.cnn_channels has ${policy.cnn_channels.length} stride-2 layers, which shrink env.image_size=${env.image_size} images to nothing; use fewer layers or a larger env.image_size`,
     });
+  }
+  return problems;
+}
+
+/** The UNet1D's sizes against each other and the horizon (policy/options.ts checks the same when the net is built). */
+function unetProblems(config: RunConfig): ConfigProblem[] {
+  const { unet_dims: dims, unet_groups: groups, unet_kernel: kernel, horizon } = config.policy;
+  const problems: ConfigProblem[] = [];
+  const badWidth = dims.find((width) => width % groups !== 0);
+  if (badWidth !== undefined) {
+    problems.push({ field: 'policy.unet_groups', message: `policy.unet_groups (${groups}) must divide every width of policy.unet_dims (${dims.join(',')}), but not ${badWidth}` });
+  }
+  if (kernel % 2 !== 1) problems.push({ field: 'policy.unet_kernel', message: `policy.unet_kernel (${kernel}) must be odd, so the same-padded convolutions keep the horizon` });
+  const factor = 2 ** (dims.length - 1);
+  if (horizon % factor !== 0) {
+    problems.push({ field: 'policy.horizon', message: `policy.horizon (${horizon}) must be a multiple of ${factor} with policy.unet_dims=${dims.join(',')}: the UNet1D halves the horizon between its ${dims.length} levels` });
   }
   return problems;
 }

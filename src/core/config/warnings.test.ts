@@ -43,6 +43,16 @@ describe('configWarnings', () => {
     expect(configWarnings(withOverrides('policy.velocity_net=ditx', 'policy.ditx_dim=64'), ['policy.velocity_net', 'policy.ditx_dim'], STUDIO_HOST)).toEqual([]);
   });
 
+  it('warns that MLP widths do nothing for the UNet1D, and UNet1D sizes nothing for other nets', () => {
+    expect(configWarnings(withOverrides('policy.velocity_net=unet1d', 'policy.hidden=64,64'), ['policy.velocity_net', 'policy.hidden'], CLI_TRAIN_HOST))
+      .toEqual(['policy.hidden=64,64 does nothing with policy.velocity_net=unet1d; it sizes the MLP velocity net only (the UNet1D takes policy.unet_dims, unet_kernel and unet_groups)']);
+    expect(configWarnings(withOverrides('policy.velocity_net=ditx', 'policy.unet_dims=16,32', 'policy.unet_groups=4'), ['policy.velocity_net', 'policy.unet_dims', 'policy.unet_groups'], CLI_TRAIN_HOST))
+      .toEqual(['policy.unet_dims=16,32, policy.unet_groups=4 do nothing with policy.velocity_net=ditx; they size the UNet1D velocity net only']);
+    expect(configWarnings(withOverrides('policy.unet_kernel=3'), ['policy.unet_kernel'], STUDIO_HOST))
+      .toEqual(['policy.unet_kernel=3 does nothing with policy.velocity_net=mlp; it sizes the UNet1D velocity net only']);
+    expect(configWarnings(withOverrides('policy.velocity_net=unet1d', 'policy.unet_dims=16,32'), ['policy.velocity_net', 'policy.unet_dims'], STUDIO_HOST)).toEqual([]);
+  });
+
   it('warns that on_nonfinite=rollback does nothing when training never stops, or on the command line with nothing saved before the end', () => {
     const never = applyOverrides(defaultConfig(), ['on_nonfinite=rollback', 'ppo.max_nonfinite_skips=0']);
     expect(configWarnings(never, ['on_nonfinite'], STUDIO_HOST)).toEqual(['on_nonfinite=rollback does nothing with ppo.max_nonfinite_skips=0, which never stops training on non-finite updates']);
@@ -77,8 +87,24 @@ describe('configWarnings', () => {
   it('warns that env.num_points does nothing with state observations', () => {
     const config = withOverrides('env.num_points=64');
     expect(configWarnings(config, ['env.num_points'], STUDIO_HOST))
-      .toEqual(['env.num_points=64 does nothing with env.obs_type=state; it sizes point-cloud observations only (env.obs_type=pointcloud)']);
+      .toEqual(['env.num_points=64 does nothing with env.obs_type=state; it sizes point-cloud observations only (env.obs_type=pointcloud or depth_pointcloud)']);
     expect(configWarnings(withOverrides('env.num_points=64', 'env.obs_type=pointcloud'), ['env.num_points'], STUDIO_HOST)).toEqual([]);
+    expect(configWarnings(withOverrides('env.num_points=64', 'env.obs_type=depth_pointcloud'), ['env.num_points'], STUDIO_HOST)).toEqual([]);
+  });
+
+  it('warns that the camera keys do nothing unless the observation comes from the cameras (depth clouds, images)', () => {
+    const given = ['env.camera', 'env.image_size'] as const;
+    for (const obsType of ['state', 'pointcloud'] as const) {
+      const config = withOverrides(`env.obs_type=${obsType}`, 'env.camera=front,wrist', 'env.image_size=32');
+      expect(configWarnings(config, given, CLI_TRAIN_HOST)).toEqual([
+        `env.camera=front,wrist, env.image_size=32 do nothing with env.obs_type=${obsType}; only depth point clouds and camera images (env.obs_type=depth_pointcloud, rgb or rgbd) render the task's cameras`,
+      ]);
+    }
+    expect(configWarnings(withOverrides('env.image_size=32'), ['env.image_size'], CLI_TRAIN_HOST))
+      .toEqual(["env.image_size=32 does nothing with env.obs_type=state; only depth point clouds and camera images (env.obs_type=depth_pointcloud, rgb or rgbd) render the task's cameras"]);
+    for (const obsType of ['depth_pointcloud', 'rgb', 'rgbd'] as const) {
+      expect(configWarnings(withOverrides(`env.obs_type=${obsType}`, 'env.camera=wrist', 'env.image_size=32'), given, CLI_TRAIN_HOST)).toEqual([]);
+    }
   });
 
   it('warns that advantages.grpo_filter does nothing without GRPO, and only where PPO trains', () => {

@@ -3,6 +3,7 @@
  * not errors: the run is sound, the setting is just ignored. Each comes at most once,
  * as one sentence naming the key, its value and why it has no effect.
  */
+import { isImageObsMode, readsCameras } from '../envs/task-types';
 import { getField } from './access';
 import { formatFieldValue } from './field-values';
 import type { ConfigKey, RunConfig, StageSection } from './run-config';
@@ -73,15 +74,23 @@ export function configWarnings(config: RunConfig, givenKeys: Iterable<ConfigKey>
     warnings.push(`${listed} ${stageKeys.length === 1 ? 'does' : 'do'} nothing here; pretrain.* sets stage 1 (npm run pretrain) and offline.* stage 2 (npm run offline)`);
   }
   if (given.has('env.num_points') && config.env.obs_type === 'state') {
-    warnings.push(`${shown(config, 'env.num_points')} does nothing with env.obs_type=state; it sizes point-cloud observations only (env.obs_type=pointcloud)`);
+    warnings.push(`${shown(config, 'env.num_points')} does nothing with env.obs_type=state; it sizes point-cloud observations only (env.obs_type=pointcloud or depth_pointcloud)`);
   }
-  const imageKeys = (['env.camera', 'env.image_size', 'policy.cnn_channels', 'policy.image_features', 'policy.image_shift'] as const).filter((key) => given.has(key));
-  if (imageKeys.length > 0 && config.env.obs_type !== 'rgb' && config.env.obs_type !== 'rgbd') {
-    const listed = imageKeys.map((key) => shown(config, key)).join(', ');
-    warnings.push(`${listed} ${imageKeys.length === 1 ? 'does' : 'do'} nothing with env.obs_type=${config.env.obs_type}; camera and image-encoder keys apply to image observations only (env.obs_type=rgb or rgbd)`);
+  const cameraKeys = (['env.camera', 'env.image_size'] as const).filter((key) => given.has(key));
+  if (cameraKeys.length > 0 && !readsCameras(config.env.obs_type)) {
+    const listed = cameraKeys.map((key) => shown(config, key)).join(', ');
+    warnings.push(`${listed} ${cameraKeys.length === 1 ? 'does' : 'do'} nothing with env.obs_type=${config.env.obs_type}; only depth point clouds and camera images (env.obs_type=depth_pointcloud, rgb or rgbd) render the task's cameras`);
+  }
+  const encoderKeys = (['policy.cnn_channels', 'policy.image_features', 'policy.image_shift'] as const).filter((key) => given.has(key));
+  if (encoderKeys.length > 0 && !isImageObsMode(config.env.obs_type)) {
+    const listed = encoderKeys.map((key) => shown(config, key)).join(', ');
+    warnings.push(`${listed} ${encoderKeys.length === 1 ? 'does' : 'do'} nothing with env.obs_type=${config.env.obs_type}; image-encoder keys apply to image observations only (env.obs_type=rgb or rgbd)`);
   }
   if (given.has('policy.hidden') && config.policy.velocity_net === 'ditx') {
     warnings.push(`${shown(config, 'policy.hidden')} does nothing with policy.velocity_net=ditx; it sizes the MLP velocity net only (DiT-X takes policy.ditx_dim, ditx_depth and ditx_heads)`);
+  }
+  if (given.has('policy.hidden') && config.policy.velocity_net === 'unet1d') {
+    warnings.push(`${shown(config, 'policy.hidden')} does nothing with policy.velocity_net=unet1d; it sizes the MLP velocity net only (the UNet1D takes policy.unet_dims, unet_kernel and unet_groups)`);
   }
   if (given.has('policy.velocity_net') && config.policy.kind === 'flow' && config.policy.velocity_net === 'reflow_mlp' && config.policy.denoised_clamp !== 1) {
     warnings.push(`policy.velocity_net=reflow_mlp with ${shown(config, 'policy.denoised_clamp')}: ReinFlow's ReFlow.sample clamps every step to [-1, 1], so a policy exported with format=reinflow samples differently there; add policy.denoised_clamp=1 to sample as it does`);
@@ -91,12 +100,17 @@ export function configWarnings(config: RunConfig, givenKeys: Iterable<ConfigKey>
     const listed = ditxKeys.map((key) => shown(config, key)).join(', ');
     warnings.push(`${listed} ${ditxKeys.length === 1 ? 'does' : 'do'} nothing with policy.velocity_net=${config.policy.velocity_net}; ${ditxKeys.length === 1 ? 'it sizes' : 'they size'} the DiT-X velocity net only`);
   }
+  const unetKeys = (['policy.unet_dims', 'policy.unet_kernel', 'policy.unet_groups'] as const).filter((key) => given.has(key));
+  if (unetKeys.length > 0 && config.policy.velocity_net !== 'unet1d') {
+    const listed = unetKeys.map((key) => shown(config, key)).join(', ');
+    warnings.push(`${listed} ${unetKeys.length === 1 ? 'does' : 'do'} nothing with policy.velocity_net=${config.policy.velocity_net}; ${unetKeys.length === 1 ? 'it sizes' : 'they size'} the UNet1D velocity net only`);
+  }
   warnings.push(...policyKindWarnings(config, given));
   return warnings;
 }
 
 /** Keys that size or drive only the flow policy (DESIGN.md §3) or only the Gaussian baseline. */
-const FLOW_ONLY_PREFIXES = ['noise.', 'policy.denoise', 'policy.history_spacing', 'policy.velocity_net', 'policy.hidden', 'policy.encoder_hidden', 'policy.ditx_', 'policy.value_on', 'policy.detach_critic_input', 'policy.freeze_encoder', 'policy.value_hidden', 'policy.noise_head_hidden', 'ppo.bc_coef', 'ppo.logprob_'];
+const FLOW_ONLY_PREFIXES = ['noise.', 'policy.denoise', 'policy.history_spacing', 'policy.velocity_net', 'policy.hidden', 'policy.encoder_hidden', 'policy.ditx_', 'policy.unet_', 'policy.value_on', 'policy.detach_critic_input', 'policy.freeze_encoder', 'policy.value_hidden', 'policy.noise_head_hidden', 'ppo.bc_coef', 'ppo.logprob_'];
 /** Reward scaling: the Gaussian baseline's, and DPPO's running reward scaling for a diffusion policy. */
 const REWARD_SCALING_KEYS: readonly ConfigKey[] = ['ppo.reward_norm', 'ppo.norm_clip'];
 const GAUSSIAN_ONLY_KEYS: readonly ConfigKey[] = ['policy.gaussian_hidden', 'policy.init_log_std', 'policy.running_obs_norm', 'ppo.reward_norm', 'ppo.norm_clip'];

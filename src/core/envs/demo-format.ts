@@ -173,7 +173,8 @@ export function readDemoFile(bytes: Uint8Array): { demos: Demonstrations; metada
 
 /** Metadata for collected demos, in the control the task's expert acts in unless `controlMode` names the one a policy acted in. */
 export function demoMetadataFor(
-  demos: Demonstrations, options: { seed: number; noise: number; obsSlices: readonly ObsSlice[]; maxEpisodeSteps: number; controlMode?: string },
+  demos: Demonstrations,
+  options: { seed: number; noise: number; obsSlices: readonly ObsSlice[]; maxEpisodeSteps: number; controlMode?: string; cameras?: { camera: string; imageSize: number } },
 ): DemoMetadata {
   const episodes = demos.success.length;
   const successes = demos.success.reduce((sum, flag) => sum + flag, 0);
@@ -183,6 +184,8 @@ export function demoMetadataFor(
     episodes, steps: demos.actions.length / demos.actionDim, seed: options.seed, noise: options.noise,
     success_rate: episodes > 0 ? successes / episodes : 0, max_episode_steps: options.maxEpisodeSteps,
     ...(demos.imageSpec ? { image: { cameras: [...demos.imageSpec.cameras], size: demos.imageSpec.size, channels: demos.imageSpec.channels } } : {}),
+    // An image set's cameras are its `image`; a depth-cloud set names the cameras its points came from.
+    ...(options.cameras && !demos.imageSpec ? { camera: options.cameras.camera, image_size: options.cameras.imageSize } : {}),
   };
 }
 

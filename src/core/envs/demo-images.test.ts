@@ -98,7 +98,7 @@ describe('scripted-expert demos with camera images (obs=rgb)', () => {
       .toBe(`demo tensor 'images' has shape [${steps},2,16,8,3]; expected [${steps}, 2, 16, 16, 3]`);
     // An image size far beyond the bounds is refused before anything is sized from it.
     expect(refusal(withHeader(file, (_, metadata) => { (metadata.image as { size: number }).size = 1_000_000; })))
-      .toMatch(/^demo metadata field 'image' must be \{cameras: 1–16 camera names, size: an integer in \[1, 512\], channels: 3\} for obs_mode 'rgb', got /);
+      .toMatch(/^demo metadata field 'image' must be \{cameras: 1–16 camera names, size: an integer in \[4, 512\], channels: 3\} for obs_mode 'rgb', got /);
     // rgbd images need four channels; an rgb file without image metadata is no image file.
     expect(refusal(withHeader(file, (_, metadata) => { metadata.obs_mode = 'rgbd'; }))).toMatch(/channels: 4\} for obs_mode 'rgbd'/);
     expect(refusal(withHeader(file, (_, metadata) => { delete metadata.image; }))).toMatch(/^demo metadata field 'image' must be .* got nothing$/);

@@ -3,11 +3,10 @@
  * and range before any tensor is sized from it, each failure one sentence naming the field.
  */
 import { ConfigError } from '../errors';
-import { PLAIN_NAME } from '../config/fields';
+import { PLAIN_NAME, PLAIN_NAME_LIST } from '../config/fields';
 import { isImageObsMode, OBS_MODES, type ObsMode, type ObsSlice, type TaskName } from './task-types';
+import { MAX_IMAGE_SIZE, MIN_IMAGE_SIZE } from './camera/pinhole';
 
-/** Largest image side a demos file may declare (what env.image_size allows). */
-export const MAX_DEMO_IMAGE_SIZE = 512;
 const MAX_DEMO_CAMERAS = 16;
 
 /** The camera images of each step of an image demos file (rgb, rgbd): its `images` tensor is [steps, cameras, size, size, channels]. */
@@ -35,8 +34,11 @@ export interface DemoMetadata {
   noise: number;
   success_rate: number;
   max_episode_steps: number;
-  /** Image observations only: the cameras, size and channels of every step's images. */
+  /** Image observations (rgb, rgbd) only: the cameras, size and channels of every step's images. */
   image?: DemoImageMetadata;
+  /** depth_pointcloud demos: the cameras their points came from (env.camera) and their image side. */
+  camera?: string;
+  image_size?: number;
 }
 
 function fail(message: string): never {
@@ -89,16 +91,20 @@ export function checkDemoMetadata(parsed: unknown): DemoMetadata {
   checkSlices(metadata.obs_slices, obsDim);
   if (isImageObsMode(metadata.obs_mode as string)) checkImage(metadata.image, metadata.obs_mode as ObsMode);
   else if (metadata.image !== undefined) fail(`demo metadata field 'image' describes camera images, but obs_mode '${String(metadata.obs_mode)}' holds none`);
+  if (metadata.camera !== undefined && (typeof metadata.camera !== 'string' || !PLAIN_NAME_LIST.test(metadata.camera))) {
+    fail(`demo metadata field 'camera' must be camera names separated by commas, got ${shown(metadata.camera)}`);
+  }
+  if (metadata.image_size !== undefined) integerField(metadata, 'image_size', 1);
   return metadata as unknown as DemoMetadata;
 }
 
 /** The image metadata of an rgb or rgbd demos file: camera names, a size within bounds, the mode's channels. */
 function checkImage(value: unknown, mode: ObsMode): void {
   const channels = mode === 'rgbd' ? 4 : 3;
-  const allowed = `{cameras: 1–${MAX_DEMO_CAMERAS} camera names, size: an integer in [1, ${MAX_DEMO_IMAGE_SIZE}], channels: ${channels}}`;
+  const allowed = `{cameras: 1–${MAX_DEMO_CAMERAS} camera names, size: an integer in [${MIN_IMAGE_SIZE}, ${MAX_IMAGE_SIZE}], channels: ${channels}}`;
   if (typeof value !== 'object' || value === null) fail(`demo metadata field 'image' must be ${allowed} for obs_mode '${mode}', got ${shown(value)}`);
   const { cameras, size } = value as Record<string, unknown>;
   const namesOk = Array.isArray(cameras) && cameras.length >= 1 && cameras.length <= MAX_DEMO_CAMERAS && cameras.every((name) => typeof name === 'string' && PLAIN_NAME.test(name));
-  const sizeOk = Number.isSafeInteger(size) && (size as number) >= 1 && (size as number) <= MAX_DEMO_IMAGE_SIZE;
+  const sizeOk = Number.isSafeInteger(size) && (size as number) >= MIN_IMAGE_SIZE && (size as number) <= MAX_IMAGE_SIZE;
   if (!namesOk || !sizeOk || (value as Record<string, unknown>).channels !== channels) fail(`demo metadata field 'image' must be ${allowed} for obs_mode '${mode}', got ${shown(value)}`);
 }

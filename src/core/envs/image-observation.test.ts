@@ -61,7 +61,7 @@ function expectedImage(qpos: Float64Array, camera: number, channels: number): Ui
 
 describe('image observations (env.obs_type rgb, rgbd)', () => {
   it('carry the proprioception the task marks for the mode as the float row, and the cameras asked for', () => {
-    const spec = observationSpec(getTask('pick-cube'), 'rgb', 0, { cameras: ['front', 'wrist'], size: 32 });
+    const spec = observationSpec(getTask('pick-cube'), 'rgb', 0, { cameras: ['front', 'wrist'], imageSize: 32 });
     // joint_qpos 7 | gripper_qpos 2 | tcp_pos 3 | goal_pos 3: the arm's proprioception beside images, and the goal the camera does not show.
     expect(spec.slices.map((slice) => `${slice.name} ${slice.dim}`)).toEqual(['joint_qpos 7', 'gripper_qpos 2', 'tcp_pos 3', 'goal_pos 3']);
     expect(spec.dim).toBe(15);

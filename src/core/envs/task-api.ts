@@ -47,20 +47,27 @@ export interface ObservationSlice {
   doc?: string;
   read(view: TaskView, out: Float32Array, offset: number): void;
   /**
-   * Which observations carry it: 'state' (the default), 'pointcloud' (beside the scene's points) and/or 'rgb' and
-   * 'rgbd' (beside camera images: the proprioception an image policy reads).
+   * Which observations carry it: 'state' (the default), 'pointcloud' (beside the scene's points, surface-sampled or
+   * from a depth camera) and/or 'rgb' and 'rgbd' (beside camera images: the proprioception an image policy reads).
    */
-  modes?: readonly ObsMode[];
+  modes?: readonly ObservationSliceMode[];
 }
 
 /** Several slices written by one function, in order (cheaper when they share work). */
 export interface ObservationGroup {
   slices: readonly { name: string; dim: number; doc?: string }[];
   read(view: TaskView, out: Float32Array, offset: number): void;
-  modes?: readonly ObsMode[];
+  modes?: readonly ObservationSliceMode[];
 }
 
-export type ObsMode = 'state' | 'pointcloud' | 'rgb' | 'rgbd';
+/**
+ * The observation an env gives: the state vector; N points sampled on the scene's geom surfaces
+ * ('pointcloud'); N points from the scene's cameras' depth ('depth_pointcloud'); or camera images,
+ * rgb or rgb plus a depth byte ('rgb', 'rgbd'), beside proprioception (DESIGN.md §19).
+ */
+export type ObsMode = 'state' | 'pointcloud' | 'depth_pointcloud' | 'rgb' | 'rgbd';
+/** Which observations a slice joins: 'pointcloud' slices sit beside the points of both point-cloud observations. */
+export type ObservationSliceMode = 'state' | 'pointcloud' | 'rgb' | 'rgbd';
 
 /**
  * How an action in [-1, 1] drives the scene: `motor` and `position` scale each action dim to its
@@ -113,13 +120,18 @@ export interface TaskRender {
   actionPath?(control: string, start: ArrayLike<number>, actions: Float32Array, steps: number, out: Float32Array): boolean;
 }
 
-/** Geoms the point-cloud observation leaves out or favours, by name. */
+/** Geoms the point-cloud observations leave out or favour, by name, and the depth cloud's workspace. */
 export interface TaskPointCloud {
-  /** Never sampled (a floor, a table, a goal marker); planes are left out anyway. */
+  /** Never sampled (a floor, a table, a goal marker); planes are left out anyway. A camera still sees them, but their depth gives no points. */
   exclude?: readonly string[];
   /** The task's objects: they share `objectShare` of the points, so they stay visible. */
   objects?: readonly string[];
   objectShare?: number;
+  /**
+   * The depth point cloud keeps only points inside this world box (metres; a bound may be ±Infinity),
+   * as DP3 crops to the workspace. Default: everything above z = 0.005, which drops a floor or table top at z = 0.
+   */
+  workspace?: { min: readonly [number, number, number]; max: readonly [number, number, number] };
 }
 
 /** The scene: MJCF text, a path relative to the module (meshes beside it), or a function returning MJCF. */
@@ -147,6 +159,12 @@ export interface TaskSpec {
   rewardModes?: readonly RewardMode[];
   /** The named keyframe episodes start from (default 'home' when the scene has it, else qpos0). */
   keyframe?: string;
+  /**
+   * Hashes of earlier versions of this task that differ from it only where neither the physics nor an
+   * observation that existed then looks (a camera added or moved): their checkpoints load without
+   * accept_task_version. Any other change must leave them out.
+   */
+  formerHashes?: readonly string[];
   /**
    * false switches MuJoCo's constraint-island discovery off on the compiled scene, for speed only
    * (default true, MuJoCo's default). Set it only where the task's tests show the physics is

@@ -9,7 +9,7 @@ import type { Mujoco } from './mujoco-types';
 import type { TaskView } from './task-api';
 import type { TaskDefinition } from './task-definition';
 import { getTask, hasTask, registerTask, unregisterTask } from './task-registry';
-import type { ObsMode } from './task-types';
+import { sliceModeOf, type ObsMode } from './task-types';
 import { VectorEnv } from './vector-env';
 
 const CHECK_STEPS = 10;
@@ -24,7 +24,7 @@ const GUARD = 8;
  */
 function checkSliceSizes(task: TaskDefinition, view: TaskView, mode: ObsMode, when: string): void {
   for (const entry of task.observation) {
-    if (!entry.modes.includes(mode)) continue;
+    if (!entry.modes.includes(sliceModeOf(mode))) continue;
     const names = entry.slices.map((slice) => slice.name).join("', '");
     const out = new Float32Array(entry.dim + 2 * GUARD).fill(Number.NaN);
     entry.read(view, out, GUARD);

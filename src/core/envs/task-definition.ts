@@ -7,9 +7,10 @@ import { contentHash } from '../content-hash';
 import { ConfigError, TaskError } from '../errors';
 import type { Rng } from '../random';
 import type { Mujoco } from './mujoco-types';
-import type { ObsMode, RewardMode, TaskExpert, TaskPointCloud, TaskRender, TaskScene, TaskSpec, TaskStepResult, TaskView } from './task-api';
+import type { ObservationSliceMode, RewardMode, TaskExpert, TaskPointCloud, TaskRender, TaskScene, TaskSpec, TaskStepResult, TaskView } from './task-api';
+import { checkWorkspaceBox } from './camera/workspace-box';
 import { compileScene, readSceneSource, type SceneFiles, type SceneSource } from './task-scene';
-import { OBS_MODES } from './task-types';
+import { OBSERVATION_SLICE_MODES } from './task-types';
 
 /** A control with its action size resolved (motor and position: one dim per actuator). */
 export interface ResolvedControl {
@@ -25,7 +26,7 @@ export interface ResolvedControl {
 export interface ObservationEntry {
   slices: readonly { name: string; dim: number; doc: string }[];
   dim: number;
-  modes: readonly ObsMode[];
+  modes: readonly ObservationSliceMode[];
   read(view: TaskView, out: Float32Array, offset: number): void;
 }
 
@@ -36,6 +37,8 @@ export interface TaskDefinition {
   readonly origin: string;
   /** Hash of the scene (with its assets), the module text when known, and the task's shape. */
   readonly hash: string;
+  /** Hashes of earlier versions whose checkpoints this one runs as they were trained (TaskSpec.formerHashes). */
+  readonly formerHashes: readonly string[];
   readonly scene: SceneSource;
   readonly frameSkip: number;
   readonly maxEpisodeSteps: number;
@@ -87,7 +90,7 @@ function integerIn(origin: string, field: string, value: unknown, low: number, h
 
 function observationEntries(origin: string, value: unknown): ObservationEntry[] {
   if (!Array.isArray(value) || value.length === 0) throw new TaskError(`${origin}: observation must be a non-empty list of slices ({ name, dim, read })`);
-  const seen = Object.fromEntries(OBS_MODES.map((mode) => [mode, new Set<string>()])) as Record<ObsMode, Set<string>>;
+  const seen = Object.fromEntries(OBSERVATION_SLICE_MODES.map((mode) => [mode, new Set<string>()])) as Record<ObservationSliceMode, Set<string>>;
   return value.map((raw, index) => {
     const where = `observation[${index}]`;
     if (!isObject(raw) || !isFunction(raw.read)) throw new TaskError(`${origin}: ${where} must be an object with a read(view, out, offset) function`);
@@ -98,16 +101,16 @@ function observationEntries(origin: string, value: unknown): ObservationEntry[] 
       return { name: slice.name, dim: integerIn(origin, `${at}.dim`, slice.dim, 1, 1_000_000), doc: typeof slice.doc === 'string' ? slice.doc : '' };
     });
     const modes = raw.modes === undefined ? ['state' as const] : raw.modes;
-    if (!Array.isArray(modes) || modes.length === 0 || modes.some((mode) => !(OBS_MODES as readonly unknown[]).includes(mode))) {
-      throw new TaskError(`${origin}: ${where}.modes must list some of ${OBS_MODES.map((mode) => `'${mode}'`).join(', ')}`);
+    if (!Array.isArray(modes) || modes.length === 0 || modes.some((mode) => !(OBSERVATION_SLICE_MODES as readonly unknown[]).includes(mode))) {
+      throw new TaskError(`${origin}: ${where}.modes must list some of ${OBSERVATION_SLICE_MODES.map((mode) => `'${mode}'`).join(', ')}`);
     }
-    for (const mode of modes as ObsMode[]) {
+    for (const mode of modes as ObservationSliceMode[]) {
       for (const slice of slices) {
         if (seen[mode].has(slice.name)) throw new TaskError(`${origin}: ${where} repeats the ${mode} slice name '${slice.name}'`);
         seen[mode].add(slice.name);
       }
     }
-    return { slices, dim: slices.reduce((sum, slice) => sum + slice.dim, 0), modes: modes as ObsMode[], read: raw.read as ObservationEntry['read'] };
+    return { slices, dim: slices.reduce((sum, slice) => sum + slice.dim, 0), modes: modes as ObservationSliceMode[], read: raw.read as ObservationEntry['read'] };
   });
 }
 
@@ -171,6 +174,10 @@ export function compileTask(exported: unknown, origin: TaskOrigin, mj?: Mujoco):
   const maxEpisodeSteps = integerIn(from, 'maxEpisodeSteps', spec.maxEpisodeSteps, 1, 1_000_000);
   const stateSize = integerIn(from, 'stateSize', spec.stateSize ?? 0, 0, 10_000);
   if (spec.islands !== undefined && typeof spec.islands !== 'boolean') throw new TaskError(`${from}: islands must be true or false`);
+  const formerHashes = spec.formerHashes ?? [];
+  if (!Array.isArray(formerHashes) || formerHashes.some((hash) => typeof hash !== 'string' || !/^[0-9a-f]{16}$/.test(hash))) {
+    throw new TaskError(`${from}: formerHashes must list task hashes of 16 hex digits`);
+  }
   const observation = observationEntries(from, spec.observation);
   const rewardModes = spec.rewardModes ?? ['dense'];
   if (!Array.isArray(rewardModes) || !rewardModes.includes('dense') || rewardModes.some((mode) => mode !== 'dense' && mode !== 'sparse')) {
@@ -186,17 +193,24 @@ export function compileTask(exported: unknown, origin: TaskOrigin, mj?: Mujoco):
   }
   // The image modes stay out of the hash, as they were before they existed, so checkpoints made earlier stay valid;
   // an image policy's checkpoint records its proprioception size in its architecture.
-  const hashedModes = (modes: readonly ObsMode[]) => modes.filter((mode) => mode === 'state' || mode === 'pointcloud');
+  const hashedModes = (modes: readonly ObservationSliceMode[]) => modes.filter((mode) => mode === 'state' || mode === 'pointcloud');
   const shape = JSON.stringify({ frameSkip, maxEpisodeSteps, stateSize, controls: [...controls.values()].map(({ name, kind, dim }) => [name, kind, dim]), observation: observation.map((entry) => [entry.slices, hashedModes(entry.modes)]) });
   const assets = [...scene.assets].sort(([a], [b]) => a.localeCompare(b)).flatMap(([name, bytes]) => [name, bytes]);
   return {
     name: spec.name, doc: typeof spec.doc === 'string' ? spec.doc : '', origin: from,
-    hash: contentHash([scene.xml, ...assets, origin.moduleText ?? '', shape]),
+    hash: contentHash([scene.xml, ...assets, origin.moduleText ?? '', shape]), formerHashes: [...formerHashes],
     scene, frameSkip, maxEpisodeSteps, stateSize, hasSuccess: spec.hasSuccess === true, rewardModes: [...rewardModes],
     keyframe: spec.keyframe, islands: spec.islands ?? true, controls, defaultControl, observation, reset: spec.reset, step: spec.step, expert,
-    render: isObject(spec.render) ? spec.render : {}, pointCloud: isObject(spec.pointCloud) ? spec.pointCloud : {},
+    render: isObject(spec.render) ? spec.render : {}, pointCloud: pointCloudHints(from, spec.pointCloud),
     ...(origin.url ? { module: { url: origin.url, label: from, files: origin.files, moduleText: origin.moduleText } } : {}),
   };
+}
+
+/** The task's point-cloud hints; a workspace box, when given, is checked here. */
+function pointCloudHints(origin: string, value: unknown): TaskPointCloud {
+  if (!isObject(value)) return {};
+  const hints = value as TaskPointCloud;
+  return hints.workspace === undefined ? hints : { ...hints, workspace: checkWorkspaceBox(hints.workspace, `${origin}: pointCloud.workspace`) };
 }
 
 /** The control `name` picks ('' or absent: the task's default); a ConfigError-style TaskError lists the allowed names. */

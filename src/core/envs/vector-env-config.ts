@@ -4,8 +4,9 @@
  */
 import { ConfigError, EnvError, ShapeError } from '../errors';
 import { observationSpec } from './observation';
-import { DEFAULT_CAMERA, DEFAULT_IMAGE_SIZE } from './camera/image-layout';
+import { DEFAULT_CAMERA } from './camera/camera-lookup';
 import { DEFAULT_NUM_POINTS } from './pointcloud';
+import { checkImageSize, DEFAULT_IMAGE_SIZE } from './camera/pinhole';
 import { taskControl, type TaskModuleRef } from './task-definition';
 import { getTask } from './task-registry';
 import { isImageObsMode, OBS_MODES, REWARD_MODES, type ObsMode, type ObsSpec, type RewardMode, type TaskName } from './task-types';
@@ -20,9 +21,9 @@ export interface VectorEnvConfig {
   controlMode?: string;
   rewardMode?: RewardMode;
   numPoints?: number;
-  /** Image observations: the cameras, in layout order ('default': the scene's first camera; env.camera). */
+  /** depth_pointcloud, rgb and rgbd: the scene's cameras by name, in order; 'default' or absent: its first camera (config env.camera). */
   cameras?: readonly string[];
-  /** Image observations: the square image side in pixels (env.image_size). */
+  /** depth_pointcloud, rgb and rgbd: each camera's square image side in pixels (config env.image_size). */
   imageSize?: number;
   /** Keep each episode's qpos trajectory (for replay and video). */
   recordEpisodes?: boolean;
@@ -66,9 +67,8 @@ export function resolveVectorEnvConfig(config: VectorEnvConfig): ResolvedVectorE
   }
   const numPoints = config.numPoints ?? DEFAULT_NUM_POINTS;
   const cameras = config.cameras && config.cameras.length > 0 ? [...config.cameras] : [DEFAULT_CAMERA];
-  const imageSize = config.imageSize ?? DEFAULT_IMAGE_SIZE;
-  if (!Number.isInteger(imageSize) || imageSize < 1) throw new ConfigError('env.image_size', `env.image_size must be a positive integer, got ${imageSize}`);
-  const obsSpec = observationSpec(task, obsMode, numPoints, { cameras, size: imageSize });
+  const imageSize = checkImageSize(config.imageSize ?? DEFAULT_IMAGE_SIZE);
+  const obsSpec = observationSpec(task, obsMode, numPoints, { cameras, imageSize });
   if (isImageObsMode(obsMode) && obsSpec.dim === 0) {
     throw new ConfigError('env.obs_type', `task '${task.name}' marks no observation slice for '${obsMode}', so its image observations would carry no proprioception; add '${obsMode}' to the modes of those slices`);
   }

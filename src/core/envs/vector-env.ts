@@ -18,7 +18,7 @@ import { TaskEnv, type EpisodeRecord, type TaskEnvSnapshot } from './task-env';
 import { checkChunkActions, checkSeeds, resolveVectorEnvConfig, type ResolvedVectorEnvConfig, type VectorEnvConfig } from './vector-env-config';
 import type { ImageLayout } from './task-types';
 import { createCameraImageSource, type CameraImageSource } from './camera/image-source';
-import { imageBytes, resolveImageLayout, sceneCameraNames } from './camera/image-layout';
+import { imageBytes, resolveImageLayout } from './camera/image-layout';
 
 /** Per-env results of step(); arrays are owned by the caller after return. */
 export interface VectorStepResult {
@@ -84,6 +84,7 @@ export class VectorEnv {
   readonly imageSpec?: ImageLayout;
   private readonly imageSource?: CameraImageSource;
   private readonly currentImages: Uint8Array = new Uint8Array(0);
+  private writer?: ObservationWriter;
   private readonly metricsState: VectorEnvMetrics = { clippedActions: 0, unstableResets: 0, envSteps: 0 };
   private hasReset = false;
 
@@ -96,7 +97,9 @@ export class VectorEnv {
       const model = this.scene.model;
       // Refused before anything is allocated; the catch below covers memory that other envs of this thread already hold.
       if (numEnvs > envCapacity(model)) throw envCapacityError(task.name, numEnvs, envCapacity(model), model);
-      const writer = new ObservationWriter(task, this.scene, this.config.obsMode, this.config.numPoints);
+      const { obsMode, numPoints, cameras, imageSize } = this.config;
+      const writer = new ObservationWriter(task, this.scene, obsMode, numPoints, { cameras, imageSize });
+      this.writer = writer;
       const control = taskControl(task, this.config.controlMode);
       for (let envIndex = 0; envIndex < numEnvs; envIndex++) {
         try {
@@ -108,7 +111,7 @@ export class VectorEnv {
       }
       this.currentObs = new Float32Array(this.config.numEnvs * writer.spec.dim);
       if (this.config.obsSpec.image) {
-        this.imageSpec = resolveImageLayout(this.config.obsSpec.image, sceneCameraNames(this.scene), task.name);
+        this.imageSpec = resolveImageLayout(this.config.obsSpec.image, mj, model, task.name);
         this.imageSource = createCameraImageSource({ mj, model, ...this.imageSpec });
         this.currentImages = new Uint8Array(numEnvs * imageBytes(this.imageSpec));
       }
@@ -291,6 +294,8 @@ export class VectorEnv {
   dispose(): void {
     for (const env of this.envs.splice(0)) env.dispose();
     this.imageSource?.delete();
+    this.writer?.dispose();
+    this.writer = undefined;
     this.scene.dispose();
   }
 }

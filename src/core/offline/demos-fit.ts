@@ -3,8 +3,9 @@ import { configActionDim, configControl } from '../envs/task-controls';
 import { DemosError } from '../errors';
 import type { DemoMetadata } from '../envs/demo-format';
 import { configObservationSpec } from '../run/run-env-config';
-import { DEFAULT_CAMERA, describeImageLayout } from '../envs/camera/image-layout';
-import type { ImageLayout } from '../envs/task-types';
+import { describeImageLayout } from '../envs/camera/image-layout';
+import { DEFAULT_CAMERA } from '../envs/camera/camera-lookup';
+import { hasPointCloud, type ImageLayout } from '../envs/task-types';
 
 /** Why image demos do not fit the env's images (cameras, size, channels); undefined when they do ('default' takes the demos' cameras). */
 function demosImageProblem(metadata: DemoMetadata, wanted: ImageLayout): string | undefined {
@@ -27,7 +28,7 @@ export function demosEnvProblem(metadata: DemoMetadata, config: RunConfig): stri
   if (metadata.obs_mode !== obsType) return `the demos hold ${metadata.obs_mode} observations but ${config.task}'s env gives ${obsType} observations (env.obs_type)`;
   const spec = configObservationSpec(config);
   if (metadata.obs_dim !== spec.dim) {
-    return obsType === 'pointcloud'
+    return hasPointCloud(obsType)
       ? `the demos' observations hold ${metadata.obs_dim} values but the env's hold ${spec.dim} (${config.env.num_points} points; env.num_points)`
       : `the demos' observations hold ${metadata.obs_dim} values but the env's hold ${spec.dim}`;
   }

@@ -12,6 +12,7 @@ import { valueHead } from './value-head';
 import { velocityDitx } from './velocity-ditx';
 import { velocityMlp, type VelocityOutput } from './velocity-mlp';
 import { velocityReflow } from './velocity-reflow';
+import { velocityUnet1d } from './velocity-unet1d';
 
 export type { WeightEntry } from './weight-check';
 
@@ -32,9 +33,10 @@ function initialValue(name: string, shape: number[], rng: Rng): Float32Array {
   if (!name.endsWith('.kernel') || name.endsWith('.modulation.kernel')) return values;
   // Output layers of the velocity net and noise head start small so that a fresh policy is gentle.
   const gain = name === 'velocity.output.kernel' || name === 'noise_head.output.kernel' ? 0.1 : 1;
-  // A convolution kernel [kh, kw, in, out] fans in over kh·kw·in values and out to kh·kw·out.
-  const [fanIn, fanOut] = shape.length === 4 ? [shape[0] * shape[1] * shape[2], shape[0] * shape[1] * shape[3]] : [shape[0], shape[1]];
-  const limit = gain * Math.sqrt(6 / (fanIn + fanOut));
+  // A convolution kernel [taps…, in, out] (Conv1d [k, in, out], Conv2d [kh, kw, in, out]) fans in over taps·in values
+  // and out to taps·out; a dense kernel has one tap.
+  const taps = shape.slice(0, -2).reduce((product, dim) => product * dim, 1);
+  const limit = gain * Math.sqrt(6 / (taps * (shape[shape.length - 2] + shape[shape.length - 1])));
   for (let offset = 0; offset < size; offset++) values[offset] = (2 * rng.uniform() - 1) * limit;
   return values;
 }
@@ -112,6 +114,7 @@ export class FlowPolicy {
   /** x [B, H, A], t [B], d [B], features [B, F] → velocity [B, H·A] and hidden [B, h]. */
   velocity(x: tf.Tensor, t: tf.Tensor1D, stepSize: tf.Tensor1D, features: tf.Tensor2D): VelocityOutput {
     if (this.options.velocityNet === 'ditx') return velocityDitx(this.param, this.options, x, t, stepSize, features);
+    if (this.options.velocityNet === 'unet1d') return velocityUnet1d(this.param, this.options, x, t, stepSize, features);
     return tf.tidy(() => {
       const flat = tf.reshape(x, [x.shape[0], this.options.horizon * this.options.actionDim]) as tf.Tensor2D;
       if (this.options.velocityNet === 'reflow_mlp') return velocityReflow(this.param, this.options, flat, t, stepSize, features);
@@ -119,14 +122,15 @@ export class FlowPolicy {
     });
   }
 
-  /** Learned std [B, H, A] for method `noise`; `stepSize` d [B] feeds ReinFlow's ShortCut noise net, which reads its step embedding. */
+  /** Learned std [B, H, A] for method `noise`; `stepSize` d [B] feeds the noise nets that read a step embedding (ReinFlow's ShortCut, the UNet1D's). */
   noiseStd(features: tf.Tensor2D, t: tf.Tensor1D, bounds: NoiseHeadBounds, stepSize?: tf.Tensor1D): tf.Tensor3D {
     if (!this.options.noiseHead) throw new ShapeError('noiseHead', 'method noise needs a policy built with noiseHead: true');
     if (this.options.velocityNet === 'reflow_mlp') {
       if (this.options.shortcut && !stepSize) throw new ShapeError('stepSize', "ReinFlow's ShortCut noise net reads the step size d: pass it");
       return reflowNoiseStd(this.param, this.options, features, t, stepSize ?? tf.zerosLike(t), bounds);
     }
-    return noiseHeadStd(this.param, this.options, features, t, bounds);
+    if (this.options.velocityNet === 'unet1d' && this.options.shortcut && !stepSize) throw new ShapeError('stepSize', "the UNet1D's noise head reads the step size d: pass it");
+    return noiseHeadStd(this.param, this.options, features, t, bounds, stepSize);
   }
 
   /** Value [B] from the value head input (see `valueOn`). */

@@ -35,14 +35,17 @@ const denseWithExplicitGrads = tf.customGrad(((x: tf.Tensor2D, kernel: tf.Tensor
   };
 }) as unknown as Parameters<typeof tf.customGrad>[0]) as (x: tf.Tensor2D, kernel: tf.Tensor2D, bias: tf.Tensor1D) => tf.Tensor2D;
 
-/** x [..., in] → [..., out] with `${prefix}.kernel` [in, out] and `${prefix}.bias` [out]. */
-export function dense(param: ParamLookup, prefix: string, x: tf.Tensor): tf.Tensor {
-  const kernel = param(`${prefix}.kernel`) as tf.Tensor2D;
-  const bias = param(`${prefix}.bias`) as tf.Tensor1D;
+/** x [..., in] · kernel [in, out] + bias [out] → [..., out] (the matmul of `dense`, on tensors rather than names). */
+export function affine(x: tf.Tensor, kernel: tf.Tensor2D, bias: tf.Tensor1D): tf.Tensor {
   if (x.rank === 2) return denseWithExplicitGrads(x as tf.Tensor2D, kernel, bias);
   const lead = x.shape.slice(0, -1);
   const flat = tf.reshape(x, [-1, x.shape[x.rank - 1]]) as tf.Tensor2D;
   return tf.reshape(denseWithExplicitGrads(flat, kernel, bias), [...lead, kernel.shape[1]]);
+}
+
+/** x [..., in] → [..., out] with `${prefix}.kernel` [in, out] and `${prefix}.bias` [out]. */
+export function dense(param: ParamLookup, prefix: string, x: tf.Tensor): tf.Tensor {
+  return affine(x, param(`${prefix}.kernel`) as tf.Tensor2D, param(`${prefix}.bias`) as tf.Tensor1D);
 }
 
 /** SiLU (swish): x·sigmoid(x). */

@@ -2,7 +2,9 @@ import * as tf from '@tensorflow/tfjs';
 import { ConfigError } from '../errors';
 import { dense, mlpLayers, type ParamLookup } from './layers';
 import type { FlowPolicyOptions } from './options';
+import { stopGradient } from './stop-gradient';
 import { sinusoidalEmbedding } from './time-embedding';
+import { unet1dStepEmbedding } from './velocity-unet1d';
 
 /** Bounds of the learned exploration std; passed per call so sliders change them without new variables. */
 export interface NoiseHeadBounds {
@@ -36,16 +38,30 @@ export function boundedStd(raw: tf.Tensor, bounds: NoiseHeadBounds): tf.Tensor {
   });
 }
 
-/** Noise head: [features [B, F], emb(t)] → MLP → raw r [B, H·A] → std [B, H, A] within the bounds. t [B]. */
+/**
+ * The step's embedding the noise head reads: sinusoid(t), or with the UNet1D the conditioning its FiLM layers read
+ * (seed 003's NoisyVelocityUNet1D), the learned [emb(t) | emb(d)], held fixed so the noise head's loss leaves the
+ * velocity net's embedding to the velocity loss. t, d [B] → [B, E] or [B, 2E].
+ */
+function noiseHeadEmbedding(param: ParamLookup, options: FlowPolicyOptions, t: tf.Tensor1D, stepSize: tf.Tensor1D | undefined): tf.Tensor2D {
+  if (options.velocityNet !== 'unet1d') return sinusoidalEmbedding(t, options.timeEmbedDim);
+  return stopGradient(unet1dStepEmbedding(param, options, t, stepSize ?? tf.zerosLike(t))) as tf.Tensor2D;
+}
+
+/**
+ * Noise head: [features [B, F], step embedding] → MLP → raw r [B, H·A] → std [B, H, A] within the bounds. t [B]; the
+ * step size d [B] is read by a UNet1D policy's shortcut embedding only.
+ */
 export function noiseHeadStd(
   param: ParamLookup,
   options: FlowPolicyOptions,
   features: tf.Tensor2D,
   t: tf.Tensor1D,
   bounds: NoiseHeadBounds,
+  stepSize?: tf.Tensor1D,
 ): tf.Tensor3D {
   return tf.tidy(() => {
-    const input = tf.concat([features, sinusoidalEmbedding(t, options.timeEmbedDim)], 1);
+    const input = tf.concat([features, noiseHeadEmbedding(param, options, t, stepSize)], 1);
     const h = mlpLayers(param, 'noise_head', input, options.noiseHidden.length);
     const raw = dense(param, 'noise_head.output', h);
     return tf.reshape(boundedStd(raw, bounds), [-1, options.horizon, options.actionDim]) as tf.Tensor3D;

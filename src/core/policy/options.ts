@@ -9,21 +9,25 @@ export const OBS_ENCODER_KINDS: readonly ObsEncoderKind[] = ['state', 'pointclou
 /** The observation type (env.obs_type) a policy reads: its encoder kind, and for images rgb or rgbd by their channels. */
 export type PolicyObsType = 'state' | 'pointcloud' | 'rgb' | 'rgbd';
 
-/** The encoder that reads observations of `obsType`. */
-export function encoderForObsType(obsType: PolicyObsType): ObsEncoderKind {
-  return obsType === 'rgb' || obsType === 'rgbd' ? 'image' : obsType;
+/** The encoder that reads observations of `obsType` (a depth camera's cloud is read as any point cloud). */
+export function encoderForObsType(obsType: PolicyObsType | 'depth_pointcloud'): ObsEncoderKind {
+  if (obsType === 'rgb' || obsType === 'rgbd') return 'image';
+  return obsType === 'depth_pointcloud' ? 'pointcloud' : obsType;
 }
 
-/** The env.obs_type a policy reads. */
+/** The env.obs_type a policy reads (pointcloud for a depth camera's cloud too: the stored config tells them apart). */
 export function obsTypeOfPolicy(options: Pick<FlowPolicyOptions, 'obsEncoder' | 'image'>): PolicyObsType {
   if (options.obsEncoder !== 'image') return options.obsEncoder;
   return options.image?.channels === 4 ? 'rgbd' : 'rgb';
 }
 /** Where the value head reads its input (DESIGN.md §3 "Value head"). */
 export type ValueOn = 'obs' | 'expert';
-/** Velocity net families (DESIGN.md §3 "Velocity nets"; `reflow_mlp` is ReinFlow's FlowMLP, or its ShortCutFlowMLP with `shortcut`, §18). */
-export type VelocityNetKind = 'mlp' | 'ditx' | 'reflow_mlp';
-export const VELOCITY_NET_KINDS: readonly VelocityNetKind[] = ['mlp', 'ditx', 'reflow_mlp'];
+/**
+ * Velocity net families (DESIGN.md §3 "Velocity nets"; `reflow_mlp` is ReinFlow's FlowMLP, or its ShortCutFlowMLP with
+ * `shortcut`, §18; `unet1d` is Diffusion Policy's conditional temporal UNet, §19).
+ */
+export type VelocityNetKind = 'mlp' | 'ditx' | 'reflow_mlp' | 'unet1d';
+export const VELOCITY_NET_KINDS: readonly VelocityNetKind[] = ['mlp', 'ditx', 'reflow_mlp', 'unet1d'];
 /**
  * Where each denoising step's velocity is evaluated (DESIGN.md §18): `uniform` at t_i = 1 − i/K, or `reinflow` at
  * ReinFlow's `ReFlow.sample` grid, its time linspace(0, 1, K)[i] (our t = 1 − i/(K − 1)), while the step stays δ = 1/K.
@@ -93,6 +97,12 @@ export interface FlowPolicyOptions {
   ditxDim: number;
   ditxDepth: number;
   ditxHeads: number;
+  /** UNet1D channel widths, one per level (unet1d); the horizon halves between consecutive levels. */
+  unetDims: number[];
+  /** UNet1D conv kernel size (odd, same padding). */
+  unetKernel: number;
+  /** UNet1D GroupNorm groups (divide every width). */
+  unetGroups: number;
   /** State encoder MLP sizes, or PointNet per-point MLP sizes; empty means identity (state only). */
   encoderHidden: number[];
   /** PointNet output size after max-pool (projection + LayerNorm). */
@@ -131,6 +141,9 @@ export const DEFAULT_FLOW_POLICY_OPTIONS: Omit<FlowPolicyOptions, 'obsDim' | 'ho
   ditxDim: 128,
   ditxDepth: 4,
   ditxHeads: 4,
+  unetDims: [32, 64],
+  unetKernel: 5,
+  unetGroups: 8,
   encoderHidden: [256, 256],
   pointFeatureDim: 64,
   timeEmbedDim: 32,
@@ -191,6 +204,7 @@ export function resolveFlowPolicyOptions(
   if (options.ditxDim % options.ditxHeads !== 0) {
     throw new ConfigError('ditxHeads', `ditxHeads (${options.ditxHeads}) must divide ditxDim (${options.ditxDim})`);
   }
+  resolveUnetSizes(options);
   sizeList('encoderHidden', options.encoderHidden, options.obsEncoder !== 'pointcloud');
   positiveInt('pointFeatureDim', options.pointFeatureDim);
   positiveInt('timeEmbedDim', options.timeEmbedDim);
@@ -208,6 +222,32 @@ export function resolveFlowPolicyOptions(
   return options;
 }
 
+/** Total down-sampling of the horizon by the UNet1D: a factor 2 between consecutive widths of `unetDims`. */
+export function unet1dDownsampling(options: Pick<FlowPolicyOptions, 'unetDims'>): number {
+  return 2 ** (options.unetDims.length - 1);
+}
+
+/**
+ * Checks the UNet1D sizes (always, so a checkpoint's stored values are sound); for a `unet1d` net also that the
+ * groups divide every width and that the horizon halves evenly: an H the down-sampling cannot split is refused
+ * rather than padded, since padded positions would be actions the net invents and the chain never executes.
+ */
+function resolveUnetSizes(options: FlowPolicyOptions): void {
+  sizeList('unetDims', options.unetDims, false);
+  positiveInt('unetKernel', options.unetKernel);
+  positiveInt('unetGroups', options.unetGroups);
+  if (options.unetKernel % 2 !== 1) throw new ConfigError('unetKernel', `unetKernel must be odd (same padding keeps the horizon), got ${options.unetKernel}`);
+  if (options.velocityNet !== 'unet1d') return;
+  const badWidth = options.unetDims.find((width) => width % options.unetGroups !== 0);
+  if (badWidth !== undefined) {
+    throw new ConfigError('unetGroups', `unetGroups (${options.unetGroups}) must divide every UNet1D width, but not ${badWidth} of unetDims [${options.unetDims.join(', ')}]`);
+  }
+  const factor = unet1dDownsampling(options);
+  if (options.horizon % factor !== 0) {
+    throw new ConfigError('horizon', `horizon (${options.horizon}) must be a multiple of ${factor}, the UNet1D's down-sampling over its ${options.unetDims.length} levels [${options.unetDims.join(', ')}]`);
+  }
+}
+
 /** Fills and checks the `reflow_mlp` layout: its activations, a state encoder, no step-size input, residual widths. */
 function resolveReflowLayout(options: FlowPolicyOptions): void {
   const layout: ReflowLayout = { ...REINFLOW_GYM_LAYOUT, ...options.reflow };
@@ -216,7 +256,7 @@ function resolveReflowLayout(options: FlowPolicyOptions): void {
   for (const field of ['residual', 'layerNorm', 'criticResidual', 'criticLayerNorm'] as const) {
     if (typeof layout[field] !== 'boolean') throw new ConfigError(`reflow.${field}`, `reflow.${field} must be true or false, got ${String(layout[field])}`);
   }
-  if (options.obsEncoder !== 'state') throw new ConfigError('obsEncoder', "ReinFlow's FlowMLP (velocity net reflow_mlp) reads the state; point clouds need velocity net mlp or ditx");
+  if (options.obsEncoder !== 'state') throw new ConfigError('obsEncoder', "ReinFlow's FlowMLP (velocity net reflow_mlp) reads the state; point clouds need velocity net mlp, ditx or unet1d");
   oneOf('reflow.combination', layout.combination, ['add', 'multiply', 'concate'] as const);
   const featureDim = options.encoderHidden.length > 0 ? options.encoderHidden[options.encoderHidden.length - 1] : options.nObsSteps * options.obsDim;
   if (options.shortcut && layout.combination !== 'concate' && featureDim !== options.timeEmbedDim) {
@@ -265,6 +305,7 @@ export function obsFeatureDim(options: FlowPolicyOptions): number {
 /** Width of the velocity net's hidden features (the `value_on: expert` input). */
 export function velocityHiddenDim(options: FlowPolicyOptions): number {
   if (options.velocityNet === 'ditx') return options.ditxDim;
+  if (options.velocityNet === 'unet1d') return options.unetDims[0];
   // ReinFlow's residual MLP feeds its output layer the block stream, as wide as its first hidden layer.
   return options.velocityHidden[options.velocityHidden.length - 1];
 }

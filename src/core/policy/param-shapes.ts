@@ -2,6 +2,7 @@ import { DITX_BLOCK_MODULATIONS, DITX_MLP_RATIO } from './velocity-ditx';
 import { obsFeatureDim, obsFrameSize, obsTokenCount, obsTokenDim, velocityHiddenDim, type FlowPolicyOptions } from './options';
 import { reflowEncoderLayout, reflowNoiseLayout, reflowValueLayout } from './reflow-heads';
 import { torchMlpShapes, type TorchMlpLayout } from './torch-mlp';
+import { unet1dShapes } from './unet1d-shapes';
 import { reflowTimeWidths, reflowVelocityLayout } from './velocity-reflow';
 import { imageEncoderShapes } from './image-encoder-options';
 
@@ -32,6 +33,15 @@ function addMlp(shapes: ParamShapes, prefix: string, inputDim: number, hidden: n
 export function velocityInputDim(options: FlowPolicyOptions): number {
   const embeds = options.shortcut ? 2 : 1;
   return options.horizon * options.actionDim + obsFeatureDim(options) + embeds * options.timeEmbedDim;
+}
+
+/**
+ * Input size of the noise head: [obs features, emb(t)]; with the UNet1D its learned step embedding (emb(d) included
+ * with `shortcut`), the conditioning its FiLM layers read (policy/noise-head.ts).
+ */
+export function noiseHeadInputDim(options: FlowPolicyOptions): number {
+  const embeds = options.velocityNet === 'unet1d' && options.shortcut ? 2 : 1;
+  return obsFeatureDim(options) + embeds * options.timeEmbedDim;
 }
 
 /** Input size of the value head. */
@@ -109,10 +119,11 @@ export function expectedParameterShapes(options: FlowPolicyOptions): ParamShapes
     addLayerNorm(shapes, 'encoder.norm', options.pointFeatureDim);
   }
   if (options.velocityNet === 'ditx') addDitxVelocity(shapes, options);
+  else if (options.velocityNet === 'unet1d') for (const [name, shape] of unet1dShapes(options)) shapes.set(name, shape);
   else addMlpVelocity(shapes, options);
   const actionSize = options.horizon * options.actionDim;
   if (options.noiseHead) {
-    const width = addMlp(shapes, 'noise_head', obsFeatureDim(options) + options.timeEmbedDim, options.noiseHidden);
+    const width = addMlp(shapes, 'noise_head', noiseHeadInputDim(options), options.noiseHidden);
     addDense(shapes, 'noise_head.output', width, actionSize);
   }
   const valueWidth = addMlp(shapes, 'value', valueInputDim(options), options.valueHidden);

@@ -1,11 +1,12 @@
 import type { RunConfig } from '../config/run-config';
 import { noiseAt } from '../config/noise-at';
+import { hasPointCloud } from '../envs/task-types';
 import { ConfigError } from '../errors';
 import type { SampleMode, SamplerOptions } from '../flow/sampling-options';
 import type { LogProbSlice } from '../flow/logprob-reduce';
 import { encoderForObsType, type FlowPolicyOptions } from '../policy/options';
 import type { ImageEncoderOptions } from '../policy/image-encoder-options';
-import { parseCameraList } from '../envs/camera/image-layout';
+import { parseCameraList } from '../envs/camera/camera-lookup';
 
 /** The image encoder a run config asks for; `cameras` are the env's (names resolved against the scene) when known. */
 export function imageEncoderFromConfig(config: RunConfig, cameras?: readonly string[]): ImageEncoderOptions {
@@ -24,7 +25,8 @@ export function imageEncoderFromConfig(config: RunConfig, cameras?: readonly str
  * cameras the env renders (their names resolved against the scene).
  */
 export function policyOptionsFromConfig(config: RunConfig, obsFrameSize: number, actionDim: number, cameras?: readonly string[]): FlowPolicyOptions {
-  const pointcloud = config.env.obs_type === 'pointcloud';
+  // Both point clouds, surface-sampled or from depth cameras, are [N, 3] world points for the same encoder.
+  const pointcloud = hasPointCloud(config.env.obs_type);
   const obsEncoder = encoderForObsType(config.env.obs_type);
   const numPoints = pointcloud ? config.env.num_points : 0;
   const obsDim = obsFrameSize - numPoints * 3;
@@ -46,6 +48,9 @@ export function policyOptionsFromConfig(config: RunConfig, obsFrameSize: number,
     ditxDim: config.policy.ditx_dim,
     ditxDepth: config.policy.ditx_depth,
     ditxHeads: config.policy.ditx_heads,
+    unetDims: [...config.policy.unet_dims],
+    unetKernel: config.policy.unet_kernel,
+    unetGroups: config.policy.unet_groups,
     encoderHidden: [...config.policy.encoder_hidden],
     pointFeatureDim: 64,
     // ReinFlow's FlowMLP: its time_dim 16 and no step-size input.
@@ -62,10 +67,10 @@ export function policyOptionsFromConfig(config: RunConfig, obsFrameSize: number,
   };
 }
 
-/** Whether PPO keeps the encoder fixed and stores its features at rollout time (`auto`: for point clouds, not for state or images). */
+/** Whether PPO keeps the encoder fixed and stores its features at rollout time (`auto`: for point clouds of either kind, not for state or images). */
 export function encoderFrozen(config: RunConfig): boolean {
   const setting = config.policy.freeze_encoder;
-  return setting === 'auto' ? config.env.obs_type === 'pointcloud' : setting === 'true';
+  return setting === 'auto' ? hasPointCloud(config.env.obs_type) : setting === 'true';
 }
 
 /** Sampler options for training rollouts (mode from the config) or evaluation (all ODE). */

@@ -24,6 +24,11 @@ describe('describeCheckpointPolicy', () => {
     expect(describeCheckpointPolicy(decodePolicyCheckpoint(stateFile.bytes))).toBe('state · MLP [16, 16] · H 4 · K 3 · obs 39 · act 4');
   });
 
+  it('names the UNet1D with its widths and kernel', async () => {
+    const file = await flowtuneFile('unet.flowtune', smallConfig(['policy.velocity_net=unet1d', 'policy.unet_dims=8,16', 'policy.unet_groups=4', 'policy.unet_kernel=3']), PICK_CUBE_STATE);
+    expect(describeCheckpointPolicy(decodePolicyCheckpoint(file.bytes))).toBe('state · UNet1D [8, 16], kernel 3 · H 4 · K 3 · obs 39 · act 4');
+  });
+
   it('names ReinFlow\'s FlowMLP with its widths and activation', async () => {
     const file = await flowtuneFile('reflow.flowtune', smallConfig(['policy.velocity_net=reflow_mlp', 'policy.hidden=16,16,16']), PICK_CUBE_STATE);
     expect(describeCheckpointPolicy(decodePolicyCheckpoint(file.bytes))).toBe('state · ReinFlow FlowMLP [16, 16, 16], ReLU · H 4 · K 3 · obs 39 · act 4');

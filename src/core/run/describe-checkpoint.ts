@@ -9,6 +9,7 @@ import type { FamilyCheckpoint } from './family-checkpoint';
 
 function velocityNetText(arch: FlowPolicyOptions): string {
   if (arch.velocityNet === 'ditx') return `DiT-X ${arch.ditxDim}×${arch.ditxDepth}, ${arch.ditxHeads} heads`;
+  if (arch.velocityNet === 'unet1d') return `UNet1D [${arch.unetDims.join(', ')}], kernel ${arch.unetKernel}`;
   if (arch.velocityNet !== 'reflow_mlp') return `MLP [${arch.velocityHidden.join(', ')}]`;
   // ReinFlow's Gym configs use its ResidualMLP without LayerNorm: only what differs is said.
   const layout = arch.reflow;

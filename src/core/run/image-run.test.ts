@@ -42,7 +42,7 @@ beforeAll(async () => {
   injectCameraImageSource((request) => new StatePaintedImageSource(request));
   const recorded = collectExpertDemos(mj, { task: 'pick-cube', episodes: 2, seed: 0, noise: 0, obsMode: 'rgb', cameras: ['front'], imageSize: SIZE });
   const task = getTask('pick-cube');
-  const metadata = demoMetadataFor(recorded, { seed: 0, noise: 0, obsSlices: observationSpec(task, 'rgb', 0, { cameras: ['front'], size: SIZE }).slices, maxEpisodeSteps: task.maxEpisodeSteps });
+  const metadata = demoMetadataFor(recorded, { seed: 0, noise: 0, obsSlices: observationSpec(task, 'rgb', 0, { cameras: ['front'], imageSize: SIZE }).slices, maxEpisodeSteps: task.maxEpisodeSteps });
   demos = { demos: recorded, metadata, source: "demos file 'pick-cube-rgb.demos'" };
 });
 afterAll(() => {

@@ -45,7 +45,7 @@ export interface OpenedCheckpoint {
 
 /** The file's tensors decoded by its family's decoder for a run under `config`. */
 function decodeFor(file: CheckpointFile, config: RunConfig): FamilyCheckpoint {
-  checkTaskVersion(file.metadata, getTask(config.task).hash, config.accept_task_version);
+  checkTaskVersion(file.metadata, getTask(config.task), config.accept_task_version);
   const shapes = envShapes(config);
   if (file.kind === 'gaussian') return decodeGaussianCheckpoint(file, { obsDim: shapes.obsFrameSize, actionDim: shapes.actionDim });
   return decodeCheckpoint(file, shapes);

@@ -10,6 +10,7 @@ import { bundleContents } from '../checkpoint/policy-checkpoint';
 import type { RunConfig } from '../config/run-config';
 import { firstDemoEpisodes, type DemoMetadata } from '../envs/demo-format';
 import type { Demonstrations } from '../envs/expert-rollout';
+import { hasPointCloud } from '../envs/task-types';
 import { DemosError } from '../errors';
 import { assertDemosFit } from '../offline/demos-fit';
 import { FlowPolicy } from '../policy/flow-policy';
@@ -53,7 +54,7 @@ export async function runPretrainStage({ config, demos: given, ports }: Pretrain
   // has none, so every episode is the behaviour to clone, as BC on D4RL's datasets does.
   const includeFailures = !taskHasSuccess(config.task);
   if (!includeFailures && !demos.success.includes(1)) throw new DemosError(`${given.source} cannot be used: the demos hold no successful episode to learn from`);
-  const numPoints = config.env.obs_type === 'pointcloud' ? config.env.num_points : undefined;
+  const numPoints = hasPointCloud(config.env.obs_type) ? config.env.num_points : undefined;
   const dataset = buildBcDataset(demos, config.policy.n_obs_steps, config.policy.horizon, { numPoints, includeFailures });
   ports.onPhase?.(`BC on ${dataset.size} samples from ${demos.success.length} episodes`);
   const policy = new FlowPolicy(policyOptionsFromConfig(config, demos.obsDim, demos.actionDim, demos.imageSpec?.cameras), config.seed);

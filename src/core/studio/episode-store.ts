@@ -60,7 +60,7 @@ function summarize(record: EpisodeRecord, source: EpisodeSummary['source'], batc
   return {
     id, source, task: batch.task, iteration: batch.iteration, envIndex: record.envIndex, seed: record.seed,
     episodeReturn: record.episodeReturn, length: record.length, success: record.success,
-    ...(batch.obsType === 'pointcloud' ? { obsType: batch.obsType } : {}),
+    ...(batch.obsType !== undefined && batch.obsType !== 'state' ? { obsType: batch.obsType } : {}),
   };
 }
 

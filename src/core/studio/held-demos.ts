@@ -7,13 +7,15 @@ import { pretrainConfigForDemos } from '../config/pretrain-demos';
 import type { RunConfig } from '../config/run-config';
 import { demoMetadataFor, readDemoFile, type DemoMetadata } from '../envs/demo-format';
 import type { Demonstrations } from '../envs/expert-rollout';
-import { observationSpec } from '../envs/observation';
 import { getTask } from '../envs/task-registry';
+import { hasPointCloud } from '../envs/task-types';
 import type { ShardedVectorEnv } from '../envs/sharded-vector-env';
 import type { VectorEnvConfig } from '../envs/vector-env-config';
 import { DemosError } from '../errors';
 import { assertDemosFit } from '../offline/demos-fit';
 import type { StageDemos } from '../run/pretrain-stage';
+import { configCameras, configObservationSpec } from '../run/run-env-config';
+import { parseCameraList } from '../envs/camera/camera-lookup';
 import type { DatasetDrop, DemoSetSummary, RecipeFile, RecordDemosRequest } from '../../protocol/trainer-api';
 import { importDataset } from '../datasets/import-dataset';
 
@@ -27,7 +29,7 @@ export interface HeldDemos {
 
 function summaryOf(source: string, demos: Demonstrations, metadata: DemoMetadata, noise?: number): DemoSetSummary {
   return {
-    source, task: demos.task, obsType: demos.obsMode, ...(demos.obsMode === 'pointcloud' ? { numPoints: (metadata.obs_slices.find((slice) => slice.name === 'points')?.dim ?? 0) / 3 } : {}),
+    source, task: demos.task, obsType: demos.obsMode, ...(demos.obsMode !== 'state' ? { numPoints: (metadata.obs_slices.find((slice) => slice.name === 'points')?.dim ?? 0) / 3 } : {}),
     episodes: metadata.episodes, steps: metadata.steps, successes: demos.success.reduce((sum, flag) => sum + flag, 0), ...(noise !== undefined ? { noise } : {}),
   };
 }
@@ -78,16 +80,17 @@ export async function recordDemos(
   progress: { shouldStop: () => boolean; onProgress: (episodes: number, successes: number) => void },
 ): Promise<HeldDemos | undefined> {
   const task = getTask(config.task);
-  const numPoints = config.env.obs_type === 'pointcloud' ? config.env.num_points : undefined;
+  const numPoints = hasPointCloud(config.env.obs_type) ? config.env.num_points : undefined;
+  const cameras = configCameras(config);
   const workers = Math.max(1, Math.min(request.episodes, cores - 1));
   // An added task's env workers import its module, as a run's do.
   const taskModule = task.module ? { taskModule: task.module } : {};
-  const env = await openEnv({ task: config.task, ...taskModule, numEnvs: workers, obsMode: config.env.obs_type, numPoints, recordEpisodes: false });
+  const env = await openEnv({ task: config.task, ...taskModule, numEnvs: workers, obsMode: config.env.obs_type, numPoints, ...(cameras ? { cameras: parseCameraList(cameras.camera), imageSize: cameras.imageSize } : {}), recordEpisodes: false });
   try {
     const seeds = Array.from({ length: request.episodes }, (_, episode) => request.seed + episode);
     const demos = await env.recordExpertDemos({ seeds, noise: request.noise, episodesPerRequest: 2, ...progress });
     if (!demos) return undefined;
-    const metadata = demoMetadataFor(demos, { seed: request.seed, noise: request.noise, obsSlices: observationSpec(task, config.env.obs_type, numPoints).slices, maxEpisodeSteps: task.maxEpisodeSteps });
+    const metadata = demoMetadataFor(demos, { seed: request.seed, noise: request.noise, obsSlices: configObservationSpec(config).slices, maxEpisodeSteps: task.maxEpisodeSteps, ...(cameras ? { cameras } : {}) });
     return { demos, metadata, summary: summaryOf('recorded', demos, metadata, request.noise) };
   } finally {
     await env.dispose();

@@ -6,7 +6,7 @@
  * dense reward is the staged progress minus 1 (every step short of success costs, success ends
  * the episode), the sparse one 1 on success.
  */
-import { defineTask, type ObservationGroup, type TaskSpec, type TaskStepResult } from '../../core/envs/task-api';
+import { defineTask, type ObservationGroup, type TaskPointCloud, type TaskSpec, type TaskStepResult } from '../../core/envs/task-api';
 import type { Rng } from '../../core/envs/task-api';
 import { ARM_CONTROLS } from './arm-controls';
 import { ARM_POINTCLOUD_PROPRIO, ARM_STATE_PROPRIO } from './arm-observation';
@@ -44,6 +44,8 @@ export interface ArmTaskDefinition {
   name: string;
   doc: string;
   maxEpisodeSteps: number;
+  /** Hashes of earlier versions of the task that no policy can tell from this one (TaskSpec.formerHashes). */
+  formerHashes?: readonly string[];
   /** One self-contained MJCF string. */
   mjcf(): string;
   /** Task-specific state observation after the shared proprioception. */
@@ -60,8 +62,15 @@ export interface ArmTaskDefinition {
   createExpert(noise: number, rng: Rng): ArmExpert;
 }
 
-/** The geoms a point cloud leaves out (support surfaces and markers), and the task objects it favours. */
-const ARM_POINT_CLOUD = { exclude: ['floor', 'table', 'goal_marker'], objects: ['cube_geom', 'base_cube_geom', 'peg_geom'], objectShare: 0.25 };
+/**
+ * The geoms a point cloud leaves out (support surfaces and markers), the task objects it favours, and
+ * the depth cloud's workspace: the space over the table top (x ∈ [−0.15, 0.95], y ∈ [−0.6, 0.6]) up to
+ * 1.5 m, from 5 mm above it so the table's own surface is cropped.
+ */
+const ARM_POINT_CLOUD: TaskPointCloud = {
+  exclude: ['floor', 'table', 'goal_marker'], objects: ['cube_geom', 'base_cube_geom', 'peg_geom'], objectShare: 0.25,
+  workspace: { min: [-0.15, -0.6, 0.005], max: [0.95, 0.6, 1.5] },
+};
 
 export function armTask(definition: ArmTaskDefinition): TaskSpec {
   const observation: ObservationGroup[] = [
@@ -85,6 +94,7 @@ export function armTask(definition: ArmTaskDefinition): TaskSpec {
     hasSuccess: true,
     rewardModes: ['dense', 'sparse'],
     keyframe: 'home',
+    ...(definition.formerHashes ? { formerHashes: definition.formerHashes } : {}),
     reset(view, rng) {
       const arm = armView(view);
       const { qpos, ctrl } = arm.arrays;

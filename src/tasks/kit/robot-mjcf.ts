@@ -86,7 +86,7 @@ function handBody(): string {
                       <inertial pos="0 0 0.03" mass="0.6" diaginertia="0.002 0.0005 0.002"/>
                       <geom name="hand_geom" type="box" size="0.022 0.095 0.028" pos="0 0 0.03" rgba="${LINK_RGBA}" ${VISUAL}/>
                       <site name="tcp" pos="0 0 0.1" size="0.006" rgba="1 0.3 0.3 0.6"/>
-                      <camera name="wrist" pos="0.06 0 0.02" xyaxes="0 -1 0 0.7 0 0.7" fovy="70"/>
+                      <camera name="wrist" pos="0.05 0 0.06" xyaxes="0 1 0 0.866 0 0.5" fovy="70"/>
                       <body name="finger_left_body" pos="0 0 0.0584" gravcomp="1">
                         <inertial pos="0 0.01 0.03" mass="0.03" diaginertia="1e-5 1e-5 1e-5"/>
                         <joint name="finger_left" type="slide" axis="0 1 0" range="0 ${FINGER_OPEN}" damping="2" armature="0.01"/>

@@ -26,6 +26,8 @@ export function liftSucceeded(view: TaskView): boolean {
 
 export const liftTask: TaskDefinition = {
   name: 'lift',
+  // The version before the wrist camera was turned to look past the jaws: same physics and observations.
+  formerHashes: ['2a769a57bd076458'],
   doc: 'Pick up the cube and lift it 4 cm above the table.',
   maxEpisodeSteps: 100,
   mjcf: liftMjcf,

@@ -74,6 +74,8 @@ export function pegInsertionSucceeded(view: TaskView): boolean {
 
 export const pegInsertionTask: TaskDefinition = {
   name: 'peg-insertion',
+  // The version before the wrist camera was turned to look past the jaws: same physics and observations.
+  formerHashes: ['fd0dcd8f64734cb0'],
   doc: 'Grasp the square peg and insert it into the fixture, 4 mm clearance.',
   // The noise-free expert needs 53 steps on average (64 at most over 1,000 episodes); noisy demos need the slack.
   maxEpisodeSteps: 120,

@@ -31,6 +31,8 @@ export function pickCubeSucceeded(view: TaskView): boolean {
 
 export const pickCubeTask: TaskDefinition = {
   name: 'pick-cube',
+  // The version before the wrist camera was turned to look past the jaws: same physics and observations.
+  formerHashes: ['522c76830548a05a'],
   doc: 'Carry the cube to a random goal point and hold still.',
   maxEpisodeSteps: 100,
   mjcf: pickCubeMjcf,

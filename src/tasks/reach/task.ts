@@ -22,6 +22,8 @@ export function reachDistance(view: TaskView): number {
 
 export const reachTask: TaskDefinition = {
   name: 'reach',
+  // The version before the wrist camera was turned to look past the jaws: same physics and observations.
+  formerHashes: ['0ea0b3ea638c4347'],
   doc: 'Move the gripper to a random goal point.',
   maxEpisodeSteps: 50,
   mjcf: reachMjcf,

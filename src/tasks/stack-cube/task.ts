@@ -100,6 +100,8 @@ function placeCubes(view: TaskView, rng: Rng): void {
 
 export const stackCubeTask: TaskDefinition = {
   name: 'stack-cube',
+  // The version before the wrist camera was turned to look past the jaws: same physics and observations.
+  formerHashes: ['5ba83f007728c580'],
   doc: 'Pick the red cube and place it on the green one, then let go.',
   maxEpisodeSteps: 100,
   mjcf: stackCubeMjcf,

@@ -27,7 +27,7 @@ import { toFloat32 } from '../torch/tensor-dtypes';
 import { readTorchCheckpoint } from '../torch/torch-pt-reader';
 import { diffusionOnnxSpec, exportDiffusionOnnx } from './export-diffusion-onnx';
 import { exportPolicyOnnx } from './export-onnx';
-import { bundleMetadata, DITX, envUnitObs, exportConfig, randomBundle } from './fixtures';
+import { bundleMetadata, DITX, envUnitObs, exportConfig, randomBundle, UNET1D } from './fixtures';
 import { maxAbsDifference } from './max-abs-difference';
 import { ONNX_POLICY_IO } from './policy-graph';
 import { readOnnxPolicy } from './policy-metadata';
@@ -122,6 +122,7 @@ const NETS: Case[] = [
   { net: 'mlp', overrides: ['policy.hidden=32,32,32', 'policy.encoder_hidden=24,24'] },
   { net: 'reflow_mlp', overrides: ['policy.velocity_net=reflow_mlp', 'policy.hidden=32,32,32', 'policy.encoder_hidden=', 'policy.value_hidden=8'] },
   { net: 'ditx', overrides: DITX },
+  { net: 'unet1d', overrides: UNET1D },
 ];
 /**
  * An untrained net's ε is far from the noise in x_t, so x̂_0 = (x − √(1 − ᾱ)·ε)/√ᾱ grows up to 1/√ᾱ_5 ≈ 123-fold at
@@ -155,7 +156,7 @@ function diffusionConfig(net: Case, chain: (typeof CHAINS)[number]): RunConfig {
 describe('a diffusion policy\'s ONNX graph in onnxruntime-node is its deterministic chain (DESIGN.md §6 "ONNX", §17)', () => {
   for (const net of NETS) {
     for (const chain of CHAINS) {
-      if (net.net === 'ditx' && !(chain.ddimSteps > 0 && chain.clamp > 0)) continue;
+      if ((net.net === 'ditx' || net.net === 'unet1d') && !(chain.ddimSteps > 0 && chain.clamp > 0)) continue;
       it(`${net.net}, T = 6, ${chain.name}${chain.clamp > 0 ? `, x̂_0 clamped to ±${chain.clamp}` : ''}: the float64 reference chain with ε from tfjs (1e-4) and the tfjs eval actor (1e-4)`, async () => {
         const config = diffusionConfig(net, chain);
         const bundle = await randomBundle(policyOptionsFromConfig(config, REACH_STATE, 4), 11);

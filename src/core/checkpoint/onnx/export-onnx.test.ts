@@ -10,7 +10,7 @@ import { bundleActor } from '../../rl/evaluate';
 import { policyOptionsFromConfig } from '../../rl/policy-setup';
 import { exportPolicyOnnx } from './export-onnx';
 import { onnxPolicySpec } from './export-spec';
-import { bundleMetadata, DITX, envUnitObs, exportConfig, POINTCLOUD, randomBundle } from './fixtures';
+import { bundleMetadata, DITX, envUnitObs, exportConfig, POINTCLOUD, randomBundle, UNET1D } from './fixtures';
 import { maxAbsDifference } from './max-abs-difference';
 
 const REACH_STATE = observationSpec(getTask('reach'), 'state', 0).dim;
@@ -41,6 +41,9 @@ const CASES: Case[] = [
   // x_0 ~ N(0, I), so a clamp at 0.3 bites on most elements of the early steps.
   { name: 'MLP with the denoised-action clamp', overrides: ['policy.denoised_clamp=0.3'], frameSize: REACH_STATE },
   { name: 'DiT-X with the denoised-action clamp', overrides: [...DITX, 'policy.denoised_clamp=0.3'], frameSize: REACH_STATE },
+  { name: 'UNet1D on state, n_obs_steps 2', overrides: [...UNET1D, 'policy.n_obs_steps=2'], frameSize: REACH_STATE },
+  { name: 'UNet1D on point clouds, three levels over H 8, kernel 5', overrides: [...POINTCLOUD, ...UNET1D, 'policy.unet_dims=8,16,16', 'policy.unet_kernel=5', 'policy.horizon=8', 'policy.encoder_hidden=16,16', 'policy.n_obs_steps=2'], frameSize: PICK_CUBE_CLOUD },
+  { name: 'UNet1D without the step-size input, one level', overrides: [...UNET1D, 'policy.unet_dims=12', 'policy.horizon=5'], frameSize: REACH_STATE, patch: { shortcut: false } },
 ];
 
 describe('the ONNX policy run by onnxruntime-node gives the tfjs eval actions (DESIGN.md §6 "ONNX")', () => {

@@ -40,7 +40,7 @@ describe('onnxPolicySpec', () => {
   it('an architecture the graph cannot reproduce is a CheckpointError of one sentence, before any graph is built', async () => {
     const metadata = await bundleMetadata(bundle, config);
     await expect(exportPolicyOnnx(withOptions({ velocityNet: 'unet' }), metadata)).rejects.toThrow(CheckpointError);
-    await expect(exportPolicyOnnx(withOptions({ velocityNet: 'unet' }), metadata)).rejects.toThrow(/^ONNX export supports the velocity nets mlp, ditx, reflow_mlp, not 'unet'$/);
+    await expect(exportPolicyOnnx(withOptions({ velocityNet: 'unet' }), metadata)).rejects.toThrow(/^ONNX export supports the velocity nets mlp, ditx, reflow_mlp, unet1d, not 'unet'$/);
     expect(() => onnxPolicySpec(withOptions({ obsEncoder: 'image' }), metadata)).toThrow(/^ONNX export supports the observation encoders state, pointcloud, not 'image'$/);
     expect(() => onnxPolicySpec(withOptions({ actionDim: 3 }), metadata))
       .toThrow(/^the normalizers cover 29 observation and 4 action values, but the policy takes frames of 29 and gives 3$/);

@@ -29,7 +29,7 @@ export interface OnnxPolicySpec {
   denoisedClamp: number;
 }
 
-const VELOCITY_NETS: readonly string[] = ['mlp', 'ditx', 'reflow_mlp'];
+const VELOCITY_NETS: readonly string[] = ['mlp', 'ditx', 'reflow_mlp', 'unet1d'];
 const OBS_ENCODERS: readonly string[] = ['state', 'pointcloud'];
 
 /**

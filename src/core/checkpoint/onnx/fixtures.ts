@@ -18,6 +18,8 @@ export function exportConfig(overrides: readonly string[] = []): RunConfig {
 
 /** The DiT-X settings of src/core/run/ditx-pointcloud-run.test.ts. */
 export const DITX = ['policy.velocity_net=ditx', 'policy.ditx_dim=16', 'policy.ditx_depth=2', 'policy.ditx_heads=2', 'policy.encoder_hidden=16,16'];
+/** A small UNet1D: two levels (H 6 halves to 3), kernel 3, 4 groups. */
+export const UNET1D = ['policy.velocity_net=unet1d', 'policy.unet_dims=8,16', 'policy.unet_kernel=3', 'policy.unet_groups=4'];
 export const POINTCLOUD = ['task=pick-cube', 'env.obs_type=pointcloud', 'env.num_points=32'];
 
 /** Per-feature ranges of random centre and width; feature 1 is constant (min = max), to hit that branch. */

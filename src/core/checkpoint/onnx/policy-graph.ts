@@ -12,6 +12,7 @@ import { stepEmbeddingValues } from './time-embedding';
 import { ditxObsTokenNodes, velocityDitxNodes } from './velocity-ditx';
 import { velocityMlpNodes } from './velocity-mlp';
 import { reflowTimeEmbeddingValues, velocityReflowNodes } from './velocity-reflow';
+import { velocityUnet1dNodes } from './velocity-unet1d';
 
 /** Names of the graph's inputs and output (DESIGN.md §6 "ONNX"). */
 export const ONNX_POLICY_IO = { obs: 'obs', x0: 'x0', actions: 'actions' } as const;
@@ -30,7 +31,7 @@ function eulerStepNodes(g: GraphBuilder, x: string, v: string, t: number, w0: nu
 
 /** The policy's denoising net inside a chain graph: its output at x for one step whose time input and step size are constants. */
 export interface StepNet {
-  /** The chain runs on flat [B, H·A] rows (the MLP nets) or on [B, H, A] (DiT-X). */
+  /** The chain runs on flat [B, H·A] rows (the MLP nets) or on [B, H, A] (DiT-X, UNet1D). */
   readonly flat: boolean;
   /**
    * The net's output at x, in x's layout: what `policy.velocity` gives for net time `netTime` and step size `stepSize`
@@ -39,7 +40,7 @@ export interface StepNet {
   output(x: string, netTime: number, stepSize: number, hint: string): string;
 }
 
-/** The velocity net of `options` over the observation tokens, for x shaped as x0 [B, H, A] (DiT-X) or flat (MLPs). */
+/** The velocity net of `options` over the observation tokens, for x shaped as x0 [B, H, A] (DiT-X, UNet1D) or flat (MLPs). */
 function stepNetNodes(g: GraphBuilder, param: GraphParam, weights: ReadonlyMap<string, WeightEntry>, options: FlowPolicyOptions, obsTokens: string, x0: string): StepNet {
   const reflow = options.velocityNet === 'reflow_mlp';
   const mlp = options.velocityNet === 'mlp' || reflow;
@@ -57,6 +58,11 @@ function stepNetNodes(g: GraphBuilder, param: GraphParam, weights: ReadonlyMap<s
     const batchSize = g.op('Shape', [x0], { start: { int: 0 }, end: { int: 1 } }, 'batch_size');
     const embeddingShape = g.op('Concat', [batchSize, g.int64s([embeddingWidth])], { axis: { int: 0 } }, 'embedding_shape');
     outputOf = (x, stepEmbedding) => velocityMlpNodes(g, param, options, x, features, g.op('Expand', [stepEmbedding, embeddingShape], {}, 'step_embedding'));
+  } else if (options.velocityNet === 'unet1d') {
+    // The UNet1D reads flat features beside its learned step embedding, each the step's [1, E] constants through its MLPs.
+    const features = g.op('Reshape', [obsTokens, g.int64s([0, -1])], {}, 'obs_features');
+    const batchSize = g.op('Shape', [x0], { start: { int: 0 }, end: { int: 1 } }, 'batch_size');
+    outputOf = (x, stepEmbedding) => velocityUnet1dNodes(g, param, weights, options, x, stepEmbedding, features, batchSize);
   } else {
     // DiT-X attends to observation tokens that stay the same over the steps: computed once.
     const tokens = ditxObsTokenNodes(g, param, obsTokens);
