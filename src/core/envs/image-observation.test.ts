@@ -2,7 +2,7 @@ import { MessageChannel } from 'node:worker_threads';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadMujocoNode } from '../../cli/mujoco-node';
 import { createRng } from '../random';
-import { ConfigError, EnvError } from '../errors';
+import { ConfigError } from '../errors';
 import type { Mujoco } from './mujoco-types';
 import { getTask } from './task-registry';
 import { observationSpec } from './observation';
@@ -10,7 +10,7 @@ import { VectorEnv } from './vector-env';
 import { ShardedVectorEnv } from './sharded-vector-env';
 import { serveEnvShard } from './shard-server';
 import type { ShardPort } from './shard-protocol';
-import { injectCameraImageSource, NO_CAMERA_RENDERER } from './camera/image-source';
+import { injectCameraImageSource } from './camera/image-source';
 import { paintedBackground, paintedCentre, StatePaintedImageSource } from './camera/state-painted-image-source';
 
 let mj: Mujoco;
@@ -68,11 +68,6 @@ describe('image observations (env.obs_type rgb, rgbd)', () => {
     expect(spec.image).toEqual({ cameras: ['front', 'wrist'], size: 32, channels: 3 });
     expect(observationSpec(getTask('pick-cube'), 'rgbd').image).toEqual({ cameras: ['default'], size: 64, channels: 4 });
     expect(observationSpec(getTask('pick-cube'), 'state').image).toBeUndefined();
-  });
-
-  it('are refused with one sentence in a build without a renderer', () => {
-    expect(() => new VectorEnv(mj, { task: 'pick-cube', numEnvs: 1, obsMode: 'rgb' })).toThrow(EnvError);
-    expect(() => new VectorEnv(mj, { task: 'pick-cube', numEnvs: 1, obsMode: 'rgb' })).toThrow(NO_CAMERA_RENDERER);
   });
 
   it('resolve the default camera to the scene\'s first, and refuse a camera the scene does not have, naming its cameras', () => {

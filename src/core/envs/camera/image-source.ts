@@ -1,10 +1,10 @@
 /**
  * Where camera images come from (DESIGN.md §19): a source renders a task's cameras for one env into
- * uint8 pixels. MuJoCo's ray-cast renderer implements it; a build without the renderer refuses image
- * observations, unless a source was injected (tests inject the state-painted stand-in).
+ * uint8 pixels. MuJoCo's ray-cast renderer (RayCastImageSource) is the source of every build; tests
+ * may inject another in their thread (the state-painted stand-in).
  */
-import { EnvError } from '../../errors';
 import type { MjData, MjModel, Mujoco } from '../mujoco-types';
+import { RayCastImageSource } from './ray-cast-image-source';
 
 /** Renders a task's cameras for one env into uint8 pixels (row-major, row 0 on top, channels last). */
 export interface CameraImageSource {
@@ -30,18 +30,14 @@ export interface CameraImageRequest {
 
 export type CameraImageSourceFactory = (request: CameraImageRequest) => CameraImageSource;
 
-/** The one sentence a build without a renderer answers an image observation with. */
-export const NO_CAMERA_RENDERER = 'camera rendering is not available in this build, so env.obs_type=rgb and rgbd cannot run yet; use env.obs_type=state or pointcloud';
-
 let injected: CameraImageSourceFactory | undefined;
 
-/** Makes `createCameraImageSource` build sources with `factory` in this thread; undefined takes it back out. */
+/** Makes `createCameraImageSource` build sources with `factory` in this thread (tests); undefined restores the ray-cast renderer. */
 export function injectCameraImageSource(factory: CameraImageSourceFactory | undefined): void {
   injected = factory;
 }
 
-/** The source that renders `request`'s cameras; an EnvError when this build has no renderer. */
+/** The source that renders `request`'s cameras: MuJoCo's ray casting, or the injected factory's source. */
 export function createCameraImageSource(request: CameraImageRequest): CameraImageSource {
-  if (injected) return injected(request);
-  throw new EnvError(NO_CAMERA_RENDERER);
+  return injected ? injected(request) : new RayCastImageSource(request);
 }
