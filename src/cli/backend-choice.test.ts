@@ -83,7 +83,7 @@ describe('chooseCliBackend', () => {
   });
 
   it('auto does not time a Gaussian policy', async () => {
-    expect(await chooseCliBackend('auto', undefined)).toEqual({ backend: 'wasm', line: 'backend: wasm (auto: only flow policies are timed; others train on wasm)', speeds: [] });
+    expect(await chooseCliBackend('auto', undefined)).toEqual({ backend: 'wasm', line: 'backend: wasm (auto: only flow policies on state or point clouds are timed; others train on wasm)', speeds: [] });
   });
 });
 

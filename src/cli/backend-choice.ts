@@ -88,7 +88,7 @@ export async function chooseCliBackend(setting: BackendSetting, model: TimedMode
   }
   if (!model) {
     await useNodeBackend('wasm');
-    return { backend: 'wasm', line: 'backend: wasm (auto: only flow policies are timed; others train on wasm)', speeds: [] };
+    return { backend: 'wasm', line: 'backend: wasm (auto: only flow policies on state or point clouds are timed; others train on wasm)', speeds: [] };
   }
   const failures: BackendFailure[] = [];
   let usable = await started(options.candidates ?? ['webgpu', 'wasm'], failures);

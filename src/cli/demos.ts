@@ -21,7 +21,8 @@ import { loadRunCheckpoint } from './run-setup';
 import { loadMujocoNode } from './mujoco-node';
 import { collectExpertDemos } from '../core/envs/expert-rollout';
 import { demoMetadataFor, writeDemoFile } from '../core/envs/demo-format';
-import { OBS_MODES } from '../core/envs/task-types';
+import { OBS_MODES, readsCameras } from '../core/envs/task-types';
+import { parseCameraList } from '../core/envs/camera/camera-lookup';
 import { DEFAULT_IMAGE_SIZE, MAX_IMAGE_SIZE, MIN_IMAGE_SIZE } from '../core/envs/camera/pinhole';
 import { observationSpec } from '../core/envs/observation';
 import { getTask } from '../core/envs/task-registry';
@@ -36,8 +37,8 @@ const SPEC = {
   noise: { kind: 'number', min: 0, max: 2, default: 0, doc: 'std of Gaussian noise on the expert actions' },
   obs: { kind: 'enum', values: OBS_MODES, default: 'state', doc: 'observation mode' },
   num_points: { kind: 'int', min: 1, max: 8192, default: 256, doc: 'points per point-cloud observation' },
-  camera: { kind: 'string', default: 'default', doc: "with obs=depth_pointcloud: the task's cameras, comma-separated (default: its first camera)" },
-  image_size: { kind: 'int', min: MIN_IMAGE_SIZE, max: MAX_IMAGE_SIZE, default: DEFAULT_IMAGE_SIZE, doc: 'with obs=depth_pointcloud: side of each camera image in pixels' },
+  camera: { kind: 'string', default: 'default', doc: "with obs=depth_pointcloud, rgb or rgbd: the task's cameras, comma-separated (default: its first camera)" },
+  image_size: { kind: 'int', min: MIN_IMAGE_SIZE, max: MAX_IMAGE_SIZE, default: DEFAULT_IMAGE_SIZE, doc: 'with obs=depth_pointcloud, rgb or rgbd: side of each camera image in pixels' },
   out: { kind: 'string', required: true, doc: 'output file (.demos)' },
   policy: { kind: 'string', default: '', doc: 'a Gaussian policy checkpoint (.flowtune) to sample the demos from instead of the scripted expert' },
   steps: { kind: 'int', min: 1, max: 100_000_000, default: 1, doc: 'with policy=: transitions to collect, in whole episodes' },
@@ -49,7 +50,7 @@ const SPEC = {
 } as const;
 
 const EXPERT_ONLY = ['episodes', 'noise', 'obs', 'num_points', 'camera', 'image_size'] as const;
-/** Keys that only a depth point cloud reads. */
+/** Keys that only observations from the task's cameras read (depth point clouds, camera images). */
 const CAMERA_KEYS = ['camera', 'image_size'] as const;
 const POLICY_ONLY = ['steps', 'envs'] as const;
 /** Keys that record demos, which an import does not. */
@@ -132,17 +133,18 @@ async function main(): Promise<void> {
     return;
   }
   const cameraKeys = CAMERA_KEYS.filter((key) => given.has(key));
-  if (cameraKeys.length > 0 && args.obs !== 'depth_pointcloud') {
-    throw new UsageError(cameraKeys[0], `${cameraKeys.join(', ')} ${cameraKeys.length === 1 ? 'applies' : 'apply'} with obs=depth_pointcloud only, whose points come from the task's cameras`);
+  if (cameraKeys.length > 0 && !readsCameras(args.obs)) {
+    throw new UsageError(cameraKeys[0], `${cameraKeys.join(', ')} ${cameraKeys.length === 1 ? 'applies' : 'apply'} with obs=depth_pointcloud, rgb or rgbd only, which read the task's cameras`);
   }
-  const cameras = args.obs === 'depth_pointcloud' ? { camera: args.camera, imageSize: args.image_size } : undefined;
+  const cameras = readsCameras(args.obs) ? { camera: args.camera, imageSize: args.image_size } : undefined;
+  const image = cameras ? { cameras: parseCameraList(cameras.camera), imageSize: cameras.imageSize } : {};
   const mj = await loadMujocoNode();
   let successes = 0;
   let unstableEpisodes = 0;
   const progressEvery = Math.max(1, Math.floor(args.episodes / 10));
   const demos = collectExpertDemos(mj, {
     task: args.task, episodes: args.episodes, seed: args.seed, noise: args.noise, obsMode: args.obs, numPoints: args.num_points,
-    ...(cameras ? { cameras: cameras.camera, imageSize: cameras.imageSize } : {}),
+    ...image,
     onEpisode: (episodeIndex, success, unstable) => {
       if (success) successes++;
       if (unstable) unstableEpisodes++;
@@ -151,7 +153,7 @@ async function main(): Promise<void> {
   });
   const task = getTask(args.task);
   const metadata = demoMetadataFor(demos, {
-    seed: args.seed, noise: args.noise, obsSlices: observationSpec(task, args.obs, args.num_points).slices, maxEpisodeSteps: task.maxEpisodeSteps,
+    seed: args.seed, noise: args.noise, obsSlices: observationSpec(task, args.obs, args.num_points, image).slices, maxEpisodeSteps: task.maxEpisodeSteps,
     ...(cameras ? { cameras } : {}),
   });
   const bytes = writeDemoFile(demos, metadata);

@@ -33,11 +33,12 @@ const ALIASES: KeyAliases = {
 
 async function main(): Promise<void> {
   const { args, config: parsedConfig, userOverrides } = parseRunArgs((await resolveTaskArgument(process.argv.slice(2))), SPEC, { program: 'npm run pretrain --', aliases: ALIASES });
-  printConfigWarnings(parsedConfig, userOverrides, CLI_PRETRAIN_HOST);
   await prepareRuntime();
   const { demos, metadata } = readDemosFile(args.demos);
   if (metadata.task !== args.task) throw new ConfigError('task', `demos file is for task '${metadata.task}' but task is '${args.task}'`);
   const config = pretrainConfigForDemos(parsedConfig, metadata, overriddenKeys(userOverrides));
+  // Judged in the demos' observation, which stage 1 takes (image-encoder keys act on image demos).
+  printConfigWarnings(config, userOverrides, CLI_PRETRAIN_HOST);
   const mj = await loadMujocoNode();
   const { steps } = config.pretrain;
   const result = await runPretrainStage({

@@ -6,6 +6,7 @@
 import type { VectorChunkResult, VectorEnvMetrics, VectorEnvSnapshot } from '../../src/core/envs/vector-env';
 import type { VectorEnvConfig } from '../../src/core/envs/vector-env-config';
 import type { EpisodeRecord } from '../../src/core/envs/task-env';
+import type { ImageLayout } from '../../src/core/envs/task-types';
 import { ShardedVectorEnv } from '../../src/core/envs/sharded-vector-env';
 import type { BatchEnv } from '../../src/core/envs/batch-env';
 import type { ShardPort } from '../../src/core/envs/shard-protocol';
@@ -77,6 +78,14 @@ export class RestartableEnv implements BatchEnv {
       this.awaitingReset = true;
       throw new EnvRestartedError(`env workers restarted after a crash (${cause})`);
     }
+  }
+
+  get imageSpec(): ImageLayout | undefined {
+    return this.inner.imageSpec;
+  }
+
+  images(): Uint8Array {
+    return this.inner.images();
   }
 
   reset(seeds: ArrayLike<number>): Promise<Float32Array> {

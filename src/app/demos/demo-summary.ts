@@ -23,7 +23,11 @@ export function progressFraction(status: Pick<RecipeStatus, 'done' | 'total'>): 
   return status.total > 0 ? Math.min(1, Math.max(0, status.done / status.total)) : 0;
 }
 
-const kind = (value: DemoSetSummary['obsType']) => (value === 'pointcloud' ? 'point-cloud' : value === 'depth_pointcloud' ? 'depth point-cloud' : 'state');
+type ObsKind = DemoSetSummary['obsType'];
+const KIND_WORDS: Record<ObsKind, string> = {
+  state: 'state', pointcloud: 'point-cloud', depth_pointcloud: 'depth point-cloud', rgb: 'camera-image', rgbd: 'camera-image (rgbd)',
+};
+const kind = (value: ObsKind) => KIND_WORDS[value];
 
 /** Why the held demos do not fit the selected task; undefined when they do. */
 export function demosMismatchText(demos: Pick<DemoSetSummary, 'task'>, task: string): string | undefined {
@@ -35,7 +39,7 @@ export function demosMismatchText(demos: Pick<DemoSetSummary, 'task'>, task: str
  * Stage 1 learns in the demos' observation kind (core/config pretrainConfigForDemos, as `npm run pretrain` does),
  * so another kind than the Config tab's is no error: this says which policy stage 1 will train.
  */
-export function demosObservationNote(demos: Pick<DemoSetSummary, 'task' | 'obsType'>, task: string, obsType: DemoSetSummary['obsType']): string | undefined {
+export function demosObservationNote(demos: Pick<DemoSetSummary, 'task' | 'obsType'>, task: string, obsType: ObsKind): string | undefined {
   if (demos.task !== task || demos.obsType === obsType) return undefined;
   return `These demos hold ${kind(demos.obsType)} observations, so stage 1 trains a ${kind(demos.obsType)} policy of ${task} (the Config tab is set to ${kind(obsType)}).`;
 }

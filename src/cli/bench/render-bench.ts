@@ -70,7 +70,7 @@ function frameRateRows(mj: Mujoco, task: string, camera: string): BenchRow[] {
 
 /** Env steps per second with depth_pointcloud observations, and the shares of the step its camera and its cloud take. */
 function stepShareRows(mj: Mujoco, task: string, camera: string): BenchRow[] {
-  const env = new VectorEnv(mj, { task, numEnvs: SHARE_ENVS, obsMode: 'depth_pointcloud', cameras: camera, imageSize: SHARE_SIZE, recordEpisodes: false });
+  const env = new VectorEnv(mj, { task, numEnvs: SHARE_ENVS, obsMode: 'depth_pointcloud', cameras: [camera], imageSize: SHARE_SIZE, recordEpisodes: false });
   try {
     const cloud = env.env(0).writer.depthPointCloud!;
     let renderMs = 0;

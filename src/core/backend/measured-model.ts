@@ -40,8 +40,11 @@ export function measurementKey(config: RunConfig, checkpoint: FamilyCheckpoint |
   });
 }
 
-/** The model a backend choice times for a run: the flow policy's; undefined for a family that is not timed (it trains on wasm). */
+/**
+ * The model a backend choice times for a run: the flow policy's; undefined for a family that is not timed, and for a
+ * policy on camera images, whose timing calls have no images to feed it (they train on wasm).
+ */
 export function timedModel(config: RunConfig, checkpoint: FamilyCheckpoint | undefined): { config: RunConfig; checkpoint?: PolicyCheckpoint } | undefined {
-  if (config.policy.kind !== 'flow') return undefined;
+  if (config.policy.kind !== 'flow' || config.env.obs_type === 'rgb' || config.env.obs_type === 'rgbd') return undefined;
   return { config, checkpoint: flowOnly(checkpoint) };
 }

@@ -69,7 +69,7 @@ async function decide(policy: FlowPolicy, config: RunConfig, obs: Float32Array, 
 }
 
 /** A minibatch's rows as flat arrays, from one sampled decision batch (chains, masks and old log-probs are real). */
-async function minibatchArrays(policy: FlowPolicy, config: RunConfig, rows: number, rng: Rng): Promise<Record<keyof PpoMinibatch, { values: Float32Array; shape: number[] }>> {
+async function minibatchArrays(policy: FlowPolicy, config: RunConfig, rows: number, rng: Rng): Promise<Record<Exclude<keyof PpoMinibatch, 'images'>, { values: Float32Array; shape: number[] }>> {
   const { sample, stored } = await decide(policy, config, randomObs(policy, rows, rng), rng);
   const { horizon, actionDim } = policy.options;
   const steps = sample.steps;

@@ -6,7 +6,7 @@
  */
 import { CheckpointError } from '../errors';
 import { MinMaxNormalizer, type MinMaxStats } from '../policy/normalizer';
-import { obsFrameSize, type FlowPolicyOptions } from '../policy/options';
+import { obsFrameSize, obsTypeOfPolicy, type FlowPolicyOptions } from '../policy/options';
 import { expectedParameterShapes } from '../policy/param-shapes';
 import type { AdamMoments, RunProgress, TensorData } from './checkpoint-types';
 import type { CheckpointFile } from './checkpoint-file';
@@ -91,20 +91,43 @@ export interface ExpectedEnvShapes {
   /** Values in one observation frame (for point clouds, N×3 points plus proprioception). */
   obsFrameSize?: number;
   actionDim?: number;
+  /** Image observations: the cameras ('default' matches any), image size and channels the env gives. */
+  image?: ImageShape;
 }
+
+/** Cameras, size and channels of one observation's images. */
+type ImageShape = { readonly cameras: readonly string[]; readonly size: number; readonly channels: 3 | 4 };
+
+const OBSERVATION_WORDS: Record<FlowPolicyOptions['obsEncoder'], string> = { state: 'state observations', pointcloud: 'point clouds', image: 'camera images' };
 
 function describePolicy(architecture: FlowPolicyOptions): string {
   const net = architecture.velocityNet === 'ditx' ? 'DiT-X' : architecture.velocityNet === 'unet1d' ? 'UNet1D' : 'MLP';
-  return `${net} policy on ${architecture.obsEncoder === 'pointcloud' ? 'point clouds' : 'state observations'}`;
+  return `${net} policy on ${OBSERVATION_WORDS[architecture.obsEncoder]}`;
+}
+
+const imageWords = (image: ImageShape) => `${image.cameras.join(', ')} at ${image.size}×${image.size} ${image.channels === 4 ? 'rgbd' : 'rgb'}`;
+
+/** The checkpoint's cameras, image size and channels against the env's; 'default' cameras match the checkpoint's. */
+function checkImages(architecture: FlowPolicyOptions, expected: NonNullable<ExpectedEnvShapes['image']>): void {
+  const image = architecture.image!;
+  const cameras = expected.cameras.length === 1 && expected.cameras[0] === 'default' ? image.cameras : expected.cameras;
+  const same = cameras.length === image.cameras.length && cameras.every((name, index) => name === image.cameras[index])
+    && expected.size === image.size && expected.channels === image.channels;
+  if (!same) {
+    throw new CheckpointError(
+      `checkpoint's policy sees ${imageWords(image)}, but this run's env gives ${imageWords({ ...expected, cameras })}; use env.camera=${image.cameras.join(',')} env.image_size=${image.size} env.obs_type=${obsTypeOfPolicy(architecture)}`,
+    );
+  }
 }
 
 function checkArchitecture(architecture: FlowPolicyOptions, expected: ExpectedEnvShapes | undefined): void {
   if (!expected) return;
   if (expected.obsEncoder !== undefined && expected.obsEncoder !== architecture.obsEncoder) {
     throw new CheckpointError(
-      `checkpoint holds a ${describePolicy(architecture)}, but this run's env gives ${expected.obsEncoder === 'pointcloud' ? 'point clouds' : 'state observations'} (env.obs_type=${expected.obsEncoder}); use env.obs_type=${architecture.obsEncoder}`,
+      `checkpoint holds a ${describePolicy(architecture)}, but this run's env gives ${OBSERVATION_WORDS[expected.obsEncoder]} (env.obs_type=${expected.obsEncoder === 'image' ? 'rgb or rgbd' : expected.obsEncoder}); use env.obs_type=${obsTypeOfPolicy(architecture)}`,
     );
   }
+  if (expected.image && architecture.image) checkImages(architecture, expected.image);
   if (expected.obsFrameSize !== undefined && expected.obsFrameSize !== obsFrameSize(architecture)) {
     throw new CheckpointError(`checkpoint expects observation frames of ${obsFrameSize(architecture)} values, but the run's env gives ${expected.obsFrameSize}`);
   }

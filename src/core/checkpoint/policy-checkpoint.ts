@@ -3,7 +3,7 @@ import type { RunConfig } from '../config/run-config';
 import { CheckpointError } from '../errors';
 import { FlowPolicy } from '../policy/flow-policy';
 import type { MinMaxStats } from '../policy/normalizer';
-import type { FlowPolicyOptions } from '../policy/options';
+import { obsTypeOfPolicy, type FlowPolicyOptions } from '../policy/options';
 import type { PolicyBundle } from '../policy/policy-bundle';
 import type { AdamMoments, JsonObject, OptimizerState, RunProgress, TensorData } from './checkpoint-types';
 import type { FlowtuneContents } from './checkpoint-writer';
@@ -55,9 +55,11 @@ export function flowMetadata(parts: FlowMetadataParts): FlowtuneMetadata {
     task: parts.task,
     ...(hasTask(parts.task) ? { task_hash: getTask(parts.task).hash } : {}),
     shape_meta: {
-      obs: options.obsEncoder === 'pointcloud'
-        ? { point_cloud: { shape: [options.numPoints, 3] }, state: { shape: [options.nObsSteps, options.obsDim] } }
-        : { state: { shape: [options.nObsSteps, options.obsDim] } },
+      obs: {
+        ...(options.obsEncoder === 'pointcloud' ? { point_cloud: { shape: [options.numPoints, 3] } } : {}),
+        ...(options.image ? { image: { shape: [options.image.cameras.length, options.image.size, options.image.size, options.image.channels] } } : {}),
+        state: { shape: [options.nObsSteps, options.obsDim] },
+      },
       action: { shape: [options.actionDim] },
     },
     architecture: { ...(options.prediction === 'epsilon' ? { kind: 'diffusion' } : {}), ...(options as unknown as JsonObject), denoise_steps: config.policy.denoise_steps, n_action_steps: config.policy.n_action_steps },
@@ -157,9 +159,14 @@ export function configFromCheckpoint(base: RunConfig, metadata: FlowtuneMetadata
   return {
     ...base,
     task: metadata.task as RunConfig['task'],
-    env: { ...base.env, ...(arch.obsEncoder === 'pointcloud' ? { ...storedPointCloudEnv(metadata), num_points: arch.numPoints } : { obs_type: 'state' }) },
+    env: {
+      ...base.env, obs_type: obsTypeOfPolicy(arch),
+      ...(arch.obsEncoder === 'pointcloud' ? { ...storedPointCloudEnv(metadata), num_points: arch.numPoints } : {}),
+      ...(arch.image ? { camera: arch.image.cameras.join(','), image_size: arch.image.size } : {}),
+    },
     policy: {
       ...base.policy,
+      ...(arch.image ? { cnn_channels: [...arch.image.convChannels], image_features: arch.image.featureDim } : {}),
       horizon: arch.horizon,
       n_obs_steps: arch.nObsSteps,
       hidden: [...arch.velocityHidden],

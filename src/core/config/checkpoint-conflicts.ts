@@ -5,7 +5,7 @@
  * Sampling settings that leave shapes alone (policy.denoise_steps, policy.n_action_steps)
  * are not conflicts: the checkpoint's values are only their defaults.
  */
-import { hasPointCloud } from '../envs/task-types';
+import { hasPointCloud, isImageObsMode, readsCameras } from '../envs/task-types';
 import { ConfigError } from '../errors';
 import { getField } from './access';
 import { fieldValuesEqual } from './diff';
@@ -19,15 +19,22 @@ export const CHECKPOINT_SHAPE_KEYS: readonly ConfigKey[] = [
   'policy.kind', 'policy.gaussian_hidden', 'policy.denoise_steps', 'policy.velocity_net', 'policy.hidden', 'policy.encoder_hidden', 'policy.value_hidden', 'policy.noise_head_hidden',
   'policy.value_on', 'policy.horizon', 'policy.n_obs_steps', 'policy.ditx_dim', 'policy.ditx_depth', 'policy.ditx_heads',
   'policy.unet_dims', 'policy.unet_kernel', 'policy.unet_groups',
-  'env.obs_type', 'env.control_mode', 'env.num_points', 'env.camera', 'env.image_size',
+  'env.obs_type', 'env.control_mode', 'env.num_points', 'env.camera', 'env.image_size', 'policy.cnn_channels', 'policy.image_features',
 ];
+
+/** Keys that shape only an image policy's encoder. */
+const IMAGE_ENCODER_KEYS: ReadonlySet<ConfigKey> = new Set<ConfigKey>(['policy.cnn_channels', 'policy.image_features']);
 
 const FLOW_ONLY_KEYS: ReadonlySet<ConfigKey> = new Set<ConfigKey>([
   'policy.velocity_net', 'policy.hidden', 'policy.encoder_hidden', 'policy.value_hidden', 'policy.noise_head_hidden', 'policy.value_on',
   'policy.ditx_dim', 'policy.ditx_depth', 'policy.ditx_heads', 'policy.unet_dims', 'policy.unet_kernel', 'policy.unet_groups', 'env.num_points', 'env.camera', 'env.image_size',
+  'policy.cnn_channels', 'policy.image_features',
 ]);
 
-/** Whether `key` shapes a checkpoint with this config: DiT-X sizes only a DiT-X net, UNet sizes only a UNet1D, num_points only point clouds, the cameras only depth clouds (what the policy saw). */
+/**
+ * Whether `key` shapes a checkpoint with this config: DiT-X sizes only a DiT-X net, UNet sizes only a UNet1D, num_points
+ * only point clouds, the cameras only what reads them (depth clouds and images), the CNN's sizes only images.
+ */
 function shapesCheckpoint(key: ConfigKey, checkpoint: RunConfig): boolean {
   if (key === 'policy.gaussian_hidden') return checkpoint.policy.kind === 'gaussian';
   // A diffusion net is trained for its T steps (its cosine schedule); a flow policy samples with any K.
@@ -37,7 +44,8 @@ function shapesCheckpoint(key: ConfigKey, checkpoint: RunConfig): boolean {
   if (key.startsWith('policy.ditx_')) return checkpoint.policy.velocity_net === 'ditx';
   if (key.startsWith('policy.unet_')) return checkpoint.policy.velocity_net === 'unet1d';
   if (key === 'env.num_points') return hasPointCloud(checkpoint.env.obs_type);
-  if (key === 'env.camera' || key === 'env.image_size') return checkpoint.env.obs_type === 'depth_pointcloud';
+  if (key === 'env.camera' || key === 'env.image_size') return readsCameras(checkpoint.env.obs_type);
+  if (IMAGE_ENCODER_KEYS.has(key)) return isImageObsMode(checkpoint.env.obs_type);
   return true;
 }
 

@@ -89,6 +89,6 @@ describe('config field table', () => {
     expect(() => parseFieldValue('env.camera', 'front,')).toThrow(/^env\.camera must be one or more names/);
     expect(() => parseFieldValue('env.camera', 'front wrist')).toThrow(ConfigError);
     expect(fieldSpec('env.image_size')).toMatchObject({ kind: 'int', default: 64, min: 4, max: 512 });
-    expect(fieldSpec('env.obs_type')).toMatchObject({ values: ['state', 'pointcloud', 'depth_pointcloud'], default: 'state' });
+    expect(fieldSpec('env.obs_type')).toMatchObject({ values: ['state', 'pointcloud', 'depth_pointcloud', 'rgb', 'rgbd'], default: 'state' });
   });
 });

@@ -6,6 +6,8 @@
 import { configActionDim } from '../envs/task-controls';
 import { observationSpec } from '../envs/observation';
 import { getTask } from '../envs/task-registry';
+import { imageBytes } from '../envs/camera/image-layout';
+import { parseCameraList } from '../envs/camera/camera-lookup';
 import type { RunConfig } from './run-config';
 
 /**
@@ -20,14 +22,15 @@ export const MAX_ROLLOUT_BYTES = 2 ** 31;
  * Bytes the rollout buffer keeps per decision: the stacked observation (an upper bound when a
  * frozen encoder's features are kept instead), the chain [K+1, H, A], the stochastic-step mask [K],
  * the log-prob units (at most Ta·A), 7 floats (value, reward, chunk steps, final value, mask,
- * advantage, return) and 3 flags.
+ * advantage, return), 3 flags, and for image observations one observation's uint8 camera images
+ * (kept once per decision; an upper bound too when a frozen encoder's features replace them).
  */
 export function rolloutBytesPerDecision(config: RunConfig): number {
-  const frame = observationSpec(getTask(config.task), config.env.obs_type, config.env.num_points).dim;
+  const spec = observationSpec(getTask(config.task), config.env.obs_type, config.env.num_points, { cameras: parseCameraList(config.env.camera), imageSize: config.env.image_size });
   const actions = configActionDim(config);
   const { denoise_steps: denoiseSteps, horizon, n_obs_steps: nObsSteps, n_action_steps: nActionSteps } = config.policy;
-  const floats = nObsSteps * frame + (denoiseSteps + 1) * horizon * actions + denoiseSteps + nActionSteps * actions + 7;
-  return 4 * floats + 3;
+  const floats = nObsSteps * spec.dim + (denoiseSteps + 1) * horizon * actions + denoiseSteps + nActionSteps * actions + 7;
+  return 4 * floats + 3 + (spec.image ? imageBytes(spec.image) : 0);
 }
 
 const gibibytes = (bytes: number) => (bytes / 2 ** 30).toFixed(1);

@@ -56,6 +56,12 @@ export interface PolicyConfig {
   detach_critic_input: boolean;
   /** Keep the observation encoder fixed during PPO and store its features at rollout time (auto: point clouds only). */
   freeze_encoder: 'auto' | 'true' | 'false';
+  /** Output channels of the image encoder's strided convolutions (image observations). */
+  cnn_channels: number[];
+  /** Features per camera after the image encoder's projection and LayerNorm. */
+  image_features: number;
+  /** Random-shift augmentation of camera images in BC and PPO updates: pad in pixels; 0 = off. */
+  image_shift: number;
   /** Hidden widths of the value head. */
   value_hidden: number[];
   /** Hidden widths of the learnable noise head (noise.method=noise). */
@@ -185,15 +191,15 @@ export interface AdvantagesConfig {
 export interface EnvConfig {
   /** Action space: 4-D Cartesian delta or 8-D joint delta. */
   control_mode: string;
-  /** Observation: state vector, or a point cloud (surface-sampled, or from depth cameras) plus proprioception. */
-  obs_type: 'state' | 'pointcloud' | 'depth_pointcloud';
+  /** Observation: state vector, a point cloud (surface-sampled, or from depth cameras) plus proprioception, or camera images plus proprioception. */
+  obs_type: 'state' | 'pointcloud' | 'depth_pointcloud' | 'rgb' | 'rgbd';
   /** Reward shaping. */
   reward: 'dense' | 'sparse';
   /** Points per point-cloud observation. */
   num_points: number;
-  /** depth_pointcloud: the task's cameras by name, comma-separated; 'default' = the scene's first camera. */
+  /** depth_pointcloud, rgb and rgbd: the task's cameras by name, comma-separated; 'default' = the scene's first camera. */
   camera: string;
-  /** depth_pointcloud: each camera's image side in pixels. */
+  /** depth_pointcloud, rgb and rgbd: each camera's square image side in pixels. */
   image_size: number;
   /** Env worker threads; 0 = one per available core (resolveEnvWorkers). */
   workers: number;

@@ -6,13 +6,14 @@
  * a config it accepts runs without the sampler or the schedules refusing it.
  */
 import { ConfigError } from '../errors';
-import { hasPointCloud } from '../envs/task-types';
+import { hasPointCloud, isImageObsMode } from '../envs/task-types';
 import { getField } from './access';
 import { deriveSizes } from './derive';
 import { fieldValueProblem } from './field-values';
 import { CONFIG_KEYS } from './fields';
 import { rangeRuleProblems } from './range-rules';
 import { rolloutMemoryProblem } from './rollout-memory';
+import { convSides } from '../policy/image-encoder-options';
 import type { ConfigKey, RunConfig } from './run-config';
 
 export interface ConfigProblem {
@@ -34,7 +35,7 @@ function otherCrossFieldProblems(config: RunConfig): ConfigProblem[] {
     if (policy.horizon !== 1) add('policy.horizon', `policy.horizon (${policy.horizon}) must be 1 ${fix}: a Gaussian policy predicts one action per decision`);
     if (policy.n_action_steps !== 1) add('policy.n_action_steps', `policy.n_action_steps (${policy.n_action_steps}) must be 1 ${fix}: a Gaussian policy predicts one action per decision`);
     if (policy.n_obs_steps !== 1) add('policy.n_obs_steps', `policy.n_obs_steps (${policy.n_obs_steps}) must be 1 ${fix}: the Gaussian policy reads the current observation only`);
-    if (env.obs_type !== 'state') add('env.obs_type', `env.obs_type must be state ${fix}: the Gaussian policy has no point-cloud encoder`);
+    if (env.obs_type !== 'state') add('env.obs_type', `env.obs_type must be state ${fix}: the Gaussian policy has no point-cloud or image encoder`);
   }
   if (policy.kind === 'diffusion') {
     // DPPO's chain (DESIGN.md §17): DDIM thins the T DDPM steps evenly (how many steps a run fine-tunes is the family's check).
@@ -46,6 +47,7 @@ function otherCrossFieldProblems(config: RunConfig): ConfigProblem[] {
     }
     if (policy.freeze_encoder === 'true') add('policy.freeze_encoder', 'policy.freeze_encoder=true is not supported with policy.kind=diffusion: DPPO fine-tunes the whole net; use auto or false');
   }
+  if (isImageObsMode(env.obs_type)) problems.push(...imageProblems(config));
   if (hasPointCloud(env.obs_type) && policy.encoder_hidden.length === 0) {
     add('policy.encoder_hidden', `policy.encoder_hidden must name at least one width with env.obs_type=${env.obs_type}: it sizes the per-point MLP`);
   }
@@ -77,6 +79,25 @@ function otherCrossFieldProblems(config: RunConfig): ConfigProblem[] {
   }
   if (config.video.every > 0 && config.eval.every > 0 && config.video.every % config.eval.every !== 0) {
     add('video.every', `video.every (${config.video.every}) must be a multiple of eval.every (${config.eval.every}), since videos show eval episodes; or set video.every=0 to record at every evaluation`);
+  }
+  return problems;
+}
+
+/** What image observations (env.obs_type rgb, rgbd) need of the rest of the config. */
+function imageProblems(config: RunConfig): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const { policy, env } = config;
+  if (policy.kind === 'diffusion') {
+    problems.push({ field: 'policy.kind', message: `policy.kind=diffusion does not read camera images yet (env.obs_type=${env.obs_type}); use policy.kind=flow` });
+  }
+  if (policy.n_obs_steps !== 1) {
+    problems.push({ field: 'policy.n_obs_steps', message: `policy.n_obs_steps (${policy.n_obs_steps}) must be 1 with env.obs_type=${env.obs_type}: image observations keep no history (one observation's images per decision)` });
+  }
+  if (convSides({ size: env.image_size, convChannels: policy.cnn_channels }).at(-1)! < 1) {
+    problems.push({
+      field: 'policy.cnn_channels',
+      message: `policy.cnn_channels has ${policy.cnn_channels.length} stride-2 layers, which shrink env.image_size=${env.image_size} images to nothing; use fewer layers or a larger env.image_size`,
+    });
   }
   return problems;
 }

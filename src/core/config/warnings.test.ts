@@ -92,17 +92,19 @@ describe('configWarnings', () => {
     expect(configWarnings(withOverrides('env.num_points=64', 'env.obs_type=depth_pointcloud'), ['env.num_points'], STUDIO_HOST)).toEqual([]);
   });
 
-  it('warns that the camera keys do nothing unless the observation comes from depth cameras', () => {
+  it('warns that the camera keys do nothing unless the observation comes from the cameras (depth clouds, images)', () => {
     const given = ['env.camera', 'env.image_size'] as const;
     for (const obsType of ['state', 'pointcloud'] as const) {
       const config = withOverrides(`env.obs_type=${obsType}`, 'env.camera=front,wrist', 'env.image_size=32');
       expect(configWarnings(config, given, CLI_TRAIN_HOST)).toEqual([
-        `env.camera=front,wrist, env.image_size=32 do nothing with env.obs_type=${obsType}; only depth point clouds (env.obs_type=depth_pointcloud) render the task's cameras`,
+        `env.camera=front,wrist, env.image_size=32 do nothing with env.obs_type=${obsType}; only depth point clouds and camera images (env.obs_type=depth_pointcloud, rgb or rgbd) render the task's cameras`,
       ]);
     }
     expect(configWarnings(withOverrides('env.image_size=32'), ['env.image_size'], CLI_TRAIN_HOST))
-      .toEqual(["env.image_size=32 does nothing with env.obs_type=state; only depth point clouds (env.obs_type=depth_pointcloud) render the task's cameras"]);
-    expect(configWarnings(withOverrides('env.obs_type=depth_pointcloud', 'env.camera=wrist', 'env.image_size=32'), given, CLI_TRAIN_HOST)).toEqual([]);
+      .toEqual(["env.image_size=32 does nothing with env.obs_type=state; only depth point clouds and camera images (env.obs_type=depth_pointcloud, rgb or rgbd) render the task's cameras"]);
+    for (const obsType of ['depth_pointcloud', 'rgb', 'rgbd'] as const) {
+      expect(configWarnings(withOverrides(`env.obs_type=${obsType}`, 'env.camera=wrist', 'env.image_size=32'), given, CLI_TRAIN_HOST)).toEqual([]);
+    }
   });
 
   it('warns that advantages.grpo_filter does nothing without GRPO, and only where PPO trains', () => {

@@ -3,6 +3,7 @@
  * not errors: the run is sound, the setting is just ignored. Each comes at most once,
  * as one sentence naming the key, its value and why it has no effect.
  */
+import { isImageObsMode, readsCameras } from '../envs/task-types';
 import { getField } from './access';
 import { formatFieldValue } from './field-values';
 import type { ConfigKey, RunConfig, StageSection } from './run-config';
@@ -76,9 +77,14 @@ export function configWarnings(config: RunConfig, givenKeys: Iterable<ConfigKey>
     warnings.push(`${shown(config, 'env.num_points')} does nothing with env.obs_type=state; it sizes point-cloud observations only (env.obs_type=pointcloud or depth_pointcloud)`);
   }
   const cameraKeys = (['env.camera', 'env.image_size'] as const).filter((key) => given.has(key));
-  if (cameraKeys.length > 0 && config.env.obs_type !== 'depth_pointcloud') {
+  if (cameraKeys.length > 0 && !readsCameras(config.env.obs_type)) {
     const listed = cameraKeys.map((key) => shown(config, key)).join(', ');
-    warnings.push(`${listed} ${cameraKeys.length === 1 ? 'does' : 'do'} nothing with env.obs_type=${config.env.obs_type}; only depth point clouds (env.obs_type=depth_pointcloud) render the task's cameras`);
+    warnings.push(`${listed} ${cameraKeys.length === 1 ? 'does' : 'do'} nothing with env.obs_type=${config.env.obs_type}; only depth point clouds and camera images (env.obs_type=depth_pointcloud, rgb or rgbd) render the task's cameras`);
+  }
+  const encoderKeys = (['policy.cnn_channels', 'policy.image_features', 'policy.image_shift'] as const).filter((key) => given.has(key));
+  if (encoderKeys.length > 0 && !isImageObsMode(config.env.obs_type)) {
+    const listed = encoderKeys.map((key) => shown(config, key)).join(', ');
+    warnings.push(`${listed} ${encoderKeys.length === 1 ? 'does' : 'do'} nothing with env.obs_type=${config.env.obs_type}; image-encoder keys apply to image observations only (env.obs_type=rgb or rgbd)`);
   }
   if (given.has('policy.hidden') && config.policy.velocity_net === 'ditx') {
     warnings.push(`${shown(config, 'policy.hidden')} does nothing with policy.velocity_net=ditx; it sizes the MLP velocity net only (DiT-X takes policy.ditx_dim, ditx_depth and ditx_heads)`);

@@ -7,13 +7,16 @@
  * (offsets relative to the data section) and holds `__metadata__` with the task
  * metadata. Pure functions on Uint8Array, so Node and the browser share them.
  * `terminated` [E] (how each episode ended: 1 terminated, 0 truncated) is written when the set
- * knows it; files without it stay readable, and readers that predate it skip it.
+ * knows it; files without it stay readable, and readers that predate it skip it. Image demos
+ * (obs_mode rgb, rgbd) add `images` U8 [T, cameras, size, size, channels], as `__metadata__`'s
+ * `image` declares them.
  */
 import { ConfigError } from '../errors';
 import { checkDemoMetadata, DEMO_FORMAT, DEMO_FORMAT_VERSION, type DemoMetadata } from './demo-metadata';
 import type { Demonstrations } from './expert-rollout';
 import type { ObsSlice } from './task-types';
 import { getTask } from './task-registry';
+import { imageBytes } from './camera/image-layout';
 
 export { DEMO_FORMAT, DEMO_FORMAT_VERSION, type DemoMetadata } from './demo-metadata';
 
@@ -29,7 +32,7 @@ interface TensorEntry {
   data_offsets: [number, number];
 }
 
-const TENSORS = ['obs', 'actions', 'rewards', 'episode_starts', 'success', 'seeds', 'terminated'] as const;
+const TENSORS = ['obs', 'images', 'actions', 'rewards', 'episode_starts', 'success', 'seeds', 'terminated'] as const;
 type TensorName = (typeof TENSORS)[number];
 type TensorData = { dtype: DType; shape: number[]; array: Float32Array | Int32Array | Uint8Array };
 
@@ -39,8 +42,15 @@ function tensorsOf(demos: Demonstrations): Partial<Record<TensorName, TensorData
   if (demos.terminated && demos.terminated.length !== episodes) {
     throw new ConfigError('demos', `demos hold ${demos.terminated.length} episode ends (terminated) for ${episodes} episodes`);
   }
+  const image = demos.imageSpec;
+  if (Boolean(image) !== Boolean(demos.images)) throw new ConfigError('demos', 'demos with camera images need both their images and their camera layout (imageSpec)');
+  const imageShape = image ? [steps, image.cameras.length, image.size, image.size, image.channels] : [];
+  if (image && demos.images!.length !== imageShape.reduce((product, size) => product * size, 1)) {
+    throw new ConfigError('demos', `demos hold ${demos.images!.length} image bytes; ${steps} steps of [${imageShape.slice(1).join(', ')}] take ${imageShape.reduce((product, size) => product * size, 1)}`);
+  }
   return {
     obs: { dtype: 'F32', shape: [steps, demos.obsDim], array: demos.obs },
+    ...(image ? { images: { dtype: 'U8', shape: imageShape, array: demos.images! } as TensorData } : {}),
     actions: { dtype: 'F32', shape: [steps, demos.actionDim], array: demos.actions },
     rewards: { dtype: 'F32', shape: [steps], array: demos.rewards },
     episode_starts: { dtype: 'I32', shape: [episodes + 1], array: demos.episodeStarts },
@@ -75,6 +85,10 @@ export function writeDemoFile(demos: Demonstrations, metadata: DemoMetadata): Ui
   for (const name of names) {
     const tensor = tensors[name]!;
     const [begin] = (header[name] as TensorEntry).data_offsets;
+    if (tensor.dtype === 'U8') {
+      out.set(tensor.array as Uint8Array, dataStart + begin);
+      continue;
+    }
     for (let element = 0; element < tensor.array.length; element++) {
       const at = dataStart + begin + element * DTYPE_BYTES[tensor.dtype];
       if (tensor.dtype === 'F32') view.setFloat32(at, tensor.array[element], true);
@@ -127,13 +141,14 @@ export function readDemoFile(bytes: Uint8Array): { demos: Demonstrations; metada
     }
     return out;
   };
-  const { steps, episodes, obs_dim: obsDim, action_dim: actionDim } = metadata;
+  const { steps, episodes, obs_dim: obsDim, action_dim: actionDim, image } = metadata;
   const demos: Demonstrations = {
     task: metadata.task,
     obsMode: metadata.obs_mode,
     obsDim,
     actionDim,
     obs: read('obs', 'F32', [steps, obsDim]) as Float32Array,
+    ...(image ? { imageSpec: { ...image, cameras: [...image.cameras] }, images: read('images', 'U8', [steps, image.cameras.length, image.size, image.size, image.channels]) as Uint8Array } : {}),
     actions: read('actions', 'F32', [steps, actionDim]) as Float32Array,
     rewards: read('rewards', 'F32', [steps]) as Float32Array,
     episodeStarts: read('episode_starts', 'I32', [episodes + 1]) as Int32Array,
@@ -168,7 +183,9 @@ export function demoMetadataFor(
     obs_dim: demos.obsDim, obs_slices: options.obsSlices, control_mode: options.controlMode ?? getTask(demos.task).expert?.control ?? '', action_dim: demos.actionDim,
     episodes, steps: demos.actions.length / demos.actionDim, seed: options.seed, noise: options.noise,
     success_rate: episodes > 0 ? successes / episodes : 0, max_episode_steps: options.maxEpisodeSteps,
-    ...(options.cameras ? { camera: options.cameras.camera, image_size: options.cameras.imageSize } : {}),
+    ...(demos.imageSpec ? { image: { cameras: [...demos.imageSpec.cameras], size: demos.imageSpec.size, channels: demos.imageSpec.channels } } : {}),
+    // An image set's cameras are its `image`; a depth-cloud set names the cameras its points came from.
+    ...(options.cameras && !demos.imageSpec ? { camera: options.cameras.camera, image_size: options.cameras.imageSize } : {}),
   };
 }
 
@@ -179,6 +196,7 @@ export function firstDemoEpisodes(demos: Demonstrations, count: number): Demonst
   return {
     ...demos,
     obs: demos.obs.slice(0, rows * demos.obsDim),
+    ...(demos.images && demos.imageSpec ? { images: demos.images.slice(0, rows * imageBytes(demos.imageSpec)) } : {}),
     actions: demos.actions.slice(0, rows * demos.actionDim),
     rewards: demos.rewards.slice(0, rows),
     episodeStarts: demos.episodeStarts.slice(0, episodes + 1),

@@ -4,7 +4,17 @@
  */
 import { ConfigError } from '../errors';
 import { PLAIN_NAME, PLAIN_NAME_LIST } from '../config/fields';
-import { OBS_MODES, type ObsMode, type ObsSlice, type TaskName } from './task-types';
+import { isImageObsMode, OBS_MODES, type ObsMode, type ObsSlice, type TaskName } from './task-types';
+import { MAX_IMAGE_SIZE, MIN_IMAGE_SIZE } from './camera/pinhole';
+
+const MAX_DEMO_CAMERAS = 16;
+
+/** The camera images of each step of an image demos file (rgb, rgbd): its `images` tensor is [steps, cameras, size, size, channels]. */
+export interface DemoImageMetadata {
+  cameras: string[];
+  size: number;
+  channels: 3 | 4;
+}
 
 export const DEMO_FORMAT = 'flowtune-demos';
 export const DEMO_FORMAT_VERSION = 1;
@@ -24,7 +34,9 @@ export interface DemoMetadata {
   noise: number;
   success_rate: number;
   max_episode_steps: number;
-  /** depth_pointcloud demos: the cameras their points came from (env.camera, resolved) and their image side. */
+  /** Image observations (rgb, rgbd) only: the cameras, size and channels of every step's images. */
+  image?: DemoImageMetadata;
+  /** depth_pointcloud demos: the cameras their points came from (env.camera) and their image side. */
   camera?: string;
   image_size?: number;
 }
@@ -77,9 +89,22 @@ export function checkDemoMetadata(parsed: unknown): DemoMetadata {
   integerField(metadata, 'max_episode_steps', 1);
   for (const field of ['seed', 'noise', 'success_rate'] as const) numberField(metadata, field);
   checkSlices(metadata.obs_slices, obsDim);
+  if (isImageObsMode(metadata.obs_mode as string)) checkImage(metadata.image, metadata.obs_mode as ObsMode);
+  else if (metadata.image !== undefined) fail(`demo metadata field 'image' describes camera images, but obs_mode '${String(metadata.obs_mode)}' holds none`);
   if (metadata.camera !== undefined && (typeof metadata.camera !== 'string' || !PLAIN_NAME_LIST.test(metadata.camera))) {
     fail(`demo metadata field 'camera' must be camera names separated by commas, got ${shown(metadata.camera)}`);
   }
   if (metadata.image_size !== undefined) integerField(metadata, 'image_size', 1);
   return metadata as unknown as DemoMetadata;
+}
+
+/** The image metadata of an rgb or rgbd demos file: camera names, a size within bounds, the mode's channels. */
+function checkImage(value: unknown, mode: ObsMode): void {
+  const channels = mode === 'rgbd' ? 4 : 3;
+  const allowed = `{cameras: 1–${MAX_DEMO_CAMERAS} camera names, size: an integer in [${MIN_IMAGE_SIZE}, ${MAX_IMAGE_SIZE}], channels: ${channels}}`;
+  if (typeof value !== 'object' || value === null) fail(`demo metadata field 'image' must be ${allowed} for obs_mode '${mode}', got ${shown(value)}`);
+  const { cameras, size } = value as Record<string, unknown>;
+  const namesOk = Array.isArray(cameras) && cameras.length >= 1 && cameras.length <= MAX_DEMO_CAMERAS && cameras.every((name) => typeof name === 'string' && PLAIN_NAME.test(name));
+  const sizeOk = Number.isSafeInteger(size) && (size as number) >= MIN_IMAGE_SIZE && (size as number) <= MAX_IMAGE_SIZE;
+  if (!namesOk || !sizeOk || (value as Record<string, unknown>).channels !== channels) fail(`demo metadata field 'image' must be ${allowed} for obs_mode '${mode}', got ${shown(value)}`);
 }

@@ -58,7 +58,7 @@ describe('env.obs_type=depth_pointcloud', () => {
   });
 
   it('renders the same bytes in env worker threads as in the calling thread', async () => {
-    const config = { ...PICK_CUBE_DEPTH, numEnvs: 2, cameras: 'front,wrist' };
+    const config = { ...PICK_CUBE_DEPTH, numEnvs: 2, cameras: ['front', 'wrist'] };
     const actions = Float32Array.from([0.5, -0.5, -1, 1, -0.3, 0.2, -1, -1]);
     const local = withVectorEnv(mj, config, (env) => [env.reset([7, 8]).slice(), env.step(actions).obs.slice()]);
     const sharded = await createNodeShardedEnv(config, { numWorkers: 2 });
@@ -73,8 +73,8 @@ describe('env.obs_type=depth_pointcloud', () => {
   });
 
   it('refuses an unknown camera, listing the task\'s cameras, and a task without cameras', () => {
-    expect(() => new VectorEnv(mj, { ...PICK_CUBE_DEPTH, cameras: 'side' })).toThrow(
-      expect.objectContaining({ name: 'ConfigError', field: 'env.camera', message: "env.camera 'side' is not a camera of the scene; its cameras: front, wrist" }),
+    expect(() => new VectorEnv(mj, { ...PICK_CUBE_DEPTH, cameras: ['side'] })).toThrow(
+      expect.objectContaining({ name: 'ConfigError', field: 'env.camera', message: "env.camera 'side' is not a camera of task 'pick-cube'; its cameras: front, wrist" }),
     );
     expect(() => new VectorEnv(mj, { task: 'hopper', numEnvs: 1, obsMode: 'depth_pointcloud' })).toThrow(
       "task 'hopper' has no named camera in its scene, so it has no camera observation; add a <camera name=...> to its MJCF",

@@ -7,8 +7,9 @@ import { ShapeError, TaskError } from '../errors';
 import { createRng } from '../random';
 import type { Mujoco } from './mujoco-types';
 import { VectorEnv } from './vector-env';
+import { describeImageLayout, sameImageLayout } from './camera/image-layout';
 import { getTask } from './task-registry';
-import type { ObsMode, TaskName } from './task-types';
+import type { ImageLayout, ObsMode, TaskName } from './task-types';
 
 export interface ExpertRolloutOptions {
   task: TaskName;
@@ -19,8 +20,8 @@ export interface ExpertRolloutOptions {
   seeds?: readonly number[];
   obsMode?: ObsMode;
   numPoints?: number;
-  /** depth_pointcloud: camera names (comma-separated; 'default': the scene's first) and image side. */
-  cameras?: string;
+  /** Image observations: the cameras and image size (env.camera, env.image_size). */
+  cameras?: readonly string[];
   imageSize?: number;
   /** Called after each episode with (episodeIndex, success, unstable: the physics went unstable and ended it). */
   onEpisode?: (episodeIndex: number, success: boolean, unstable: boolean) => void;
@@ -33,6 +34,10 @@ export interface Demonstrations {
   actionDim: number;
   /** [T, obsDim] observation before each action. */
   obs: Float32Array;
+  /** Image observations: the cameras each step's images show (names resolved against the scene). */
+  imageSpec?: ImageLayout;
+  /** Image observations: [T, cameras, size, size, channels] uint8, the images of each step's observation. */
+  images?: Uint8Array;
   /** [T, actionDim] */
   actions: Float32Array;
   /** [T] */
@@ -59,10 +64,14 @@ export function taskExpert(taskName: TaskName): NonNullable<ReturnType<typeof ge
 
 export function collectExpertDemos(mj: Mujoco, options: ExpertRolloutOptions): Demonstrations {
   const expertSpec = taskExpert(options.task);
-  const env = new VectorEnv(mj, { task: options.task, numEnvs: 1, obsMode: options.obsMode ?? 'state', numPoints: options.numPoints, cameras: options.cameras, imageSize: options.imageSize, recordEpisodes: false, controlMode: expertSpec.control });
+  const env = new VectorEnv(mj, {
+    task: options.task, numEnvs: 1, obsMode: options.obsMode ?? 'state', numPoints: options.numPoints, cameras: options.cameras, imageSize: options.imageSize,
+    recordEpisodes: false, controlMode: expertSpec.control,
+  });
   try {
     const { obsSpec, actionDim } = env.config;
     const obsRows: Float32Array[] = [];
+    const imageRows: Uint8Array[] = [];
     const actionRows: Float32Array[] = [];
     const rewards: number[] = [];
     const episodeStarts = [0];
@@ -75,6 +84,7 @@ export function collectExpertDemos(mj: Mujoco, options: ExpertRolloutOptions): D
       const expert = expertSpec.create(options.noise, createRng((seed * 7919 + 17) >>> 0));
       expert.reset();
       let obs = env.reset([seed]);
+      let images = env.images();
       let succeeded = false;
       let ended = false;
       const unstableBefore = env.metrics().unstableResets;
@@ -82,10 +92,12 @@ export function collectExpertDemos(mj: Mujoco, options: ExpertRolloutOptions): D
         const action = new Float32Array(actionDim);
         expert.act(env.env(0), action);
         obsRows.push(obs);
+        if (env.imageSpec) imageRows.push(images);
         actionRows.push(action);
         const result = env.step(action);
         rewards.push(result.reward[0]);
         obs = result.obs;
+        images = result.images ?? images;
         if (result.success[0]) succeeded = true;
         if (result.terminated[0]) ended = true;
         if (result.terminated[0] || result.truncated[0]) break;
@@ -100,14 +112,22 @@ export function collectExpertDemos(mj: Mujoco, options: ExpertRolloutOptions): D
     obsRows.forEach((row, rowIndex) => obs.set(row, rowIndex * obsSpec.dim));
     const actions = new Float32Array(actionRows.length * actionDim);
     actionRows.forEach((row, rowIndex) => actions.set(row, rowIndex * actionDim));
+    const imageFields = env.imageSpec ? { imageSpec: env.imageSpec, images: joinRows(imageRows, env.imageBytes) } : {};
     return {
-      task: options.task, obsMode: obsSpec.mode, obsDim: obsSpec.dim, actionDim, obs, actions,
+      task: options.task, obsMode: obsSpec.mode, obsDim: obsSpec.dim, actionDim, obs, ...imageFields, actions,
       rewards: Float32Array.from(rewards), episodeStarts: Int32Array.from(episodeStarts),
       success: Uint8Array.from(success), seeds: Int32Array.from(seeds), terminated: Uint8Array.from(terminated),
     };
   } finally {
     env.dispose();
   }
+}
+
+/** Rows of `width` bytes, one after another. */
+function joinRows(rows: readonly Uint8Array[], width: number): Uint8Array {
+  const out = new Uint8Array(rows.length * width);
+  rows.forEach((row, rowIndex) => out.set(row, rowIndex * width));
+  return out;
 }
 
 /** Concatenates demonstration sets of one task and observation, episodes in the given order. */
@@ -117,6 +137,9 @@ export function mergeDemonstrations(parts: readonly Demonstrations[]): Demonstra
   for (const part of parts) {
     if (part.task !== first.task || part.obsMode !== first.obsMode || part.obsDim !== first.obsDim || part.actionDim !== first.actionDim) {
       throw new ShapeError('demos', `demonstrations of ${part.task} (${part.obsMode}, obs ${part.obsDim}, act ${part.actionDim}) cannot join ${first.task} (${first.obsMode}, obs ${first.obsDim}, act ${first.actionDim})`);
+    }
+    if (Boolean(part.images) !== Boolean(first.images) || (part.imageSpec && first.imageSpec && !sameImageLayout(part.imageSpec, first.imageSpec))) {
+      throw new ShapeError('demos', `demonstrations with images of ${part.imageSpec ? describeImageLayout(part.imageSpec) : 'no camera'} cannot join ones of ${first.imageSpec ? describeImageLayout(first.imageSpec) : 'no camera'}`);
     }
   }
   const join = <T extends Float32Array | Int32Array | Uint8Array>(arrays: T[], make: (length: number) => T): T => {
@@ -136,6 +159,7 @@ export function mergeDemonstrations(parts: readonly Demonstrations[]): Demonstra
   return {
     task: first.task, obsMode: first.obsMode, obsDim: first.obsDim, actionDim: first.actionDim,
     obs: join(parts.map((part) => part.obs), (n) => new Float32Array(n)),
+    ...(first.images ? { imageSpec: first.imageSpec, images: join(parts.map((part) => part.images!), (n) => new Uint8Array(n)) } : {}),
     actions: join(parts.map((part) => part.actions), (n) => new Float32Array(n)),
     rewards: join(parts.map((part) => part.rewards), (n) => new Float32Array(n)),
     episodeStarts: Int32Array.from(starts),

@@ -4,6 +4,7 @@ import type { Mujoco } from './mujoco-types';
 import type { EpisodeRecord } from './task-env';
 import { VectorEnv, type VectorChunkResult, type VectorEnvMetrics, type VectorEnvSnapshot } from './vector-env';
 import type { VectorEnvConfig } from './vector-env-config';
+import type { ImageLayout } from './task-types';
 
 export class InThreadBatchEnv implements BatchEnv {
   readonly env: VectorEnv;
@@ -15,6 +16,8 @@ export class InThreadBatchEnv implements BatchEnv {
   get numEnvs(): number { return this.env.numEnvs; }
   get obsDim(): number { return this.env.obsDim; }
   get actionDim(): number { return this.env.config.actionDim; }
+  get imageSpec(): ImageLayout | undefined { return this.env.imageSpec; }
+  images(): Uint8Array { return this.env.images(); }
 
   async reset(seeds: ArrayLike<number>): Promise<Float32Array> { return this.env.reset(seeds); }
   async stepChunk(actions: Float32Array, nSteps: number, gamma: number): Promise<VectorChunkResult> { return this.env.stepChunk(actions, nSteps, gamma); }

@@ -3,6 +3,7 @@
  * Numbers cross threads as Float32Arrays: transferred, or written into
  * SharedArrayBuffers when both sides can share memory (DESIGN.md §2, §5).
  */
+import type { ImageLayout } from './task-types';
 import type { VectorEnvSnapshot } from './vector-env';
 import type { VectorEnvConfig } from './vector-env-config';
 
@@ -33,6 +34,23 @@ export interface ShardSharedBuffers {
   steps: SharedArrayBuffer;
   /** Uint8 [numEnvs × 3]: terminated, truncated, success. */
   flags: SharedArrayBuffer;
+  /** Image observations only: Uint8 [numEnvs × imageBytes], the images of obs and of finalObs. */
+  images?: SharedArrayBuffer;
+  finalImages?: SharedArrayBuffer;
+}
+
+/** What a shard says after init: its sizes, and the cameras its images show (names resolved against the scene). */
+export interface ShardInitResult {
+  obsDim: number;
+  actionDim: number;
+  imageSpec?: ImageLayout;
+}
+
+/** A reset's reply when results travel in messages. */
+export interface ShardResetPayload {
+  obs: Float32Array;
+  /** Image observations only: [numEnvs × imageBytes] */
+  images?: Uint8Array;
 }
 
 export type ShardRequest =
@@ -57,6 +75,9 @@ export interface ShardStepPayload {
   steps: Int32Array;
   /** [numEnvs × 3]: terminated, truncated, success. */
   flags: Uint8Array;
+  /** Image observations only: [numEnvs × imageBytes] the images of obs and of finalObs. */
+  images?: Uint8Array;
+  finalImages?: Uint8Array;
 }
 
 /** A named error after structured clone (DESIGN.md §9: branch on name). */

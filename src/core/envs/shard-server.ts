@@ -8,7 +8,7 @@ import { collectExpertDemos } from './expert-rollout';
 import { VectorEnv } from './vector-env';
 import { loadTaskModule } from './task-definition';
 import { getTask, hasTask, registerTask } from './task-registry';
-import type { ShardErrorPayload, ShardPort, ShardReply, ShardRequest, ShardSharedBuffers, ShardStepPayload } from './shard-protocol';
+import type { ShardErrorPayload, ShardInitResult, ShardPort, ShardReply, ShardRequest, ShardResetPayload, ShardSharedBuffers, ShardStepPayload } from './shard-protocol';
 
 function errorPayload(error: unknown): ShardErrorPayload {
   if (error instanceof Error) {
@@ -47,7 +47,8 @@ export function serveEnvShard(mujoco: Mujoco | Promise<Mujoco>, port: ShardPort,
       env?.dispose();
       env = new VectorEnv(mj!, request.config);
       shared = request.shared;
-      return { result: { obsDim: env.obsDim, actionDim: env.config.actionDim }, transfer: [] };
+      const result: ShardInitResult = { obsDim: env.obsDim, actionDim: env.config.actionDim, ...(env.imageSpec ? { imageSpec: env.imageSpec } : {}) };
+      return { result, transfer: [] };
     }
     if (request.type === 'buffers') {
       shared = request.shared;
@@ -57,11 +58,14 @@ export function serveEnvShard(mujoco: Mujoco | Promise<Mujoco>, port: ShardPort,
     switch (request.type) {
       case 'reset': {
         const obs = env.reset(request.seeds);
+        const images = env.imageSpec ? env.images() : undefined;
         if (shared) {
           new Float32Array(shared.obs).set(obs);
+          if (images) new Uint8Array(shared.images!).set(images);
           return { result: null, transfer: [] };
         }
-        return { result: obs, transfer: [obs.buffer] };
+        const payload: ShardResetPayload = { obs, ...(images ? { images } : {}) };
+        return { result: payload, transfer: images ? [obs.buffer, images.buffer] : [obs.buffer] };
       }
       case 'step': {
         const count = env.numEnvs * request.nSteps * env.config.actionDim;
@@ -80,10 +84,18 @@ export function serveEnvShard(mujoco: Mujoco | Promise<Mujoco>, port: ShardPort,
           new Float32Array(shared.reward).set(chunk.reward);
           new Int32Array(shared.steps).set(chunk.steps);
           new Uint8Array(shared.flags).set(flags);
+          if (chunk.images) new Uint8Array(shared.images!).set(chunk.images);
+          if (chunk.finalImages) new Uint8Array(shared.finalImages!).set(chunk.finalImages);
           return { result: null, transfer: [] };
         }
         const payload: ShardStepPayload = { obs: chunk.obs, finalObs: chunk.finalObs, stepObs: chunk.stepObs, reward: chunk.reward, steps: chunk.steps, flags };
-        return { result: payload, transfer: [chunk.obs.buffer, chunk.finalObs.buffer, chunk.stepObs.buffer, chunk.reward.buffer, chunk.steps.buffer, flags.buffer] };
+        const transfer: Transferable[] = [chunk.obs.buffer, chunk.finalObs.buffer, chunk.stepObs.buffer, chunk.reward.buffer, chunk.steps.buffer, flags.buffer];
+        if (chunk.images && chunk.finalImages) {
+          payload.images = chunk.images;
+          payload.finalImages = chunk.finalImages;
+          transfer.push(chunk.images.buffer, chunk.finalImages.buffer);
+        }
+        return { result: payload, transfer };
       }
       case 'drain': {
         const episodes = env.drainEpisodes();
@@ -99,7 +111,9 @@ export function serveEnvShard(mujoco: Mujoco | Promise<Mujoco>, port: ShardPort,
       case 'expert': {
         const { task, obsMode, numPoints, cameras, imageSize } = env.config;
         const demos = collectExpertDemos(mj!, { task, obsMode, numPoints, cameras, imageSize, episodes: request.seeds.length, seed: 0, seeds: request.seeds, noise: request.noise });
-        return { result: demos, transfer: [demos.obs.buffer, demos.actions.buffer, demos.rewards.buffer, demos.episodeStarts.buffer, demos.success.buffer, demos.seeds.buffer] };
+        const transfer: Transferable[] = [demos.obs.buffer, demos.actions.buffer, demos.rewards.buffer, demos.episodeStarts.buffer, demos.success.buffer, demos.seeds.buffer];
+        if (demos.images) transfer.push(demos.images.buffer);
+        return { result: demos, transfer };
       }
       case 'dispose':
         env.dispose();

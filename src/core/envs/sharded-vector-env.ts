@@ -11,7 +11,9 @@ import type { EpisodeRecord } from './task-env';
 import type { VectorChunkResult, VectorEnvMetrics, VectorEnvSnapshot, VectorStepResult } from './vector-env';
 import { checkChunkActions, checkSeeds, resolveVectorEnvConfig, type ResolvedVectorEnvConfig, type VectorEnvConfig } from './vector-env-config';
 import type { BatchEnv } from './batch-env';
-import type { ShardErrorPayload, ShardPort, ShardReply, ShardRequest, ShardSharedBuffers, ShardStepPayload } from './shard-protocol';
+import type { ShardErrorPayload, ShardInitResult, ShardPort, ShardReply, ShardRequest, ShardResetPayload, ShardSharedBuffers, ShardStepPayload } from './shard-protocol';
+import type { ImageLayout } from './task-types';
+import { imageBytes } from './camera/image-layout';
 
 export interface ShardedVectorEnvOptions {
   /** Workers to use; default: hardware concurrency minus one, at least 1, at most numEnvs. */
@@ -71,6 +73,10 @@ export class ShardedVectorEnv implements BatchEnv {
   private readonly shards: Shard[] = [];
   private nextId = 1;
   private maxChunkSteps: number;
+  /** Image observations: the cameras the shards render (their names resolved by the first shard's scene). */
+  private resolvedImageSpec?: ImageLayout;
+  /** [numEnvs × imageBytes] the current observation's images, gathered from the shards' replies. */
+  private currentImages = new Uint8Array(0);
 
   private constructor(config: VectorEnvConfig, options: ShardedVectorEnvOptions) {
     this.config = resolveVectorEnvConfig(config);
@@ -102,7 +108,9 @@ export class ShardedVectorEnv implements BatchEnv {
       envOffset += numEnvs;
     }
     try {
-      await Promise.all(env.shards.map((shard) => env.request(shard, { type: 'init', id: 0, config: { ...config, numEnvs: shard.numEnvs }, shared: shard.shared })));
+      const inits = (await Promise.all(env.shards.map((shard) => env.request(shard, { type: 'init', id: 0, config: { ...config, numEnvs: shard.numEnvs }, shared: shard.shared })))) as ShardInitResult[];
+      env.resolvedImageSpec = inits[0].imageSpec;
+      env.currentImages = new Uint8Array(config.numEnvs * env.imageBytes);
     } catch (error) {
       await env.dispose();
       throw error;
@@ -122,9 +130,24 @@ export class ShardedVectorEnv implements BatchEnv {
     return this.config.actionDim;
   }
 
+  get imageSpec(): ImageLayout | undefined {
+    return this.resolvedImageSpec;
+  }
+
+  /** Bytes of one env's images per observation (the layout asked for has as many cameras as the resolved one); 0 without images. */
+  private get imageBytes(): number {
+    return this.config.obsSpec.image ? imageBytes(this.config.obsSpec.image) : 0;
+  }
+
+  images(): Uint8Array {
+    return this.currentImages.slice();
+  }
+
   private allocateShared(numEnvs: number): ShardSharedBuffers {
     const obsBytes = numEnvs * this.obsDim * 4;
+    const images = numEnvs * this.imageBytes;
     return {
+      ...(images > 0 ? { images: new SharedArrayBuffer(images), finalImages: new SharedArrayBuffer(images) } : {}),
       control: new SharedArrayBuffer(8),
       actions: new SharedArrayBuffer(numEnvs * this.maxChunkSteps * this.actionDim * 4),
       maxChunkSteps: this.maxChunkSteps,
@@ -181,15 +204,20 @@ export class ShardedVectorEnv implements BatchEnv {
   async reset(seeds: ArrayLike<number>): Promise<Float32Array> {
     checkSeeds(seeds, this.numEnvs);
     const obs = new Float32Array(this.numEnvs * this.obsDim);
+    const images = new Uint8Array(this.numEnvs * this.imageBytes);
     await Promise.all(this.shards.map(async (shard) => {
       const shardSeeds = Array.from({ length: shard.numEnvs }, (_, local) => seeds[shard.envOffset + local]);
+      let payload: ShardResetPayload;
       if (shard.shared) {
         await this.requestShared(shard, { type: 'reset', id: 0, seeds: shardSeeds });
-        obs.set(new Float32Array(shard.shared.obs), shard.envOffset * this.obsDim);
+        payload = { obs: new Float32Array(shard.shared.obs), ...(shard.shared.images ? { images: new Uint8Array(shard.shared.images) } : {}) };
       } else {
-        obs.set((await this.request(shard, { type: 'reset', id: 0, seeds: shardSeeds })) as Float32Array, shard.envOffset * this.obsDim);
+        payload = (await this.request(shard, { type: 'reset', id: 0, seeds: shardSeeds })) as ShardResetPayload;
       }
+      obs.set(payload.obs, shard.envOffset * this.obsDim);
+      if (payload.images) images.set(payload.images, shard.envOffset * this.imageBytes);
     }));
+    this.currentImages = images;
     return obs;
   }
 
@@ -208,6 +236,11 @@ export class ShardedVectorEnv implements BatchEnv {
       steps: new Int32Array(n), terminated: new Uint8Array(n), truncated: new Uint8Array(n), success: new Uint8Array(n),
       stepObs: new Float32Array(n * nSteps * this.obsDim),
     };
+    const bytes = this.imageBytes;
+    if (bytes > 0) {
+      result.images = new Uint8Array(n * bytes);
+      result.finalImages = new Uint8Array(n * bytes);
+    }
     if (this.sharedMemory && nSteps > this.maxChunkSteps) await this.growSharedActions(nSteps);
     await Promise.all(this.shards.map(async (shard) => {
       const begin = shard.envOffset * nSteps * dim;
@@ -220,6 +253,7 @@ export class ShardedVectorEnv implements BatchEnv {
           obs: new Float32Array(shard.shared.obs), finalObs: new Float32Array(shard.shared.finalObs), reward: new Float32Array(shard.shared.reward),
           stepObs: new Float32Array(shard.shared.stepObs, 0, shard.numEnvs * nSteps * this.obsDim),
           steps: new Int32Array(shard.shared.steps), flags: new Uint8Array(shard.shared.flags),
+          ...(shard.shared.images ? { images: new Uint8Array(shard.shared.images), finalImages: new Uint8Array(shard.shared.finalImages!) } : {}),
         };
       } else {
         payload = (await this.request(shard, { type: 'step', id: 0, nSteps, gamma, actions: shardActions }, [shardActions.buffer])) as ShardStepPayload;
@@ -229,12 +263,15 @@ export class ShardedVectorEnv implements BatchEnv {
       result.stepObs.set(payload.stepObs, shard.envOffset * nSteps * this.obsDim);
       result.reward.set(payload.reward, shard.envOffset);
       result.steps.set(payload.steps, shard.envOffset);
+      if (payload.images) result.images!.set(payload.images, shard.envOffset * bytes);
+      if (payload.finalImages) result.finalImages!.set(payload.finalImages, shard.envOffset * bytes);
       for (let local = 0; local < shard.numEnvs; local++) {
         result.terminated[shard.envOffset + local] = payload.flags[local * 3];
         result.truncated[shard.envOffset + local] = payload.flags[local * 3 + 1];
         result.success[shard.envOffset + local] = payload.flags[local * 3 + 2];
       }
     }));
+    if (result.images) this.currentImages = result.images.slice();
     return result;
   }
 
@@ -261,11 +298,15 @@ export class ShardedVectorEnv implements BatchEnv {
     const parts = (await Promise.all(this.shards.map((shard) => this.request(shard, { type: 'snapshot', id: 0 })))) as VectorEnvSnapshot[];
     const obs = new Float32Array(this.numEnvs * this.obsDim);
     parts.forEach((part, shardIndex) => obs.set(part.obs, this.shards[shardIndex].envOffset * this.obsDim));
+    const bytes = this.imageBytes;
+    const images = new Uint8Array(this.numEnvs * bytes);
+    parts.forEach((part, shardIndex) => { if (part.images) images.set(part.images, this.shards[shardIndex].envOffset * bytes); });
     return {
       envs: parts.flatMap((part) => part.envs),
       seedStreams: parts.flatMap((part) => part.seedStreams),
       metrics: parts.reduce((sum, part) => addMetrics(sum, part.metrics), { clippedActions: 0, unstableResets: 0, envSteps: 0 }),
       obs,
+      ...(bytes > 0 ? { images } : {}),
     };
   }
 
@@ -274,6 +315,7 @@ export class ShardedVectorEnv implements BatchEnv {
     if (snapshot.envs.length !== this.numEnvs || snapshot.obs.length !== this.numEnvs * this.obsDim) {
       throw new EnvError(`saved env state is for ${snapshot.envs.length} envs; this batch has ${this.numEnvs} envs of obs size ${this.obsDim}`);
     }
+    const bytes = this.imageBytes;
     await Promise.all(this.shards.map((shard, shardIndex) => {
       const end = shard.envOffset + shard.numEnvs;
       const part: VectorEnvSnapshot = {
@@ -281,9 +323,11 @@ export class ShardedVectorEnv implements BatchEnv {
         seedStreams: snapshot.seedStreams.slice(shard.envOffset, end),
         metrics: shardIndex === 0 ? snapshot.metrics : { clippedActions: 0, unstableResets: 0, envSteps: 0 },
         obs: snapshot.obs.slice(shard.envOffset * this.obsDim, end * this.obsDim),
+        ...(snapshot.images ? { images: snapshot.images.slice(shard.envOffset * bytes, end * bytes) } : {}),
       };
       return this.request(shard, { type: 'restore', id: 0, snapshot: part });
     }));
+    if (snapshot.images) this.currentImages = snapshot.images.slice();
   }
 
   async metrics(): Promise<VectorEnvMetrics> {

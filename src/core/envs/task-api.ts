@@ -46,7 +46,10 @@ export interface ObservationSlice {
   dim: number;
   doc?: string;
   read(view: TaskView, out: Float32Array, offset: number): void;
-  /** Which observations carry it: 'state' (the default) and/or 'pointcloud' (beside the scene's points, surface-sampled or from a depth camera). */
+  /**
+   * Which observations carry it: 'state' (the default), 'pointcloud' (beside the scene's points, surface-sampled or
+   * from a depth camera) and/or 'rgb' and 'rgbd' (beside camera images: the proprioception an image policy reads).
+   */
   modes?: readonly ObservationSliceMode[];
 }
 
@@ -59,11 +62,12 @@ export interface ObservationGroup {
 
 /**
  * The observation an env gives: the state vector; N points sampled on the scene's geom surfaces
- * ('pointcloud'); or N points from the scene's cameras' depth ('depth_pointcloud', DESIGN.md §19).
+ * ('pointcloud'); N points from the scene's cameras' depth ('depth_pointcloud'); or camera images,
+ * rgb or rgb plus a depth byte ('rgb', 'rgbd'), beside proprioception (DESIGN.md §19).
  */
-export type ObsMode = 'state' | 'pointcloud' | 'depth_pointcloud';
+export type ObsMode = 'state' | 'pointcloud' | 'depth_pointcloud' | 'rgb' | 'rgbd';
 /** Which observations a slice joins: 'pointcloud' slices sit beside the points of both point-cloud observations. */
-export type ObservationSliceMode = 'state' | 'pointcloud';
+export type ObservationSliceMode = 'state' | 'pointcloud' | 'rgb' | 'rgbd';
 
 /**
  * How an action in [-1, 1] drives the scene: `motor` and `position` scale each action dim to its

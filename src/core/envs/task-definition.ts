@@ -10,6 +10,7 @@ import type { Mujoco } from './mujoco-types';
 import type { ObservationSliceMode, RewardMode, TaskExpert, TaskPointCloud, TaskRender, TaskScene, TaskSpec, TaskStepResult, TaskView } from './task-api';
 import { checkWorkspaceBox } from './camera/workspace-box';
 import { compileScene, readSceneSource, type SceneFiles, type SceneSource } from './task-scene';
+import { OBSERVATION_SLICE_MODES } from './task-types';
 
 /** A control with its action size resolved (motor and position: one dim per actuator). */
 export interface ResolvedControl {
@@ -89,7 +90,7 @@ function integerIn(origin: string, field: string, value: unknown, low: number, h
 
 function observationEntries(origin: string, value: unknown): ObservationEntry[] {
   if (!Array.isArray(value) || value.length === 0) throw new TaskError(`${origin}: observation must be a non-empty list of slices ({ name, dim, read })`);
-  const seen: Record<ObservationSliceMode, Set<string>> = { state: new Set(), pointcloud: new Set() };
+  const seen = Object.fromEntries(OBSERVATION_SLICE_MODES.map((mode) => [mode, new Set<string>()])) as Record<ObservationSliceMode, Set<string>>;
   return value.map((raw, index) => {
     const where = `observation[${index}]`;
     if (!isObject(raw) || !isFunction(raw.read)) throw new TaskError(`${origin}: ${where} must be an object with a read(view, out, offset) function`);
@@ -100,8 +101,8 @@ function observationEntries(origin: string, value: unknown): ObservationEntry[] 
       return { name: slice.name, dim: integerIn(origin, `${at}.dim`, slice.dim, 1, 1_000_000), doc: typeof slice.doc === 'string' ? slice.doc : '' };
     });
     const modes = raw.modes === undefined ? ['state' as const] : raw.modes;
-    if (!Array.isArray(modes) || modes.length === 0 || modes.some((mode) => mode !== 'state' && mode !== 'pointcloud')) {
-      throw new TaskError(`${origin}: ${where}.modes must list 'state' and/or 'pointcloud'`);
+    if (!Array.isArray(modes) || modes.length === 0 || modes.some((mode) => !(OBSERVATION_SLICE_MODES as readonly unknown[]).includes(mode))) {
+      throw new TaskError(`${origin}: ${where}.modes must list some of ${OBSERVATION_SLICE_MODES.map((mode) => `'${mode}'`).join(', ')}`);
     }
     for (const mode of modes as ObservationSliceMode[]) {
       for (const slice of slices) {
@@ -190,7 +191,10 @@ export function compileTask(exported: unknown, origin: TaskOrigin, mj?: Mujoco):
     if (!controls.has(control)) throw new TaskError(`${from}: expert.control '${control}' is not one of ${[...controls.keys()].join(', ')}`);
     expert = { control, create: spec.expert.create };
   }
-  const shape = JSON.stringify({ frameSkip, maxEpisodeSteps, stateSize, controls: [...controls.values()].map(({ name, kind, dim }) => [name, kind, dim]), observation: observation.map((entry) => [entry.slices, entry.modes]) });
+  // The image modes stay out of the hash, as they were before they existed, so checkpoints made earlier stay valid;
+  // an image policy's checkpoint records its proprioception size in its architecture.
+  const hashedModes = (modes: readonly ObservationSliceMode[]) => modes.filter((mode) => mode === 'state' || mode === 'pointcloud');
+  const shape = JSON.stringify({ frameSkip, maxEpisodeSteps, stateSize, controls: [...controls.values()].map(({ name, kind, dim }) => [name, kind, dim]), observation: observation.map((entry) => [entry.slices, hashedModes(entry.modes)]) });
   const assets = [...scene.assets].sort(([a], [b]) => a.localeCompare(b)).flatMap(([name, bytes]) => [name, bytes]);
   return {
     name: spec.name, doc: typeof spec.doc === 'string' ? spec.doc : '', origin: from,

@@ -4,11 +4,12 @@
  */
 import { ConfigError, EnvError, ShapeError } from '../errors';
 import { observationSpec } from './observation';
+import { DEFAULT_CAMERA } from './camera/camera-lookup';
 import { DEFAULT_NUM_POINTS } from './pointcloud';
 import { checkImageSize, DEFAULT_IMAGE_SIZE } from './camera/pinhole';
 import { taskControl, type TaskModuleRef } from './task-definition';
 import { getTask } from './task-registry';
-import { OBS_MODES, REWARD_MODES, type ObsMode, type ObsSpec, type RewardMode, type TaskName } from './task-types';
+import { isImageObsMode, OBS_MODES, REWARD_MODES, type ObsMode, type ObsSpec, type RewardMode, type TaskName } from './task-types';
 
 export interface VectorEnvConfig {
   task: TaskName;
@@ -20,9 +21,9 @@ export interface VectorEnvConfig {
   controlMode?: string;
   rewardMode?: RewardMode;
   numPoints?: number;
-  /** depth_pointcloud: the scene's cameras by name, comma-separated; 'default' or absent: its first camera (config env.camera). */
-  cameras?: string;
-  /** depth_pointcloud: each camera's image side in pixels (config env.image_size). */
+  /** depth_pointcloud, rgb and rgbd: the scene's cameras by name, in order; 'default' or absent: its first camera (config env.camera). */
+  cameras?: readonly string[];
+  /** depth_pointcloud, rgb and rgbd: each camera's square image side in pixels (config env.image_size). */
   imageSize?: number;
   /** Keep each episode's qpos trajectory (for replay and video). */
   recordEpisodes?: boolean;
@@ -65,10 +66,15 @@ export function resolveVectorEnvConfig(config: VectorEnvConfig): ResolvedVectorE
     throw new ConfigError('env.reward', `env.reward=${rewardMode} does nothing for task '${task.name}', whose reward is ${task.rewardModes.join(' or ')} only`);
   }
   const numPoints = config.numPoints ?? DEFAULT_NUM_POINTS;
+  const cameras = config.cameras && config.cameras.length > 0 ? [...config.cameras] : [DEFAULT_CAMERA];
   const imageSize = checkImageSize(config.imageSize ?? DEFAULT_IMAGE_SIZE);
+  const obsSpec = observationSpec(task, obsMode, numPoints, { cameras, imageSize });
+  if (isImageObsMode(obsMode) && obsSpec.dim === 0) {
+    throw new ConfigError('env.obs_type', `task '${task.name}' marks no observation slice for '${obsMode}', so its image observations would carry no proprioception; add '${obsMode}' to the modes of those slices`);
+  }
   return {
-    task: task.name, numEnvs: config.numEnvs, obsMode, controlMode: control.name, rewardMode, numPoints, cameras: config.cameras ?? 'default', imageSize,
-    recordEpisodes: config.recordEpisodes ?? true, obsSpec: observationSpec(task, obsMode, numPoints),
+    task: task.name, numEnvs: config.numEnvs, obsMode, controlMode: control.name, rewardMode, numPoints, cameras, imageSize,
+    recordEpisodes: config.recordEpisodes ?? true, obsSpec,
     actionDim: control.dim, maxEpisodeSteps: resolveMaxEpisodeSteps(config.maxEpisodeSteps, task.maxEpisodeSteps),
   };
 }

@@ -16,6 +16,9 @@ import { taskControl } from './task-definition';
 import { ObservationWriter } from './observation';
 import { TaskEnv, type EpisodeRecord, type TaskEnvSnapshot } from './task-env';
 import { checkChunkActions, checkSeeds, resolveVectorEnvConfig, type ResolvedVectorEnvConfig, type VectorEnvConfig } from './vector-env-config';
+import type { ImageLayout } from './task-types';
+import { createCameraImageSource, type CameraImageSource } from './camera/image-source';
+import { imageBytes, resolveImageLayout } from './camera/image-layout';
 
 /** Per-env results of step(); arrays are owned by the caller after return. */
 export interface VectorStepResult {
@@ -28,6 +31,10 @@ export interface VectorStepResult {
   success: Uint8Array;
   /** [numEnvs × obsDim] observation before auto-reset; rows of envs that are not done hold obs. */
   finalObs: Float32Array;
+  /** Image observations only: [numEnvs × imageBytes] the images of `obs` (after auto-reset), uint8. */
+  images?: Uint8Array;
+  /** Image observations only: [numEnvs × imageBytes] the images of `finalObs` (before auto-reset). */
+  finalImages?: Uint8Array;
 }
 
 /** SMDP chunk result (DESIGN.md §4): reward is R = Σ_j γ^j r_j, steps is τ. */
@@ -62,6 +69,8 @@ export interface VectorEnvSnapshot {
   metrics: VectorEnvMetrics;
   /** [numEnvs × obsDim] */
   obs: Float32Array;
+  /** Image observations only: [numEnvs × imageBytes] the current observation's images. */
+  images?: Uint8Array;
 }
 
 export class VectorEnv {
@@ -71,6 +80,10 @@ export class VectorEnv {
   private readonly seedStreams: Rng[] = [];
   private readonly episodes: EpisodeRecord[] = [];
   private readonly currentObs: Float32Array;
+  /** Image observations: the cameras rendered (names resolved against the scene), their source and the current images. */
+  readonly imageSpec?: ImageLayout;
+  private readonly imageSource?: CameraImageSource;
+  private readonly currentImages: Uint8Array = new Uint8Array(0);
   private writer?: ObservationWriter;
   private readonly metricsState: VectorEnvMetrics = { clippedActions: 0, unstableResets: 0, envSteps: 0 };
   private hasReset = false;
@@ -97,6 +110,11 @@ export class VectorEnv {
         this.seedStreams.push(createRng(envIndex));
       }
       this.currentObs = new Float32Array(this.config.numEnvs * writer.spec.dim);
+      if (this.config.obsSpec.image) {
+        this.imageSpec = resolveImageLayout(this.config.obsSpec.image, mj, model, task.name);
+        this.imageSource = createCameraImageSource({ mj, model, ...this.imageSpec });
+        this.currentImages = new Uint8Array(numEnvs * imageBytes(this.imageSpec));
+      }
     } catch (error) {
       this.dispose();
       throw error;
@@ -111,6 +129,23 @@ export class VectorEnv {
     return this.config.obsSpec.dim;
   }
 
+  /** Bytes of one env's images per observation; 0 without image observations. */
+  get imageBytes(): number {
+    return this.imageSpec ? imageBytes(this.imageSpec) : 0;
+  }
+
+  /** [numEnvs × imageBytes] a copy of the current observation's images (empty without image observations). */
+  images(): Uint8Array {
+    return this.currentImages.slice();
+  }
+
+  /** Renders env `envIndex`'s cameras into out at that env's row. */
+  private renderImages(envIndex: number, out: Uint8Array): void {
+    if (!this.imageSource) return;
+    const env = this.envs[envIndex];
+    this.imageSource.render(this.scene.model, env.data, out, envIndex * this.imageBytes);
+  }
+
   /** Env i's view (for experts and tests). */
   env(envIndex: number): TaskEnv {
     return this.envs[envIndex];
@@ -123,6 +158,7 @@ export class VectorEnv {
       const seed = seeds[envIndex];
       this.seedStreams[envIndex] = createRng((seed ^ SEED_STREAM_SALT) >>> 0);
       this.envs[envIndex].reset(seed, this.currentObs, envIndex * this.obsDim);
+      this.renderImages(envIndex, this.currentImages);
     }
     this.hasReset = true;
     return this.currentObs.slice();
@@ -131,7 +167,10 @@ export class VectorEnv {
   /** One control step for every env; actions [numEnvs × actionDim]. */
   step(actions: Float32Array): VectorStepResult {
     const result = this.stepChunk(actions, 1, 1);
-    return { obs: result.obs, reward: result.reward, terminated: result.terminated, truncated: result.truncated, success: result.success, finalObs: result.finalObs };
+    return {
+      obs: result.obs, reward: result.reward, terminated: result.terminated, truncated: result.truncated, success: result.success, finalObs: result.finalObs,
+      ...(result.images ? { images: result.images, finalImages: result.finalImages } : {}),
+    };
   }
 
   /**
@@ -151,6 +190,8 @@ export class VectorEnv {
       success: new Uint8Array(n), finalObs: new Float32Array(n * obsDim), steps: new Int32Array(n),
       stepObs: new Float32Array(n * nSteps * obsDim),
     };
+    // Images are rendered where a decision reads them: at the end of the chunk, and after an auto-reset.
+    const finalImages = this.imageSource ? new Uint8Array(n * this.imageBytes) : undefined;
     for (let envIndex = 0; envIndex < n; envIndex++) {
       const env = this.envs[envIndex];
       const obsOffset = envIndex * obsDim;
@@ -174,12 +215,21 @@ export class VectorEnv {
       }
       result.reward[envIndex] = chunkReward;
       result.finalObs.set(this.currentObs.subarray(obsOffset, obsOffset + obsDim), obsOffset);
+      if (finalImages) this.renderImages(envIndex, finalImages);
       if (result.terminated[envIndex] || result.truncated[envIndex]) {
         const nextSeed = Math.floor(this.seedStreams[envIndex].uniform() * 2 ** 31);
         env.reset(nextSeed, this.currentObs, obsOffset);
+        this.renderImages(envIndex, this.currentImages);
+      } else if (finalImages) {
+        const bytes = this.imageBytes;
+        this.currentImages.set(finalImages.subarray(envIndex * bytes, (envIndex + 1) * bytes), envIndex * bytes);
       }
     }
     result.obs = this.currentObs.slice();
+    if (finalImages) {
+      result.finalImages = finalImages;
+      result.images = this.currentImages.slice();
+    }
     return result;
   }
 
@@ -203,6 +253,7 @@ export class VectorEnv {
       seedStreams: this.seedStreams.map((stream) => stream.state()),
       metrics: { ...this.metricsState },
       obs: this.currentObs.slice(),
+      ...(this.imageSource ? { images: this.currentImages.slice() } : {}),
     };
   }
 
@@ -212,10 +263,14 @@ export class VectorEnv {
     if (snapshot.envs.length !== n || snapshot.seedStreams.length !== n || snapshot.obs.length !== n * this.obsDim) {
       throw new EnvError(`saved env state is for ${snapshot.envs.length} envs of obs size ${snapshot.obs.length / Math.max(1, snapshot.envs.length)}; this batch has ${n} envs of obs size ${this.obsDim}`);
     }
+    if (this.imageSource && snapshot.images?.length !== this.currentImages.length) {
+      throw new EnvError(`saved env state holds ${snapshot.images?.length ?? 0} image bytes; this batch's images take ${this.currentImages.length}`);
+    }
     for (let envIndex = 0; envIndex < n; envIndex++) {
       this.envs[envIndex].restore(snapshot.envs[envIndex]);
       this.seedStreams[envIndex] = restoreRng(snapshot.seedStreams[envIndex]);
     }
+    if (snapshot.images && this.imageSource) this.currentImages.set(snapshot.images);
     Object.assign(this.metricsState, snapshot.metrics);
     this.currentObs.set(snapshot.obs);
     this.episodes.length = 0;
@@ -238,6 +293,7 @@ export class VectorEnv {
 
   dispose(): void {
     for (const env of this.envs.splice(0)) env.dispose();
+    this.imageSource?.delete();
     this.writer?.dispose();
     this.writer = undefined;
     this.scene.dispose();

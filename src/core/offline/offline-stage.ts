@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import type { RunConfig } from '../config/run-config';
 import type { BatchEnv } from '../envs/batch-env';
 import type { Demonstrations } from '../envs/expert-rollout';
-import { ShapeError } from '../errors';
+import { ConfigError, ShapeError } from '../errors';
 import type { FlowPolicy } from '../policy/flow-policy';
 import type { PolicyBundle } from '../policy/policy-bundle';
 import { createRng } from '../random';
@@ -123,6 +123,7 @@ export async function runOfflineStage(
   hooks: OfflineStageHooks = {},
 ): Promise<OfflineStageReport> {
   const { policy } = bundle;
+  if (policy.options.image) throw new ConfigError('env.obs_type', `stage 2 (advantage-weighted BC) does not take camera images yet (env.obs_type=${config.env.obs_type}); fine-tune the stage-1 policy with npm run train instead`);
   const gamma = config.advantages.gamma;
   const numPoints = policy.options.obsEncoder === 'pointcloud' ? policy.options.numPoints : undefined;
   const demoSet = buildBcDataset(demos, policy.options.nObsSteps, policy.options.horizon, {

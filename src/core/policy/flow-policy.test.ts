@@ -73,7 +73,8 @@ describe('architecture and parameter names', () => {
   });
 
   test('bad options throw a ConfigError naming the field and the allowed values', () => {
-    expect(() => resolveFlowPolicyOptions({ ...tiny, obsEncoder: 'image' as 'state' })).toThrow(expect.objectContaining({ name: 'ConfigError', field: 'obsEncoder', message: expect.stringContaining('state, pointcloud') }));
+    expect(() => resolveFlowPolicyOptions({ ...tiny, obsEncoder: 'voxels' as 'state' })).toThrow(expect.objectContaining({ name: 'ConfigError', field: 'obsEncoder', message: expect.stringContaining('state, pointcloud, image') }));
+    expect(() => resolveFlowPolicyOptions({ ...tiny, obsEncoder: 'image' })).toThrow(expect.objectContaining({ name: 'ConfigError', field: 'image' }));
     expect(() => resolveFlowPolicyOptions({ ...tiny, horizon: 0 })).toThrow(expect.objectContaining({ field: 'horizon' }));
     expect(() => resolveFlowPolicyOptions({ ...tiny, velocityHidden: [] })).toThrow(expect.objectContaining({ field: 'velocityHidden' }));
     expect(() => resolveFlowPolicyOptions({ ...tiny, velocityHidden: [8, 2.5] })).toThrow(expect.objectContaining({ field: 'velocityHidden[1]' }));

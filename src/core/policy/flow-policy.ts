@@ -33,8 +33,9 @@ function initialValue(name: string, shape: number[], rng: Rng): Float32Array {
   if (!name.endsWith('.kernel') || name.endsWith('.modulation.kernel')) return values;
   // Output layers of the velocity net and noise head start small so that a fresh policy is gentle.
   const gain = name === 'velocity.output.kernel' || name === 'noise_head.output.kernel' ? 0.1 : 1;
-  // A conv kernel [taps, in, out] fans in taps·in values and out to taps·out (a dense kernel has one tap).
-  const taps = shape.length === 3 ? shape[0] : 1;
+  // A convolution kernel [taps…, in, out] (Conv1d [k, in, out], Conv2d [kh, kw, in, out]) fans in over taps·in values
+  // and out to taps·out; a dense kernel has one tap.
+  const taps = shape.slice(0, -2).reduce((product, dim) => product * dim, 1);
   const limit = gain * Math.sqrt(6 / (taps * (shape[shape.length - 2] + shape[shape.length - 1])));
   for (let offset = 0; offset < size; offset++) values[offset] = (2 * rng.uniform() - 1) * limit;
   return values;

@@ -2,16 +2,29 @@ import * as tf from '@tensorflow/tfjs';
 import { ShapeError } from '../errors';
 import { dense, layerNorm, mlpLayers, type ParamLookup } from './layers';
 import { obsFeatureDim, obsFrameSize, obsTokenCount, type FlowPolicyOptions } from './options';
+import { imageFeatures } from './image-encoder';
 
 /**
  * Observations for one batch, one of:
  * - `state`: the normalized history [B, nObsSteps, frame] or [B, nObsSteps·frame], where a frame is
- *   the state vector, or [points N×3 | proprioception] for the pointcloud encoder (the env's layout);
+ *   the state vector, or [points N×3 | proprioception] for the pointcloud encoder (the env's layout),
+ *   or the proprioception for the image encoder, with `images` beside it;
  * - `features`: encoder output computed earlier [B, obsFeatureDim] (a frozen encoder's stored features).
  */
 export interface PolicyObs {
   state?: tf.Tensor;
+  /** Image encoder only: [B, cameras, size, size, channels] float32 holding the uint8 pixel values 0..255, never normalized. */
+  images?: tf.Tensor;
   features?: tf.Tensor;
+}
+
+/** Throws a ShapeError unless `images` is [batch, cameras, size, size, channels] for the policy's image encoder. */
+function checkImages(options: FlowPolicyOptions, images: tf.Tensor | undefined, batch: number): void {
+  const image = options.image!;
+  const expected = [batch, image.cameras.length, image.size, image.size, image.channels];
+  if (!images || images.rank !== 5 || images.shape.some((size, axis) => size !== expected[axis])) {
+    throw new ShapeError('obs.images', `obs.images must be [${expected.join(', ')}] for an image policy, got ${images ? `[${images.shape.join(', ')}]` : 'nothing'}`);
+  }
 }
 
 /** Batch size of the observation, validated against the encoder. */
@@ -25,6 +38,7 @@ export function obsBatchSize(options: FlowPolicyOptions, obs: PolicyObs): number
     const shape = field === 'features' ? `[B, ${expected}]` : `[B, ${options.nObsSteps}, ${obsFrameSize(options)}] or [B, ${expected}]`;
     throw new ShapeError(`obs.${field}`, `obs.${field} must be ${shape}, got [${vector.shape.join(', ')}]`);
   }
+  if (field === 'state' && options.obsEncoder === 'image') checkImages(options, obs.images, vector.shape[0]);
   return vector.shape[0];
 }
 
@@ -70,7 +84,8 @@ export function pointFeatures(param: ParamLookup, options: FlowPolicyOptions, po
 
 /**
  * obs → features [B, tokens·tokenDim] (see `obsTokenCount`). State feeding the MLP: one MLP over the
- * flattened history. Otherwise each history frame is encoded alone (shared weights) into one token.
+ * flattened history. Otherwise each history frame is encoded alone (shared weights) into one token;
+ * an image policy's one frame is [each camera's CNN features | proprioception].
  */
 export function encodeObs(param: ParamLookup, options: FlowPolicyOptions, obs: PolicyObs): tf.Tensor2D {
   const batch = obsBatchSize(options, obs);
@@ -81,7 +96,9 @@ export function encodeObs(param: ParamLookup, options: FlowPolicyOptions, obs: P
     const frames = tf.reshape(state, [batch * tokens, (options.nObsSteps * obsFrameSize(options)) / tokens]) as tf.Tensor2D;
     const encoded = options.obsEncoder === 'pointcloud'
       ? pointNetTokens(param, options, frames)
-      : mlpLayers(param, 'encoder', frames, options.encoderHidden.length);
+      : options.obsEncoder === 'image'
+        ? tf.concat([imageFeatures(param, options.image!, obs.images!), frames], 1)
+        : mlpLayers(param, 'encoder', frames, options.encoderHidden.length);
     return tf.reshape(encoded, [batch, obsFeatureDim(options)]) as tf.Tensor2D;
   });
 }

@@ -1,8 +1,25 @@
 import { ConfigError } from '../errors';
 import { TORCH_ACTIVATIONS, type TorchActivation } from './torch-mlp';
+import { checkImageEncoderOptions, imageFeatureSize, type ImageEncoderOptions } from './image-encoder-options';
 
-/** Observation encoder kinds (DESIGN.md §3 "Obs encoders"). */
-export type ObsEncoderKind = 'state' | 'pointcloud';
+/** Observation encoder kinds (DESIGN.md §3 "Obs encoders"; `image`: a CNN per camera, §19). */
+export type ObsEncoderKind = 'state' | 'pointcloud' | 'image';
+export const OBS_ENCODER_KINDS: readonly ObsEncoderKind[] = ['state', 'pointcloud', 'image'];
+
+/** The observation type (env.obs_type) a policy reads: its encoder kind, and for images rgb or rgbd by their channels. */
+export type PolicyObsType = 'state' | 'pointcloud' | 'rgb' | 'rgbd';
+
+/** The encoder that reads observations of `obsType` (a depth camera's cloud is read as any point cloud). */
+export function encoderForObsType(obsType: PolicyObsType | 'depth_pointcloud'): ObsEncoderKind {
+  if (obsType === 'rgb' || obsType === 'rgbd') return 'image';
+  return obsType === 'depth_pointcloud' ? 'pointcloud' : obsType;
+}
+
+/** The env.obs_type a policy reads (pointcloud for a depth camera's cloud too: the stored config tells them apart). */
+export function obsTypeOfPolicy(options: Pick<FlowPolicyOptions, 'obsEncoder' | 'image'>): PolicyObsType {
+  if (options.obsEncoder !== 'image') return options.obsEncoder;
+  return options.image?.channels === 4 ? 'rgbd' : 'rgb';
+}
 /** Where the value head reads its input (DESIGN.md §3 "Value head"). */
 export type ValueOn = 'obs' | 'expert';
 /**
@@ -55,10 +72,15 @@ export const REINFLOW_GYM_LAYOUT: ReflowLayout = {
 
 /** Architecture of a flow policy; everything that decides parameter names and shapes. */
 export interface FlowPolicyOptions {
-  /** `state`: MLP over the flattened history; `pointcloud`: PointNet over [B, N, 3] plus proprioception. */
+  /**
+   * `state`: MLP over the flattened history; `pointcloud`: PointNet over [B, N, 3] plus proprioception; `image`: a CNN
+   * over each camera's uint8 images (a separate input), its features beside the proprioception.
+   */
   obsEncoder: ObsEncoderKind;
-  /** Per-step observation size (state) or per-step proprioception size (pointcloud). */
+  /** Per-step observation size (state) or per-step proprioception size (pointcloud, image). */
   obsDim: number;
+  /** The image encoder: its cameras, image size and channels, and its widths (image only). */
+  image?: ImageEncoderOptions;
   /** Points per frame (pointcloud): each frame is [points N×3 | proprioception obsDim]. Unused for state. */
   numPoints: number;
   /** Observation history length `n_obs_steps`. */
@@ -157,12 +179,19 @@ export function resolveFlowPolicyOptions(
   partial: Partial<FlowPolicyOptions> & Pick<FlowPolicyOptions, 'obsDim' | 'horizon' | 'actionDim'>,
 ): FlowPolicyOptions {
   const options: FlowPolicyOptions = { ...DEFAULT_FLOW_POLICY_OPTIONS, ...partial };
-  oneOf('obsEncoder', options.obsEncoder, ['state', 'pointcloud'] as const);
+  oneOf('obsEncoder', options.obsEncoder, OBS_ENCODER_KINDS);
   positiveInt('obsDim', options.obsDim);
   positiveInt('nObsSteps', options.nObsSteps);
   positiveInt('horizon', options.horizon);
   positiveInt('actionDim', options.actionDim);
   if (options.obsEncoder === 'pointcloud') positiveInt('numPoints', options.numPoints);
+  if (options.obsEncoder === 'image') {
+    options.image = checkImageEncoderOptions(options.image);
+    // Images carry no history yet: the rollout stores one observation's images per decision.
+    if (options.nObsSteps !== 1) throw new ConfigError('nObsSteps', `an image policy reads one observation (nObsSteps 1), got ${options.nObsSteps}`);
+  } else {
+    delete options.image;
+  }
   oneOf('velocityNet', options.velocityNet, VELOCITY_NET_KINDS);
   oneOf('timeGrid', options.timeGrid ?? 'uniform', ['uniform', 'reinflow'] as const);
   oneOf('prediction', options.prediction ?? 'velocity', ['velocity', 'epsilon'] as const);
@@ -176,7 +205,7 @@ export function resolveFlowPolicyOptions(
     throw new ConfigError('ditxHeads', `ditxHeads (${options.ditxHeads}) must divide ditxDim (${options.ditxDim})`);
   }
   resolveUnetSizes(options);
-  sizeList('encoderHidden', options.encoderHidden, options.obsEncoder === 'state');
+  sizeList('encoderHidden', options.encoderHidden, options.obsEncoder !== 'pointcloud');
   positiveInt('pointFeatureDim', options.pointFeatureDim);
   positiveInt('timeEmbedDim', options.timeEmbedDim);
   if (options.timeEmbedDim % 2 !== 0) {
@@ -246,7 +275,7 @@ function residualWidths(field: string, sizes: number[], residual: boolean): void
   }
 }
 
-/** Values in one observation frame: the state vector, or [points N×3 | proprioception]. */
+/** Values in one observation frame: the state vector, [points N×3 | proprioception], or the proprioception beside images. */
 export function obsFrameSize(options: FlowPolicyOptions): number {
   return options.obsEncoder === 'pointcloud' ? options.numPoints * 3 + options.obsDim : options.obsDim;
 }
@@ -262,6 +291,7 @@ export function obsTokenCount(options: FlowPolicyOptions): number {
 /** Width of one observation token. */
 export function obsTokenDim(options: FlowPolicyOptions): number {
   if (options.obsEncoder === 'pointcloud') return options.pointFeatureDim + options.obsDim;
+  if (options.obsEncoder === 'image') return imageFeatureSize(options.image!) + options.obsDim;
   const hidden = options.encoderHidden;
   if (hidden.length > 0) return hidden[hidden.length - 1];
   return obsTokenCount(options) === 1 ? options.nObsSteps * options.obsDim : options.obsDim;

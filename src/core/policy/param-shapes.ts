@@ -4,6 +4,7 @@ import { reflowEncoderLayout, reflowNoiseLayout, reflowValueLayout } from './ref
 import { torchMlpShapes, type TorchMlpLayout } from './torch-mlp';
 import { unet1dShapes } from './unet1d-shapes';
 import { reflowTimeWidths, reflowVelocityLayout } from './velocity-reflow';
+import { imageEncoderShapes } from './image-encoder-options';
 
 /** Parameter name → shape, in a stable order. */
 export type ParamShapes = Map<string, number[]>;
@@ -110,6 +111,8 @@ export function expectedParameterShapes(options: FlowPolicyOptions): ParamShapes
   const shapes: ParamShapes = new Map();
   if (options.obsEncoder === 'state') {
     addMlp(shapes, 'encoder', (options.nObsSteps * obsFrameSize(options)) / obsTokenCount(options), options.encoderHidden);
+  } else if (options.obsEncoder === 'image') {
+    for (const [name, shape] of imageEncoderShapes(options.image!)) shapes.set(name, shape);
   } else {
     const pointWidth = addMlp(shapes, 'encoder.points', 3, options.encoderHidden);
     addDense(shapes, 'encoder.project', pointWidth, options.pointFeatureDim);

@@ -1,12 +1,15 @@
 import type { Demonstrations } from '../envs/expert-rollout';
 import { ShapeError } from '../errors';
 import { MinMaxNormalizer, poolPointRanges } from '../policy/normalizer';
+import { imageBytes } from '../envs/camera/image-layout';
 
 /** Flow-matching BC samples cut from demonstrations (DESIGN.md §3 "Stage 1"), in normalized units. */
 export interface BcDataset {
   size: number;
   /** [S, nObs·obsDim] stacked, normalized observation history. */
   obs: Float32Array;
+  /** Image demos: [S × imageBytes] each sample's camera images, uint8 as recorded (never normalized). */
+  images?: Uint8Array;
   /** [S, H, A] normalized action chunk. */
   actions: Float32Array;
   obsNormalizer: MinMaxNormalizer;
@@ -73,6 +76,10 @@ export function buildBcDataset(
   }
   const stacked = nObsSteps * obsDim;
   const obs = new Float32Array(rows.length * stacked);
+  // Images keep no history: a sample holds its own step's images (image policies read one observation).
+  const imageWidth = demos.imageSpec ? imageBytes(demos.imageSpec) : 0;
+  if (imageWidth > 0 && nObsSteps !== 1) throw new ShapeError('n_obs_steps', `image demos train policies of one observation (n_obs_steps 1), got n_obs_steps ${nObsSteps}`);
+  const images = imageWidth > 0 ? new Uint8Array(rows.length * imageWidth) : undefined;
   const actions = new Float32Array(rows.length * horizon * actionDim);
   rows.forEach((row, sampleIndex) => {
     const episodeIndex = episodeOf[row];
@@ -82,10 +89,11 @@ export function buildBcDataset(
       const source = Math.max(first, row - (nObsSteps - 1 - slot));
       obs.set(normObs.subarray(source * obsDim, (source + 1) * obsDim), sampleIndex * stacked + slot * obsDim);
     }
+    images?.set(demos.images!.subarray(row * imageWidth, (row + 1) * imageWidth), sampleIndex * imageWidth);
     for (let position = 0; position < horizon; position++) {
       const source = Math.min(last, row + position);
       actions.set(normActions.subarray(source * actionDim, (source + 1) * actionDim), (sampleIndex * horizon + position) * actionDim);
     }
   });
-  return { size: rows.length, obs, actions, obsNormalizer, actionNormalizer };
+  return { size: rows.length, obs, ...(images ? { images } : {}), actions, obsNormalizer, actionNormalizer };
 }

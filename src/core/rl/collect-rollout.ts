@@ -13,6 +13,7 @@ import type { SampleResult } from '../flow/sampler';
 import { sampleDecision, sampleDecisionFromFeatures, valuesForObs } from './rollout-policy';
 import { encoderFrozen } from './policy-setup';
 import { obsFeatureDim } from '../policy/options';
+import { imagePixelBytes } from '../policy/image-encoder-options';
 
 /** Env-side state carried from one rollout to the next. */
 export interface RolloutCursor {
@@ -56,6 +57,8 @@ function meanOfNonZero(values: Float32Array): { sum: number; count: number } {
 export interface RolloutDecision {
   /** [B, obsSize]: what the buffer stores for the observation (it, or a frozen encoder's features). */
   stored: Float32Array;
+  /** [B × imageBytes]: the camera images the buffer stores beside it (an image policy whose encoder trains). */
+  storedImages?: Uint8Array;
   /** [B, H, A] normalized actions, for executedActions. */
   sample: Pick<SampleResult, 'batch' | 'horizon' | 'actionDim' | 'actions'>;
   chains: Float32Array;
@@ -68,20 +71,25 @@ export interface RolloutDecision {
 
 /** How a policy family acts in a chain rollout: the buffer's sizes, one decision, and bootstrap values. */
 export interface RolloutDecider {
-  shape: Pick<RolloutShape, 'obsSize' | 'chainSize' | 'denoiseSteps' | 'logProbUnits'>;
-  decide(normalizedObs: Float32Array): Promise<RolloutDecision>;
-  values(normalizedObs: Float32Array): Promise<Float32Array>;
+  shape: Pick<RolloutShape, 'obsSize' | 'chainSize' | 'denoiseSteps' | 'logProbUnits'> & Partial<Pick<RolloutShape, 'imageBytes'>>;
+  /** One decision for normalized stacked observations [B, obsSize] and, for image observations, their images [B × imageBytes]. */
+  decide(normalizedObs: Float32Array, images?: Uint8Array): Promise<RolloutDecision>;
+  values(normalizedObs: Float32Array, images?: Uint8Array): Promise<Float32Array>;
 }
 
-/** The flow policy's decider: chains from the sampler, a frozen encoder's features stored in place of the observation. */
+/**
+ * The flow policy's decider: chains from the sampler, a frozen encoder's features stored in place of the observation
+ * (and of its images); an image policy whose encoder trains stores each decision's images once, beside the observation.
+ */
 export function flowDecider(bundle: PolicyBundle, config: RunConfig, history: ObsHistory, sampler: SamplerOptions, slice: LogProbSlice, rng: Rng): RolloutDecider {
   const { policy } = bundle;
   const { horizon, actionDim } = policy.options;
   // A frozen encoder's features are stored in place of the observation (DESIGN.md §3 "Obs encoders").
   const frozen = encoderFrozen(config);
+  const storesImages = !frozen && policy.options.image !== undefined;
   const valueSampler: SamplerOptions = { ...sampler, method: 'ode', mode: 'eval' };
-  const decision = (sample: SampleResult, stored: Float32Array): RolloutDecision => ({
-    stored, sample, chains: sample.chains, denoiseInds: sample.denoiseInds, logProbs: sample.logProbs, values: sample.values, stds: sample.stds,
+  const decision = (sample: SampleResult, stored: Float32Array, storedImages?: Uint8Array): RolloutDecision => ({
+    stored, ...(storedImages ? { storedImages } : {}), sample, chains: sample.chains, denoiseInds: sample.denoiseInds, logProbs: sample.logProbs, values: sample.values, stds: sample.stds,
   });
   return {
     shape: {
@@ -89,13 +97,14 @@ export function flowDecider(bundle: PolicyBundle, config: RunConfig, history: Ob
       chainSize: (sampler.steps + 1) * horizon * actionDim,
       denoiseSteps: sampler.steps,
       logProbUnits: logProbUnits(slice),
+      imageBytes: storesImages ? imagePixelBytes(policy.options.image!) : 0,
     },
-    decide: async (obs) => {
-      if (!frozen) return decision(await sampleDecision(bundle, obs, sampler, slice, rng), obs);
-      const decided = await sampleDecisionFromFeatures(bundle, obs, sampler, slice, rng);
+    decide: async (obs, images) => {
+      if (!frozen) return decision(await sampleDecision(bundle, obs, sampler, slice, rng, images), obs, storesImages ? images : undefined);
+      const decided = await sampleDecisionFromFeatures(bundle, obs, sampler, slice, rng, images);
       return decision(decided.sample, decided.features);
     },
-    values: (obs) => valuesForObs(bundle, obs, valueSampler, rng),
+    values: (obs, images) => valuesForObs(bundle, obs, valueSampler, rng, images),
   };
 }
 
@@ -141,8 +150,12 @@ export async function collectDecisions(
   let noiseCount = 0;
   for (let step = 0; step < numSteps; step++) {
     const obs = normalizeStacked(bundle, cursor.history.stacked());
-    const decision = await phases.time('policy', () => decider.decide(obs));
-    buffer.writeDecision(step, { obs: decision.stored, chains: decision.chains, denoiseInds: decision.denoiseInds, oldLogProbs: decision.logProbs, values: decision.values });
+    // Camera images go to the policy as they are: the normalizer sees the float row only.
+    const images = cursor.history.images();
+    const decision = await phases.time('policy', () => decider.decide(obs, images));
+    buffer.writeDecision(step, {
+      obs: decision.stored, images: decision.storedImages, chains: decision.chains, denoiseInds: decision.denoiseInds, oldLogProbs: decision.logProbs, values: decision.values,
+    });
     const noise = meanOfNonZero(decision.stds);
     noiseSum += noise.sum;
     noiseCount += noise.count;
@@ -163,10 +176,10 @@ export async function collectDecisions(
       done[envIndex] = result.terminated[envIndex] || result.truncated[envIndex] ? 1 : 0;
       if (buffer.truncated[entry] && alive[envIndex]) anyTruncated = true;
     }
-    const finalStacks = cursor.history.advance(result, nActionSteps, config.policy.history_spacing);
+    const final = cursor.history.advanceWithImages(result, nActionSteps, config.policy.history_spacing);
     if (anyTruncated) {
-      const finalObs = normalizeStacked(bundle, finalStacks);
-      const finalValues = await phases.time('value', () => decider.values(finalObs));
+      const finalObs = normalizeStacked(bundle, final.stacks);
+      const finalValues = await phases.time('value', () => decider.values(finalObs, final.images));
       for (let envIndex = 0; envIndex < numEnvs; envIndex++) {
         const entry = step * numEnvs + envIndex;
         if (buffer.truncated[entry]) buffer.finalValues[entry] = finalValues[envIndex];
@@ -175,7 +188,8 @@ export async function collectDecisions(
     if (!config.env.auto_reset) for (let envIndex = 0; envIndex < numEnvs; envIndex++) if (done[envIndex]) alive[envIndex] = 0;
   }
   const lastObs = normalizeStacked(bundle, cursor.history.stacked());
-  buffer.bootstrapValues.set(await phases.time('value', () => decider.values(lastObs)));
+  const lastImages = cursor.history.images();
+  buffer.bootstrapValues.set(await phases.time('value', () => decider.values(lastObs, lastImages)));
   return {
     buffer,
     stats: {

@@ -3,7 +3,7 @@ import type { EpisodeRecord } from '../envs/task-env';
 import { getTask, hasTask } from '../envs/task-registry';
 import type { Rng } from '../random';
 import type { BatchEnv } from '../envs/batch-env';
-import { ObsHistory } from './obs-history';
+import { historyFor } from './obs-history';
 import { executedActions, normalizeStacked, sampleForObs } from './policy-bundle';
 import type { PolicyBundle } from '../policy/policy-bundle';
 import { samplerOptionsAt } from './policy-setup';
@@ -39,19 +39,20 @@ export function evalSeeds(config: RunConfig, count: number): number[] {
 
 /**
  * The deterministic policy as evaluation drives it: raw stacked observations [B, nObs·frame] in
- * env units → the executed env actions [B, n_action_steps, A]. x_0 comes from `rng`: B·H·A
- * normals, drawn as `sampleActions` draws them, so every implementation sees the same noise.
+ * env units (and, for image observations, their uint8 camera images [B × imageBytes]) → the executed
+ * env actions [B, n_action_steps, A]. x_0 comes from `rng`: B·H·A normals, drawn as `sampleActions`
+ * draws them, so every implementation sees the same noise.
  */
 export interface EvalActor {
-  act(stackedObs: Float32Array, batch: number, rng: Rng): Promise<Float32Array>;
+  act(stackedObs: Float32Array, batch: number, rng: Rng, images?: Uint8Array): Promise<Float32Array>;
 }
 
 /** The tfjs policy of a bundle as an EvalActor: all-ODE chains with the current weights. */
 export function bundleActor(bundle: PolicyBundle, config: RunConfig): EvalActor {
   const sampler = samplerOptionsAt(config, 0, 'eval');
   return {
-    act: async (stackedObs, _batch, rng) => {
-      const sample = await sampleForObs(bundle, normalizeStacked(bundle, stackedObs), sampler, rng);
+    act: async (stackedObs, _batch, rng, images) => {
+      const sample = await sampleForObs(bundle, normalizeStacked(bundle, stackedObs), sampler, rng, images);
       return executedActions(bundle, sample, config.policy.n_action_steps);
     },
   };
@@ -70,13 +71,13 @@ export async function evaluateActor(actor: EvalActor, env: BatchEnv, config: Run
   const numEnvs = env.numEnvs;
   if (seeds.length !== numEnvs) throw new RangeError(`evaluation needs one env per seed: ${seeds.length} seeds for ${numEnvs} envs`);
   const nActionSteps = config.policy.n_action_steps;
-  const history = new ObsHistory(numEnvs, env.obsDim, config.policy.n_obs_steps);
-  history.reset(await env.reset(seeds));
+  const history = historyFor(env, config.policy.n_obs_steps);
+  history.reset(await env.reset(seeds), env.images?.());
   await env.drainEpisodes();
   const firstEpisodes: (EpisodeRecord | undefined)[] = new Array(numEnvs).fill(undefined);
   let remaining = numEnvs;
   while (remaining > 0) {
-    const actions = await actor.act(history.stacked(), numEnvs, rng);
+    const actions = await actor.act(history.stacked(), numEnvs, rng, history.images());
     const result = await env.stepChunk(actions, nActionSteps, config.advantages.gamma);
     history.advance(result, nActionSteps, config.policy.history_spacing);
     for (const episode of await env.drainEpisodes()) {

@@ -7,7 +7,8 @@ import { bundleFromCheckpoint, bundleContents } from '../checkpoint/policy-check
 import { noiseAt } from '../config/noise-at';
 import type { RunConfig } from '../config/run-config';
 import type { BatchEnv } from '../envs/batch-env';
-import { ConfigError, TrainingError } from '../errors';
+import { CheckpointError, ConfigError, TrainingError } from '../errors';
+import { imagePixelBytes } from '../policy/image-encoder-options';
 import type { PolicyBundle } from '../policy/policy-bundle';
 import type { FlowPolicy, WeightEntry } from '../policy/flow-policy';
 import { createRng, type Rng } from '../random';
@@ -27,6 +28,9 @@ import { sampleForObs } from './policy-bundle';
 import { iterationRng } from './ppo-iteration';
 import { flowObjective } from './ppo-update';
 
+/** Why an image policy does not export to ONNX yet. */
+export const IMAGE_ONNX_REFUSAL = 'ONNX export of a camera-image policy is not supported yet: the exported graph takes no image input; export its tfjs weights (format=tfjs) instead';
+
 /** A flow policy: the all-ODE chain evaluates and exports; it samples no single-step demos. */
 export class LoadedFlowPolicy implements LoadedPolicy {
   readonly kind = 'flow' as const;
@@ -42,15 +46,20 @@ export class LoadedFlowPolicy implements LoadedPolicy {
     return bundleActor(this.bundle, config);
   }
 
-  /** [H × A] normalized actions of one all-ODE chain (DESIGN.md §3 "Eval") from seeded observations in [-1, 1] and a seeded x_0. */
+  /**
+   * [H × A] normalized actions of one all-ODE chain (DESIGN.md §3 "Eval") from seeded observations in [-1, 1] (and seeded
+   * pixels, for an image policy) and a seeded x_0.
+   */
   async probe(config: RunConfig, seed: number): Promise<Float32Array> {
-    const { nObsSteps, obsDim } = this.bundle.policy.options;
+    const { nObsSteps, obsDim, image } = this.bundle.policy.options;
     const rng = createRng(seed);
     const normalizedObs = Float32Array.from({ length: nObsSteps * obsDim }, () => 2 * rng.uniform() - 1);
-    return (await sampleForObs(this.bundle, normalizedObs, samplerOptionsAt(config, 0, 'eval'), createRng(seed + 1))).actions;
+    const images = image ? Uint8Array.from({ length: imagePixelBytes(image) }, () => rng.int(256)) : undefined;
+    return (await sampleForObs(this.bundle, normalizedObs, samplerOptionsAt(config, 0, 'eval'), createRng(seed + 1), images)).actions;
   }
 
   async exportOnnx(metadata: FlowtuneMetadata): Promise<{ bytes: Uint8Array; description: string }> {
+    if (this.bundle.policy.options.image) throw new CheckpointError(IMAGE_ONNX_REFUSAL);
     const spec = onnxPolicySpec(this.bundle, metadata);
     const bytes = await exportPolicyOnnx(this.bundle, metadata);
     return {
@@ -97,6 +106,7 @@ export class FlowLearner extends LoadedFlowPolicy implements FamilyLearner {
     const objective = flowObjective({
       policy: this.bundle.policy, buffer, advantages, returns, mask, sampler, slice, config, criticOnly,
       bc: this.reference && { reference: this.reference, rng: iterationRng(config, inputs.iteration, 3) },
+      shiftRng: iterationRng(config, inputs.iteration, 4),
     });
     return {
       objective, values: buffer.values, returns, valueMask: buffer.mask, episodes: stats.episodes, envSteps: stats.envSteps,

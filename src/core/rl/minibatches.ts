@@ -1,22 +1,22 @@
 import type * as tf from '@tensorflow/tfjs';
 import { ConfigError, ShapeError } from '../errors';
 import type { Rng } from '../random';
-import type { RowTable } from './row-table';
+import type { RowTable, RowValues } from './row-table';
 
 /**
  * One minibatch of a row table: its row indices, and those rows of every field gathered when
  * asked for, so a caller can charge the copy to its own timing phase.
  */
-export interface Minibatch<Name extends string> {
+export interface Minibatch<Name extends string, Values extends Record<Name, RowValues> = Record<Name, Float32Array>> {
   /** [M] rows of the table, in minibatch order. */
   rows: Int32Array;
   /** Every field's rows, each a flat [M, ...rowShape]. */
-  arrays(): Record<Name, Float32Array>;
+  arrays(): Values;
   /** Every field's rows as tensors [M, ...rowShape]; the caller disposes them. */
   tensors(): Record<Name, tf.Tensor>;
 }
 
-function minibatchOf<Name extends string>(table: RowTable<Name>, rows: Int32Array): Minibatch<Name> {
+function minibatchOf<Name extends string, Values extends Record<Name, RowValues>>(table: RowTable<Name, Values>, rows: Int32Array): Minibatch<Name, Values> {
   return { rows, arrays: () => table.gather(rows), tensors: () => table.tensors(rows) };
 }
 
@@ -38,7 +38,7 @@ export function shuffledValidEntries(mask: Float32Array, rng: Rng): Int32Array {
  * does not divide. Every valid row appears exactly once; no masked row appears; no valid row
  * yields no minibatch.
  */
-export function* shuffledMinibatches<Name extends string>(table: RowTable<Name>, mask: Float32Array, rng: Rng, minibatchSize: number): Generator<Minibatch<Name>, void, undefined> {
+export function* shuffledMinibatches<Name extends string, Values extends Record<Name, RowValues>>(table: RowTable<Name, Values>, mask: Float32Array, rng: Rng, minibatchSize: number): Generator<Minibatch<Name, Values>, void, undefined> {
   if (mask.length !== table.rowCount) throw new ShapeError('mask', `mask has ${mask.length} entries; expected one per row (${table.rowCount})`);
   if (!Number.isInteger(minibatchSize) || minibatchSize < 1) throw new ConfigError('minibatch_size', `minibatch_size must be a positive integer, got ${minibatchSize}`);
   const order = shuffledValidEntries(mask, rng);
@@ -48,6 +48,6 @@ export function* shuffledMinibatches<Name extends string>(table: RowTable<Name>,
 }
 
 /** `count` rows of a table drawn uniformly with replacement: one `rng.int(rowCount)` each, in order. */
-export function sampledMinibatch<Name extends string>(table: RowTable<Name>, rng: Rng, count: number): Minibatch<Name> {
+export function sampledMinibatch<Name extends string, Values extends Record<Name, RowValues>>(table: RowTable<Name, Values>, rng: Rng, count: number): Minibatch<Name, Values> {
   return minibatchOf(table, Int32Array.from({ length: count }, () => rng.int(table.rowCount)));
 }

@@ -1,5 +1,7 @@
+import type { BatchEnv } from '../envs/batch-env';
+import { imageBytes } from '../envs/camera/image-layout';
 import type { VectorChunkResult } from '../envs/vector-env';
-import { ShapeError } from '../errors';
+import { ConfigError, ShapeError } from '../errors';
 
 /** How a history advances over a chunk: one frame per control step, or one per decision. */
 export type HistorySpacing = 'step' | 'decision';
@@ -8,22 +10,44 @@ export type HistorySpacing = 'step' | 'decision';
  * The last `nObsSteps` observations of each env, oldest first, as the policy's
  * input [numEnvs, nObsSteps·obsDim]. A new episode starts with its first
  * observation repeated, as the demos were stacked (DESIGN.md §3 "Shapes").
+ * Image observations (`imageBytes` > 0) keep the current observation's camera
+ * images beside it, uint8; they keep no history (nObsSteps must be 1).
  */
 export class ObsHistory {
   private readonly frames: Float32Array;
+  private readonly currentImages: Uint8Array;
 
-  constructor(readonly numEnvs: number, readonly obsDim: number, readonly nObsSteps: number) {
+  constructor(readonly numEnvs: number, readonly obsDim: number, readonly nObsSteps: number, readonly imageBytes = 0) {
+    if (imageBytes > 0 && nObsSteps !== 1) {
+      throw new ConfigError('policy.n_obs_steps', `policy.n_obs_steps (${nObsSteps}) must be 1 with image observations: they keep no history (one observation's images per decision)`);
+    }
     this.frames = new Float32Array(numEnvs * nObsSteps * obsDim);
+    this.currentImages = new Uint8Array(numEnvs * imageBytes);
+  }
+
+  /** [numEnvs × imageBytes] a copy of the current observation's images; undefined without image observations. */
+  images(): Uint8Array | undefined {
+    return this.imageBytes > 0 ? this.currentImages.slice() : undefined;
   }
 
   get stackedDim(): number {
     return this.nObsSteps * this.obsDim;
   }
 
-  /** Starts every env's history from obs [numEnvs × obsDim]. */
-  reset(obs: Float32Array): void {
+  /** Starts every env's history from obs [numEnvs × obsDim] (and its images [numEnvs × imageBytes], for image observations). */
+  reset(obs: Float32Array, images?: Uint8Array): void {
     this.checkObs(obs);
+    this.setImages(images);
     for (let envIndex = 0; envIndex < this.numEnvs; envIndex++) this.fill(envIndex, obs);
+  }
+
+  /** The current images become `images` [numEnvs × imageBytes]; a ShapeError when they are missing or of another size. */
+  private setImages(images: Uint8Array | undefined, field = 'images'): void {
+    if (this.imageBytes === 0) return;
+    if (!images || images.length !== this.currentImages.length) {
+      throw new ShapeError(field, `${field} has ${images?.length ?? 0} bytes; expected num_envs × image bytes = ${this.numEnvs} × ${this.imageBytes}`);
+    }
+    this.currentImages.set(images);
   }
 
   /** Appends obs [numEnvs × obsDim]; envs flagged in `restart` start over from this obs. */
@@ -48,12 +72,26 @@ export class ObsHistory {
 
   /**
    * Moves every env past one chunk of `nSteps` actions and returns each env's stack before any
-   * restart [numEnvs, nObsSteps·obsDim], the input of V(final_obs). 'step' appends the chunk's
-   * per-step observations, so the stack holds the last n_obs_steps control steps as BC stacks
-   * demos; 'decision' appends only the chunk's last observation. Done envs then start over
-   * from their reset observation.
+   * restart [numEnvs, nObsSteps·obsDim], the input of V(final_obs), with its images for image
+   * observations. 'step' appends the chunk's per-step observations, so the stack holds the last
+   * n_obs_steps control steps as BC stacks demos; 'decision' appends only the chunk's last
+   * observation. Done envs then start over from their reset observation.
    */
   advance(result: VectorChunkResult, nSteps: number, spacing: HistorySpacing): Float32Array {
+    return this.advanceWithImages(result, nSteps, spacing).stacks;
+  }
+
+  /** advance(), with the images of the final observations [numEnvs × imageBytes] (image observations only). */
+  advanceWithImages(result: VectorChunkResult, nSteps: number, spacing: HistorySpacing): { stacks: Float32Array; images?: Uint8Array } {
+    if (this.imageBytes === 0) return { stacks: this.advanceFrames(result, nSteps, spacing) };
+    if (!result.finalImages || result.finalImages.length !== this.currentImages.length) {
+      throw new ShapeError('finalImages', `the chunk result holds ${result.finalImages?.length ?? 0} final image bytes; expected num_envs × image bytes = ${this.numEnvs} × ${this.imageBytes}`);
+    }
+    this.setImages(result.images, 'images');
+    return { stacks: this.advanceFrames(result, nSteps, spacing), images: result.finalImages };
+  }
+
+  private advanceFrames(result: VectorChunkResult, nSteps: number, spacing: HistorySpacing): Float32Array {
     const done = new Uint8Array(this.numEnvs);
     for (let envIndex = 0; envIndex < this.numEnvs; envIndex++) done[envIndex] = result.terminated[envIndex] || result.truncated[envIndex] ? 1 : 0;
     if (spacing === 'decision') {
@@ -79,15 +117,16 @@ export class ObsHistory {
     this.frames.set(source.subarray(offset, offset + this.obsDim), base + this.stackedDim - this.obsDim);
   }
 
-  /** Every env's frames, for a resumed run. */
+  /** Every env's frames, for a resumed run (the images are the env batch's current ones, saved with its state). */
   snapshot(): Float32Array {
     return this.frames.slice();
   }
 
-  restore(frames: Float32Array): void {
+  restore(frames: Float32Array, images?: Uint8Array): void {
     if (frames.length !== this.frames.length) {
       throw new ShapeError('obs_history', `saved observation history has ${frames.length} values; expected num_envs × n_obs_steps × obs_dim = ${this.numEnvs} × ${this.nObsSteps} × ${this.obsDim}`);
     }
+    this.setImages(images);
     this.frames.set(frames);
   }
 
@@ -114,4 +153,9 @@ export class ObsHistory {
       throw new ShapeError('obs', `obs has length ${obs.length}; expected num_envs × obs_dim = ${this.numEnvs} × ${this.obsDim}`);
     }
   }
+}
+
+/** The observation history of a batch of envs: its float rows, and its camera images when the envs give them. */
+export function historyFor(env: Pick<BatchEnv, 'numEnvs' | 'obsDim' | 'imageSpec'>, nObsSteps: number): ObsHistory {
+  return new ObsHistory(env.numEnvs, env.obsDim, nObsSteps, env.imageSpec ? imageBytes(env.imageSpec) : 0);
 }

@@ -1,25 +1,17 @@
-import * as tf from '@tensorflow/tfjs';
 import { sampleActions, type SampleResult } from '../flow/sampler';
 import type { SamplerOptions } from '../flow/sampling-options';
 import type { PolicyBundle } from '../policy/policy-bundle';
-import { obsFrameSize } from '../policy/options';
 import type { Rng } from '../random';
+import { withPolicyObs } from './policy-input';
 
 /** Normalizes every frame of stacked raw observations [B, nObs·obsDim]. */
 export function normalizeStacked(bundle: PolicyBundle, stacked: Float32Array): Float32Array {
   return bundle.obsNormalizer.normalize(stacked);
 }
 
-/** Samples chains for normalized stacked observations [B, nObs·obsDim]. */
-export async function sampleForObs(bundle: PolicyBundle, normalizedObs: Float32Array, options: SamplerOptions, rng: Rng): Promise<SampleResult> {
-  const { policy } = bundle;
-  const obsSize = policy.options.nObsSteps * obsFrameSize(policy.options);
-  const state = tf.tensor2d(normalizedObs, [normalizedObs.length / obsSize, obsSize]);
-  try {
-    return await sampleActions(policy, { state }, options, rng);
-  } finally {
-    state.dispose();
-  }
+/** Samples chains for normalized stacked observations [B, nObs·obsDim] (and an image policy's images [B × imageBytes]). */
+export async function sampleForObs(bundle: PolicyBundle, normalizedObs: Float32Array, options: SamplerOptions, rng: Rng, images?: Uint8Array): Promise<SampleResult> {
+  return withPolicyObs(bundle.policy.options, normalizedObs, images, (obs) => sampleActions(bundle.policy, obs, options, rng));
 }
 
 /**

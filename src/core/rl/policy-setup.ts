@@ -4,15 +4,30 @@ import { hasPointCloud } from '../envs/task-types';
 import { ConfigError } from '../errors';
 import type { SampleMode, SamplerOptions } from '../flow/sampling-options';
 import type { LogProbSlice } from '../flow/logprob-reduce';
-import type { FlowPolicyOptions } from '../policy/options';
+import { encoderForObsType, type FlowPolicyOptions } from '../policy/options';
+import type { ImageEncoderOptions } from '../policy/image-encoder-options';
+import { parseCameraList } from '../envs/camera/camera-lookup';
+
+/** The image encoder a run config asks for; `cameras` are the env's (names resolved against the scene) when known. */
+export function imageEncoderFromConfig(config: RunConfig, cameras?: readonly string[]): ImageEncoderOptions {
+  return {
+    cameras: [...(cameras ?? parseCameraList(config.env.camera))],
+    size: config.env.image_size,
+    channels: config.env.obs_type === 'rgbd' ? 4 : 3,
+    convChannels: [...config.policy.cnn_channels],
+    featureDim: config.policy.image_features,
+  };
+}
 
 /**
  * The policy architecture a run config asks for, given the env's per-frame observation size (for
- * point clouds, N×3 points plus proprioception) and action size.
+ * point clouds, N×3 points plus proprioception) and action size, and for image observations the
+ * cameras the env renders (their names resolved against the scene).
  */
-export function policyOptionsFromConfig(config: RunConfig, obsFrameSize: number, actionDim: number): FlowPolicyOptions {
+export function policyOptionsFromConfig(config: RunConfig, obsFrameSize: number, actionDim: number, cameras?: readonly string[]): FlowPolicyOptions {
   // Both point clouds, surface-sampled or from depth cameras, are [N, 3] world points for the same encoder.
   const pointcloud = hasPointCloud(config.env.obs_type);
+  const obsEncoder = encoderForObsType(config.env.obs_type);
   const numPoints = pointcloud ? config.env.num_points : 0;
   const obsDim = obsFrameSize - numPoints * 3;
   // A diffusion policy (DESIGN.md §17) is DPPO's: ε from (x_t, t, obs), no step-size input, no noise head, the critic on the observation.
@@ -21,8 +36,9 @@ export function policyOptionsFromConfig(config: RunConfig, obsFrameSize: number,
     throw new ConfigError('env.num_points', `observation frames of ${obsFrameSize} values cannot hold env.num_points=${numPoints} points plus proprioception`);
   }
   return {
-    obsEncoder: pointcloud ? 'pointcloud' : 'state',
+    obsEncoder,
     obsDim,
+    ...(obsEncoder === 'image' ? { image: imageEncoderFromConfig(config, cameras) } : {}),
     numPoints,
     nObsSteps: config.policy.n_obs_steps,
     horizon: config.policy.horizon,
@@ -51,7 +67,7 @@ export function policyOptionsFromConfig(config: RunConfig, obsFrameSize: number,
   };
 }
 
-/** Whether PPO keeps the encoder fixed and stores its features at rollout time (`auto`: for point clouds of either kind). */
+/** Whether PPO keeps the encoder fixed and stores its features at rollout time (`auto`: for point clouds of either kind, not for state or images). */
 export function encoderFrozen(config: RunConfig): boolean {
   const setting = config.policy.freeze_encoder;
   return setting === 'auto' ? hasPointCloud(config.env.obs_type) : setting === 'true';

@@ -11,19 +11,21 @@ import type { MetricRecord } from '../metrics/metric-keys';
 import type { Rng } from '../random';
 import type { NamedAdam } from './adam';
 import { clipGradients } from './grad-clip';
-import { shuffledMinibatches } from './minibatches';
+import { shuffledMinibatches, type Minibatch } from './minibatches';
 import { PhaseTimes } from './phase-times';
 import { readMetrics } from './ppo-loss-result';
 import type { PpoMinibatchMetric } from './ppo-minibatch-loss';
 import { PpoUpdateTally } from './ppo-update-tally';
-import type { RowTable } from './row-table';
+import type { RowTable, RowValues } from './row-table';
 
 export type MinibatchTensors = Record<string, tf.Tensor>;
 
 /** One family's minibatch objective over one rollout. */
 export interface MinibatchObjective {
   /** The rollout's rows (one per time × env entry) as the loss reads them. */
-  table: RowTable<string>;
+  table: RowTable<string, Record<string, RowValues>>;
+  /** A minibatch's tensors, when the objective makes them itself (augmented camera images); `minibatch.tensors()` otherwise. */
+  tensors?(minibatch: Minibatch<string, Record<string, RowValues>>): MinibatchTensors;
   /** [T, N] the loss mask: entries the update samples. */
   mask: Float32Array;
   /** The parameters that get gradients this update, by name. */
@@ -152,7 +154,7 @@ export async function ppoEpochs(inputs: PpoEpochsInputs): Promise<PpoEpochsResul
     epochsRun = epoch + 1;
     for (const minibatch of shuffledMinibatches(objective.table, objective.mask, inputs.rng, config.ppo.minibatch_size)) {
       await inputs.beforeMinibatch?.();
-      const batch = context.phases.timeSync('data', () => minibatch.tensors()) as MinibatchTensors;
+      const batch = context.phases.timeSync('data', () => (objective.tensors ? objective.tensors(minibatch) : minibatch.tensors())) as MinibatchTensors;
       let applied: boolean;
       try {
         applied = await trainOnMinibatch(context, batch);

@@ -13,12 +13,15 @@ import { ppoActorLoss, type PpoActorOptions } from './ppo-loss-actor';
 import { ppoCriticLoss, type PpoCriticOptions } from './ppo-loss-critic';
 import { combinePpoLosses, type PpoLossWeights } from './ppo-loss-total';
 import type { RolloutBuffer } from './rollout-buffer';
-import { RowTable } from './row-table';
+import { RowTable, type RowValues } from './row-table';
+import type { PolicyObs } from '../policy/obs-encoder';
 
 /** One PPO minibatch of M decisions. */
 export interface PpoMinibatch {
   /** [M, obsSize] observations, or a frozen encoder's features */
   state: tf.Tensor;
+  /** [M, cameras, S, S, C] an image policy's camera images (values 0..255), when the rollout kept them */
+  images?: tf.Tensor;
   /** [M, K+1, H, A] stored chains */
   chains: tf.Tensor;
   /** [M, K] 0/1 stochastic-step mask */
@@ -37,18 +40,27 @@ export interface PpoMinibatch {
  * The rollout's decisions with their advantages and returns [T·N], as the row table the
  * minibatches are cut from; its fields gather into a PpoMinibatch.
  */
-export function ppoRowTable(buffer: RolloutBuffer, advantages: Float32Array, returns: Float32Array, policy: FlowPolicy, slice: LogProbSlice): RowTable<keyof PpoMinibatch> {
+export function ppoRowTable(buffer: RolloutBuffer, advantages: Float32Array, returns: Float32Array, policy: FlowPolicy, slice: LogProbSlice): RowTable<keyof PpoMinibatch, Record<keyof PpoMinibatch, RowValues>> {
   const { obsSize, denoiseSteps } = buffer.shape;
-  const { horizon, actionDim } = policy.options;
-  return new RowTable<keyof PpoMinibatch>(buffer.entries, {
+  const { horizon, actionDim, image } = policy.options;
+  const keepsImages = (buffer.shape.imageBytes ?? 0) > 0 && image !== undefined;
+  const fields = {
     state: { values: buffer.obs, rowShape: [obsSize] },
+    ...(keepsImages ? { images: { values: buffer.images, rowShape: [image.cameras.length, image.size, image.size, image.channels] } } : {}),
     chains: { values: buffer.chains, rowShape: [denoiseSteps + 1, horizon, actionDim] },
     denoise: { values: buffer.denoiseInds, rowShape: [denoiseSteps] },
     oldLogProbs: { values: buffer.oldLogProbs, rowShape: logProbUnitShape(slice) },
     advantages: { values: advantages, rowShape: [] },
     returns: { values: returns, rowShape: [] },
     oldValues: { values: buffer.values, rowShape: [] },
-  });
+  };
+  return new RowTable<keyof PpoMinibatch, Record<keyof PpoMinibatch, RowValues>>(buffer.entries, fields as Record<keyof PpoMinibatch, { values: RowValues; rowShape: number[] }>);
+}
+
+/** A minibatch's observation as the policy reads it: stored features, or the state (with its images for an image policy). */
+export function minibatchObs(batch: Pick<PpoMinibatch, 'state' | 'images'>, frozenEncoder: boolean): PolicyObs {
+  if (frozenEncoder) return { features: batch.state };
+  return { state: batch.state, ...(batch.images ? { images: batch.images } : {}) };
 }
 
 export const PPO_ACTOR_METRICS = ['losses/policy', 'losses/approx_kl', 'losses/clip_fraction', 'losses/ratio_mean', 'losses/ratio_max'] as const;
@@ -94,11 +106,11 @@ export interface BcTarget {
  * Draws one x_0 per decision from `rng` and runs the frozen reference on it. Called outside the
  * gradient tape: the reference's chunk is a constant of the loss. The caller disposes both.
  */
-export function bcTarget(reference: FlowPolicy, rng: Rng, state: tf.Tensor, options: PpoMinibatchLossOptions): BcTarget {
+export function bcTarget(reference: FlowPolicy, rng: Rng, state: tf.Tensor, options: PpoMinibatchLossOptions, images?: tf.Tensor): BcTarget {
   return tf.tidy(() => {
     const { horizon, actionDim } = reference.options;
     const x0 = drawBcNoise(rng, state.shape[0], horizon, actionDim);
-    return { x0, actions: referenceActions(reference, options.frozenEncoder ? { features: state } : { state }, x0, options.logProb.steps, options.logProb.denoisedClamp) };
+    return { x0, actions: referenceActions(reference, minibatchObs({ state, images }, options.frozenEncoder), x0, options.logProb.steps, options.logProb.denoisedClamp) };
   });
 }
 
@@ -114,7 +126,8 @@ export function ppoMinibatchLoss(
   options: PpoMinibatchLossOptions,
 ): { loss: tf.Scalar; metrics: Partial<Record<PpoMinibatchMetric, tf.Scalar>> } {
   // With the regularizer on, the features are encoded once for both passes.
-  const obs = options.frozenEncoder ? { features: batch.state } : target ? { features: policy.encode({ state: batch.state }) } : { state: batch.state };
+  const given = minibatchObs(batch, options.frozenEncoder);
+  const obs = target && !options.frozenEncoder ? { features: policy.encode(given) } : given;
   const recomputed = chainLogProb(policy, obs, batch.chains, batch.denoise, options.logProb);
   const actor = ppoActorLoss({ logProbs: recomputed.logProb, oldLogProbs: batch.oldLogProbs, advantages: batch.advantages }, options.actor);
   const critic = ppoCriticLoss({ values: recomputed.values, oldValues: batch.oldValues, returns: batch.returns }, options.critic);

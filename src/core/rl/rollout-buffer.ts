@@ -1,4 +1,5 @@
 import type { RolloutSignals } from './advantages';
+import { ShapeError } from '../errors';
 
 /** Sizes of one rollout: T decisions × N envs, each a chain [K+1, H, A] and U log-prob units. */
 export interface RolloutShape {
@@ -12,6 +13,8 @@ export interface RolloutShape {
   denoiseSteps: number;
   /** Reduced log-prob units per decision: Ta·Ae (token), Ta (action) or 1 (chunk). */
   logProbUnits: number;
+  /** Bytes of one decision's camera images (image observations, unless a frozen encoder's features replace them); 0 or absent = none. */
+  imageBytes?: number;
 }
 
 /**
@@ -21,6 +24,8 @@ export interface RolloutShape {
 export class RolloutBuffer {
   /** [T, N, obsSize]: observations, or a frozen encoder's features */
   readonly obs: Float32Array;
+  /** [T, N, imageBytes] uint8: each decision's camera images, once (empty without them) */
+  readonly images: Uint8Array;
   /** [T, N, K+1, H, A] */
   readonly chains: Float32Array;
   /** [T, N, K] 0/1 stochastic-step mask */
@@ -47,6 +52,7 @@ export class RolloutBuffer {
   constructor(readonly shape: RolloutShape) {
     const entries = shape.numSteps * shape.numEnvs;
     this.obs = new Float32Array(entries * shape.obsSize);
+    this.images = new Uint8Array(entries * (shape.imageBytes ?? 0));
     this.chains = new Float32Array(entries * shape.chainSize);
     this.denoiseInds = new Float32Array(entries * shape.denoiseSteps);
     this.oldLogProbs = new Float32Array(entries * shape.logProbUnits);
@@ -65,10 +71,17 @@ export class RolloutBuffer {
     return this.shape.numSteps * this.shape.numEnvs;
   }
 
-  /** Stores the per-env rows of decision t; each source is [N, ...]. */
-  writeDecision(step: number, rows: { obs: Float32Array; chains: Float32Array; denoiseInds: Float32Array; oldLogProbs: Float32Array; values: Float32Array }): void {
+  /** Stores the per-env rows of decision t; each source is [N, ...]; `images` [N × imageBytes] when the buffer keeps images. */
+  writeDecision(step: number, rows: { obs: Float32Array; images?: Uint8Array; chains: Float32Array; denoiseInds: Float32Array; oldLogProbs: Float32Array; values: Float32Array }): void {
     const first = step * this.shape.numEnvs;
     this.obs.set(rows.obs, first * this.shape.obsSize);
+    const imageBytes = this.shape.imageBytes ?? 0;
+    if (imageBytes > 0) {
+      if (rows.images?.length !== this.shape.numEnvs * imageBytes) {
+        throw new ShapeError('images', `decision ${step} brings ${rows.images?.length ?? 0} image bytes; the buffer keeps num_envs × image bytes = ${this.shape.numEnvs} × ${imageBytes}`);
+      }
+      this.images.set(rows.images, first * imageBytes);
+    }
     this.chains.set(rows.chains, first * this.shape.chainSize);
     this.denoiseInds.set(rows.denoiseInds, first * this.shape.denoiseSteps);
     this.oldLogProbs.set(rows.oldLogProbs, first * this.shape.logProbUnits);

@@ -1,31 +1,18 @@
-import * as tf from '@tensorflow/tfjs';
 import type { LogProbSlice } from '../flow/logprob-reduce';
 import { sampleActions, type SampleResult } from '../flow/sampler';
 import type { SamplerOptions } from '../flow/sampling-options';
 import { policyValues } from '../flow/value-pass';
-import type { PolicyObs } from '../policy/obs-encoder';
-import { obsFrameSize } from '../policy/options';
 import type { Rng } from '../random';
 import type { PolicyBundle } from '../policy/policy-bundle';
-
-/** Runs `call` on normalized stacked observations [B, nObs·frame] uploaded as the state input. */
-async function withStateObs<T>(bundle: PolicyBundle, normalizedObs: Float32Array, call: (obs: PolicyObs) => Promise<T>): Promise<T> {
-  const obsSize = bundle.policy.options.nObsSteps * obsFrameSize(bundle.policy.options);
-  const state = tf.tensor2d(normalizedObs, [normalizedObs.length / obsSize, obsSize]);
-  try {
-    return await call({ state });
-  } finally {
-    state.dispose();
-  }
-}
+import { withPolicyObs } from './policy-input';
 
 /**
- * One rollout decision: chains for normalized stacked observations [B, nObs·obsDim] with the
- * log-prob sliced and reduced on the device, so `logProbs` is already the PPO old log-prob
- * ([B, Ta, Ae] token, [B, Ta] action, [B] chunk) and is downloaded once.
+ * One rollout decision: chains for normalized stacked observations [B, nObs·obsDim] (and an image
+ * policy's images [B × imageBytes]) with the log-prob sliced and reduced on the device, so `logProbs`
+ * is already the PPO old log-prob ([B, Ta, Ae] token, [B, Ta] action, [B] chunk) and is downloaded once.
  */
-export async function sampleDecision(bundle: PolicyBundle, normalizedObs: Float32Array, options: SamplerOptions, slice: LogProbSlice, rng: Rng): Promise<SampleResult> {
-  return withStateObs(bundle, normalizedObs, (obs) => sampleActions(bundle.policy, obs, options, rng, slice));
+export async function sampleDecision(bundle: PolicyBundle, normalizedObs: Float32Array, options: SamplerOptions, slice: LogProbSlice, rng: Rng, images?: Uint8Array): Promise<SampleResult> {
+  return withPolicyObs(bundle.policy.options, normalizedObs, images, (obs) => sampleActions(bundle.policy, obs, options, rng, slice));
 }
 
 /**
@@ -39,8 +26,9 @@ export async function sampleDecisionFromFeatures(
   options: SamplerOptions,
   slice: LogProbSlice,
   rng: Rng,
+  images?: Uint8Array,
 ): Promise<{ sample: SampleResult; features: Float32Array }> {
-  return withStateObs(bundle, normalizedObs, async (obs) => {
+  return withPolicyObs(bundle.policy.options, normalizedObs, images, async (obs) => {
     const features = bundle.policy.encode(obs);
     try {
       const sample = await sampleActions(bundle.policy, { features }, options, rng, slice);
@@ -56,6 +44,6 @@ export async function sampleDecisionFromFeatures(
  * actions: equal to `sampleForObs(bundle, obs, { ...options, method: 'ode', mode: 'eval' }, rng).values`.
  * Only `options.steps` and `options.denoisedClamp` matter (value_on expert runs the K-step ODE chain; obs draws no noise).
  */
-export async function valuesForObs(bundle: PolicyBundle, normalizedObs: Float32Array, options: Pick<SamplerOptions, 'steps' | 'denoisedClamp'>, rng: Rng): Promise<Float32Array> {
-  return withStateObs(bundle, normalizedObs, (obs) => policyValues(bundle.policy, obs, options.steps, rng, options.denoisedClamp));
+export async function valuesForObs(bundle: PolicyBundle, normalizedObs: Float32Array, options: Pick<SamplerOptions, 'steps' | 'denoisedClamp'>, rng: Rng, images?: Uint8Array): Promise<Float32Array> {
+  return withPolicyObs(bundle.policy.options, normalizedObs, images, (obs) => policyValues(bundle.policy, obs, options.steps, rng, options.denoisedClamp));
 }

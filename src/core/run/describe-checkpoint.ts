@@ -24,7 +24,9 @@ export function describeCheckpointPolicy(checkpoint: FamilyCheckpoint): string {
   }
   const arch = checkpoint.architecture;
   const steps = (checkpoint.metadata.architecture as Record<string, unknown>).denoise_steps ?? '?';
-  const observation = arch.obsEncoder === 'pointcloud' ? `point cloud ${arch.numPoints} pts` : 'state';
+  const image = arch.image;
+  const observation = arch.obsEncoder === 'pointcloud' ? `point cloud ${arch.numPoints} pts`
+    : image ? `${image.channels === 4 ? 'rgbd' : 'rgb'} ${image.cameras.join(', ')} ${image.size}×${image.size}` : 'state';
   const net = velocityNetText(arch);
   // A point-cloud frame is mostly points: its proprioception size would read as the obs size.
   const obs = arch.obsEncoder === 'pointcloud' ? [] : [`obs ${arch.obsDim}`];

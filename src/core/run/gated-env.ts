@@ -6,7 +6,9 @@ export function gatedEnv(env: BatchEnv, gate: () => Promise<void>): BatchEnv {
     get numEnvs() { return env.numEnvs; },
     get obsDim() { return env.obsDim; },
     get actionDim() { return env.actionDim; },
+    get imageSpec() { return env.imageSpec; },
     reset: (seeds) => env.reset(seeds),
+    ...(env.images ? { images: () => env.images!() } : {}),
     stepChunk: async (actions, nSteps, gamma) => {
       await gate();
       return env.stepChunk(actions, nSteps, gamma);

@@ -11,19 +11,21 @@ import { parseCheckpointFile, type CheckpointFile, type CheckpointFiles } from '
 import type { RunConfig, RunOverrides } from '../config';
 import { checkTaskVersion } from '../checkpoint/metadata';
 import { configActionDim } from '../envs/task-controls';
-import { observationSpec } from '../envs/observation';
 import { getTask } from '../envs/task-registry';
-import { hasPointCloud } from '../envs/task-types';
+import { encoderForObsType } from '../policy/options';
+import { configObservationSpec } from './run-env-config';
 import { decodeGaussianCheckpoint } from '../gaussian/gaussian-checkpoint';
 import { runConfigForCheckpoint } from './checkpoint-run-config';
 import type { FamilyCheckpoint } from './family-checkpoint';
 
-/** What the env of a run under `config` gives and takes: observation kind, frame size and action size. */
-export function envShapes(config: RunConfig): Required<ExpectedEnvShapes> {
+/** What the env of a run under `config` gives and takes: observation kind, frame size and action size, and its images. */
+export function envShapes(config: RunConfig): ExpectedEnvShapes & Required<Omit<ExpectedEnvShapes, 'image'>> {
+  const spec = configObservationSpec(config);
   return {
-    obsEncoder: hasPointCloud(config.env.obs_type) ? 'pointcloud' : 'state',
-    obsFrameSize: observationSpec(getTask(config.task), config.env.obs_type, config.env.num_points).dim,
+    obsEncoder: encoderForObsType(config.env.obs_type),
+    obsFrameSize: spec.dim,
     actionDim: configActionDim(config),
+    ...(spec.image ? { image: spec.image } : {}),
   };
 }
 

@@ -57,7 +57,7 @@ export async function runPretrainStage({ config, demos: given, ports }: Pretrain
   const numPoints = hasPointCloud(config.env.obs_type) ? config.env.num_points : undefined;
   const dataset = buildBcDataset(demos, config.policy.n_obs_steps, config.policy.horizon, { numPoints, includeFailures });
   ports.onPhase?.(`BC on ${dataset.size} samples from ${demos.success.length} episodes`);
-  const policy = new FlowPolicy(policyOptionsFromConfig(config, demos.obsDim, demos.actionDim), config.seed);
+  const policy = new FlowPolicy(policyOptionsFromConfig(config, demos.obsDim, demos.actionDim, demos.imageSpec?.cameras), config.seed);
   const bundle: PolicyBundle = { policy, obsNormalizer: dataset.obsNormalizer, actionNormalizer: dataset.actionNormalizer };
   const contentsAt = (step: number, evalSummary: StageEval | Record<string, never>) => bundleContents({ bundle, task: config.task, stage: 'bc', config, step, evalSummary });
   const clock = ports.clock ?? (() => performance.now());
@@ -67,6 +67,7 @@ export async function runPretrainStage({ config, demos: given, ports }: Pretrain
     await pretrainPolicy(policy, dataset, {
       steps: settings.steps, batchSize: settings.batch_size, learningRate: settings.lr, emaDecay: settings.ema,
       shortcutFraction: policy.options.shortcut ? settings.shortcut : 0, seed: config.seed, diffusionSteps: config.policy.denoise_steps, logEvery: stageLogEvery(settings.steps, ports),
+      imageShift: config.policy.image_shift,
       onProgress: (step, loss) => ports.onProgress?.(step, loss, (clock() - started) / 1000),
       afterStep: async (step, averaged) => {
         if (isStageEvalStep(step, settings.steps, settings.eval_every, config)) finalEval = await averaged(() => evaluateStage(bundle, config, ports, step));

@@ -12,7 +12,7 @@ import type { RngState } from '../random';
 import type { EvalSummaryNumbers } from '../rl/evaluate';
 import { RunningMeanStd } from '../gaussian/running-mean-std';
 import type { RunResumeState } from './run-state';
-import { base64ToFloat32, base64ToFloat64, float32ToBase64, float64ToBase64 } from './typed-base64';
+import { base64ToFloat32, base64ToFloat64, base64ToUint8, float32ToBase64, float64ToBase64, uint8ToBase64 } from './typed-base64';
 
 /** Bumped when the layout below changes; an unknown version is refused. */
 export const RESUME_FORMAT_VERSION = 1;
@@ -90,6 +90,7 @@ function encodeBatch(snapshot: VectorEnvSnapshot): JsonObject {
     seed_streams: snapshot.seedStreams.map((state) => ({ words: [...state.words], spare_normal: state.spareNormal })),
     metrics: { clipped_actions: snapshot.metrics.clippedActions, unstable_resets: snapshot.metrics.unstableResets, env_steps: snapshot.metrics.envSteps },
     obs: float32ToBase64(snapshot.obs),
+    ...(snapshot.images ? { images: uint8ToBase64(snapshot.images) } : {}),
   };
 }
 
@@ -98,7 +99,10 @@ function decodeBatch(value: unknown, field: string): VectorEnvSnapshot {
   const envs = list(batch.envs, `${field}.envs`).map((env, index) => decodeEnv(env, `${field}.envs[${index}]`));
   const seedStreams = list(batch.seed_streams, `${field}.seed_streams`).map((state, index) => decodeRng(state, `${field}.seed_streams[${index}]`));
   if (seedStreams.length !== envs.length) fail(`${field}.seed_streams`, `has ${seedStreams.length} entries for ${envs.length} envs`);
-  return { envs, seedStreams, metrics: decodeMetrics(batch.metrics, `${field}.metrics`), obs: base64ToFloat32(batch.obs, `${field}.obs`) };
+  return {
+    envs, seedStreams, metrics: decodeMetrics(batch.metrics, `${field}.metrics`), obs: base64ToFloat32(batch.obs, `${field}.obs`),
+    ...(batch.images !== undefined ? { images: base64ToUint8(batch.images, `${field}.images`) } : {}),
+  };
 }
 
 function decodeEval(value: unknown): EvalSummaryNumbers | undefined {

@@ -25,7 +25,7 @@ import { NamedAdam } from '../rl/adam';
 import { evalSeeds, evalSummaryNumbers, evaluateActor, type EvalSummary, type EvalSummaryNumbers } from '../rl/evaluate';
 import { adaptKlScale } from '../rl/kl-adaptive-lr';
 import { learningRateAt } from '../rl/lr-schedule';
-import { ObsHistory } from '../rl/obs-history';
+import { historyFor, type ObsHistory } from '../rl/obs-history';
 import { PhaseTimes } from '../rl/phase-times';
 import { ppoEpochs } from '../rl/ppo-epochs';
 import { iterationRng, lrSchedule, trainSeeds } from '../rl/ppo-iteration';
@@ -147,8 +147,8 @@ export class Run {
   private async ensureStarted(): Promise<ObsHistory> {
     if (this.obsHistory && !this.parts.learner.resetsEachIteration(this.config)) return this.obsHistory;
     const { env } = this.parts;
-    const history = new ObsHistory(env.numEnvs, env.obsDim, this.config.policy.n_obs_steps);
-    history.reset(await env.reset(trainSeeds(this.config, env.numEnvs, this.iteration)));
+    const history = historyFor(env, this.config.policy.n_obs_steps);
+    history.reset(await env.reset(trainSeeds(this.config, env.numEnvs, this.iteration)), env.images?.());
     await env.drainEpisodes();
     this.envMetrics = await env.metrics();
     this.obsHistory = history;
@@ -303,8 +303,9 @@ export class Run {
     }
     const { env } = this.parts;
     await env.restore(rollout.env);
-    const history = new ObsHistory(env.numEnvs, env.obsDim, this.config.policy.n_obs_steps);
-    history.restore(rollout.obsHistory);
+    const history = historyFor(env, this.config.policy.n_obs_steps);
+    // The current images are the env batch's, saved with its state.
+    history.restore(rollout.obsHistory, rollout.env.images);
     this.obsHistory = history;
     this.envMetrics = rollout.env.metrics;
     return undefined;

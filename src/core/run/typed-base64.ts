@@ -46,3 +46,11 @@ export function base64ToFloat32(text: unknown, field: string): Float32Array {
 export function base64ToFloat64(text: unknown, field: string): Float64Array {
   return new Float64Array(base64ToBytes(text, field, 8).buffer);
 }
+
+export function uint8ToBase64(values: Uint8Array): string {
+  return bytesToBase64(values);
+}
+
+export function base64ToUint8(text: unknown, field: string): Uint8Array {
+  return base64ToBytes(text, field, 1);
+}

@@ -6,6 +6,7 @@
 import type { TaskName } from '../config';
 import { hasTask } from '../envs/task-registry';
 import type { CheckpointFile } from '../run/open-checkpoint';
+import { obsTypeOfPolicy } from '../policy/options';
 import type { CheckpointForOtherTask } from '../../protocol/trainer-api';
 
 /** The file's task when it is not `studioTask`; undefined when it is. */
@@ -14,6 +15,6 @@ export function checkpointForOtherTask(file: CheckpointFile, studioTask: TaskNam
   if (task === studioTask) return undefined;
   return {
     kind: 'other-task', source: file.name, task, studioTask, known: hasTask(task),
-    obsType: file.kind === 'flow' && file.architecture.obsEncoder === 'pointcloud' ? 'pointcloud' : 'state',
+    obsType: file.kind === 'flow' ? obsTypeOfPolicy(file.architecture) : 'state',
   };
 }

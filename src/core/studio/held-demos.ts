@@ -7,7 +7,6 @@ import { pretrainConfigForDemos } from '../config/pretrain-demos';
 import type { RunConfig } from '../config/run-config';
 import { demoMetadataFor, readDemoFile, type DemoMetadata } from '../envs/demo-format';
 import type { Demonstrations } from '../envs/expert-rollout';
-import { observationSpec } from '../envs/observation';
 import { getTask } from '../envs/task-registry';
 import { hasPointCloud } from '../envs/task-types';
 import type { ShardedVectorEnv } from '../envs/sharded-vector-env';
@@ -15,7 +14,8 @@ import type { VectorEnvConfig } from '../envs/vector-env-config';
 import { DemosError } from '../errors';
 import { assertDemosFit } from '../offline/demos-fit';
 import type { StageDemos } from '../run/pretrain-stage';
-import { depthCameras } from '../run/run-env-config';
+import { configCameras, configObservationSpec } from '../run/run-env-config';
+import { parseCameraList } from '../envs/camera/camera-lookup';
 import type { DatasetDrop, DemoSetSummary, RecipeFile, RecordDemosRequest } from '../../protocol/trainer-api';
 import { importDataset } from '../datasets/import-dataset';
 
@@ -81,16 +81,16 @@ export async function recordDemos(
 ): Promise<HeldDemos | undefined> {
   const task = getTask(config.task);
   const numPoints = hasPointCloud(config.env.obs_type) ? config.env.num_points : undefined;
-  const cameras = depthCameras(config);
+  const cameras = configCameras(config);
   const workers = Math.max(1, Math.min(request.episodes, cores - 1));
   // An added task's env workers import its module, as a run's do.
   const taskModule = task.module ? { taskModule: task.module } : {};
-  const env = await openEnv({ task: config.task, ...taskModule, numEnvs: workers, obsMode: config.env.obs_type, numPoints, ...(cameras ? { cameras: cameras.camera, imageSize: cameras.imageSize } : {}), recordEpisodes: false });
+  const env = await openEnv({ task: config.task, ...taskModule, numEnvs: workers, obsMode: config.env.obs_type, numPoints, ...(cameras ? { cameras: parseCameraList(cameras.camera), imageSize: cameras.imageSize } : {}), recordEpisodes: false });
   try {
     const seeds = Array.from({ length: request.episodes }, (_, episode) => request.seed + episode);
     const demos = await env.recordExpertDemos({ seeds, noise: request.noise, episodesPerRequest: 2, ...progress });
     if (!demos) return undefined;
-    const metadata = demoMetadataFor(demos, { seed: request.seed, noise: request.noise, obsSlices: observationSpec(task, config.env.obs_type, numPoints).slices, maxEpisodeSteps: task.maxEpisodeSteps, ...(cameras ? { cameras } : {}) });
+    const metadata = demoMetadataFor(demos, { seed: request.seed, noise: request.noise, obsSlices: configObservationSpec(config).slices, maxEpisodeSteps: task.maxEpisodeSteps, ...(cameras ? { cameras } : {}) });
     return { demos, metadata, summary: summaryOf('recorded', demos, metadata, request.noise) };
   } finally {
     await env.dispose();

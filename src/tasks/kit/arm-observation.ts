@@ -1,7 +1,7 @@
 /**
  * The arm's proprioception as observation groups: in a state observation joint angles and
- * velocities, finger slides, the TCP position and orientation; beside a point cloud the joint
- * angles, finger slides and TCP position.
+ * velocities, finger slides, the TCP position and orientation; beside a point cloud or camera
+ * images the joint angles, finger slides and TCP position.
  */
 import type { ObservationGroup } from '../../core/envs/task-api';
 import { ARM_DOF } from './arm-scene';
@@ -53,14 +53,14 @@ export const ARM_STATE_PROPRIO: ObservationGroup = {
   },
 };
 
-/** Beside a point cloud: joint_qpos 7 | gripper_qpos 2 | tcp_pos 3. */
+/** Beside a point cloud or camera images: joint_qpos 7 | gripper_qpos 2 | tcp_pos 3. */
 export const ARM_POINTCLOUD_PROPRIO: ObservationGroup = {
   slices: [
     { name: 'joint_qpos', dim: ARM_DOF, doc: 'arm joint angles (rad)' },
     { name: 'gripper_qpos', dim: 2, doc: 'finger slide positions (m)' },
     { name: 'tcp_pos', dim: 3, doc: 'tool centre point, world frame (m)' },
   ],
-  modes: ['pointcloud'],
+  modes: ['pointcloud', 'rgb', 'rgbd'],
   read(view, out, offset) {
     const { scene, arrays } = armView(view);
     const { qpos, siteXpos } = arrays;

@@ -52,7 +52,7 @@ export interface ArmTaskDefinition {
   taskStateSlices: readonly ArmSlice[];
   /** Writes the task-specific state features starting at out[offset]. */
   writeTaskState(view: ArmView, out: Float32Array, offset: number): void;
-  /** Task-specific point-cloud proprioception extras (the goal, where it has one). */
+  /** Task-specific proprioception extras beside a point cloud or camera images (the goal, where it has one). */
   pointcloudExtraSlices: readonly ArmSlice[];
   writePointcloudExtras(view: ArmView, out: Float32Array, offset: number): void;
   /** Randomizes the episode; the arm is already at home with seeded joint noise. */
@@ -79,7 +79,7 @@ export function armTask(definition: ArmTaskDefinition): TaskSpec {
     ARM_POINTCLOUD_PROPRIO,
   ];
   if (definition.pointcloudExtraSlices.length > 0) {
-    observation.push({ slices: definition.pointcloudExtraSlices, modes: ['pointcloud'], read: (view, out, offset) => definition.writePointcloudExtras(armView(view), out, offset) });
+    observation.push({ slices: definition.pointcloudExtraSlices, modes: ['pointcloud', 'rgb', 'rgbd'], read: (view, out, offset) => definition.writePointcloudExtras(armView(view), out, offset) });
   }
   return defineTask({
     name: definition.name,

@@ -27,19 +27,31 @@ export function cameraIdByName(mj: Mujoco, model: MjModel, name: string): number
   return cameraId;
 }
 
+/** The config's stand-in for the scene's first camera (env.camera=default). */
+export const DEFAULT_CAMERA = 'default';
+
+/** The camera names of a comma-separated env.camera value ('default' kept as it is; empty parts dropped). */
+export function parseCameraList(text: string): string[] {
+  return text.split(',').map((name) => name.trim()).filter((name) => name !== '');
+}
+
 /**
- * The camera names a config value picks: a comma-separated list, or 'default' (or empty) for the
- * scene's first camera; a scene without cameras is refused.
+ * The cameras a config picks, in order, as the scene names them: env.camera's names (a list, or its
+ * comma-separated text), 'default' (or nothing) standing for the scene's first named camera. A scene
+ * without cameras, a name the scene lacks, an orthographic camera and a repeated name are refused,
+ * each with one ConfigError sentence. Depth clouds and camera images both resolve their cameras here.
  */
-export function resolveCameraNames(mj: Mujoco, model: MjModel, setting: string | undefined, taskName: string): string[] {
-  const requested = (setting ?? '').split(',').map((name) => name.trim()).filter((name) => name !== '');
-  if (requested.length === 0 || (requested.length === 1 && requested[0] === 'default')) {
-    const names = modelCameraNames(mj, model);
-    if (names.length === 0) throw new ConfigError('env.camera', `task '${taskName}' has no named camera in its scene, so it has no camera observation; add a <camera name=...> to its MJCF`);
-    return [names[0]];
+export function resolveCameraNames(mj: Mujoco, model: MjModel, setting: string | readonly string[] | undefined, taskName: string): string[] {
+  const requested = typeof setting === 'string' ? parseCameraList(setting) : [...(setting ?? [])];
+  const sceneCameras = modelCameraNames(mj, model);
+  if (sceneCameras.length === 0) {
+    throw new ConfigError('env.camera', `task '${taskName}' has no named camera in its scene, so it has no camera observation; add a <camera name=...> to its MJCF`);
   }
-  for (const name of requested) cameraIdByName(mj, model, name);
-  const repeated = requested.find((name, index) => requested.indexOf(name) !== index);
+  const cameras = requested.length === 0 ? [sceneCameras[0]] : requested.map((name) => (name === DEFAULT_CAMERA ? sceneCameras[0] : name));
+  const unknown = cameras.find((name) => !sceneCameras.includes(name));
+  if (unknown !== undefined) throw new ConfigError('env.camera', `env.camera '${unknown}' is not a camera of task '${taskName}'; ${listed(sceneCameras)}`);
+  for (const name of cameras) cameraIdByName(mj, model, name);
+  const repeated = cameras.find((name, index) => cameras.indexOf(name) !== index);
   if (repeated !== undefined) throw new ConfigError('env.camera', `env.camera names camera '${repeated}' twice; list each camera once`);
-  return requested;
+  return cameras;
 }
