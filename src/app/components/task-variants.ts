@@ -15,7 +15,7 @@ export interface TaskVariant {
 }
 
 /** How the picker names each observation kind after the task. */
-const OBS_LABELS: Record<ObsType, string> = { state: '', pointcloud: 'point cloud', depth_pointcloud: 'depth point cloud' };
+const OBS_LABELS: Record<ObsType, string> = { state: '', pointcloud: 'point cloud', depth_pointcloud: 'depth point cloud', rgb: 'camera rgb', rgbd: 'camera rgbd' };
 
 export function taskVariant(task: TaskName, obsType: ObsType): TaskVariant {
   return obsType === 'state'
