@@ -21,7 +21,7 @@ describe('presets', () => {
   });
 
   it('hold the 22 ReinFlow runs of reference 003: a baseline and 21 one-category ablations', () => {
-    const reinflow = PRESET_NAMES.filter((name) => name.startsWith('reinflow-'));
+    const reinflow = PRESET_NAMES.filter((name) => name.startsWith('reinflow-') && PRESETS[name].category !== 'general');
     expect(reinflow).toHaveLength(22);
     const baseline = presetConfig('reinflow-baseline');
     expect(baseline.noise).toMatchObject({ method: 'noise', std_min: 0.01, std_max: 0.3, decay: 'linear', decay_steps: 500_000 });
@@ -41,6 +41,11 @@ describe('presets', () => {
     ]);
     expect(diffConfig(baseline, presetConfig('reinflow-rollout-long')).map((change) => change.key))
       .toEqual(['ppo.minibatch_size', 'env.steps_per_iteration']); // table order: ppo before env
+  });
+
+  it('reinflow-pickcube-rgb is the baseline on the camera with seed 003\'s UNet1D, chunking and one observation frame (images take one)', () => {
+    const changes = diffConfig(presetConfig('reinflow-baseline'), presetConfig('reinflow-pickcube-rgb')).map((change) => `${change.key}=${change.to}`);
+    expect(changes.sort()).toEqual(['env.obs_type=rgb', 'policy.horizon=16', 'policy.n_action_steps=8', 'policy.n_obs_steps=1', 'policy.velocity_net=unet1d'].sort());
   });
 
   it('locomotion-reinflow carries ReinFlow\'s Gym fine-tune settings at our rollout size', () => {

@@ -122,6 +122,11 @@ export const PRESETS = {
   'reinflow-rollout-short': ablation('rollout', 'Shorter rollouts (64 decisions, minibatch 32).', 'env.steps_per_iteration=64', 'ppo.minibatch_size=32'),
   'reinflow-rollout-long': ablation('rollout', 'Longer rollouts (256 decisions, minibatch 128).', 'env.steps_per_iteration=256', 'ppo.minibatch_size=128'),
   'reinflow-epochs-8': ablation('rollout', 'More PPO epochs per rollout (8).', 'ppo.epochs=8'),
+  'reinflow-pickcube-rgb': {
+    doc: 'Seed 003\'s own run: ReinFlow on pick-cube from the front camera, a ShortCut UNet1D velocity net (H 16, 8 executed, K 8) with learned noise in [0.01, 0.3], as reinflow-baseline.',
+    category: 'general',
+    overrides: [...REINFLOW_BASELINE, 'env.obs_type=rgb', 'policy.velocity_net=unet1d', 'policy.horizon=16', 'policy.n_action_steps=8', 'policy.n_obs_steps=1'],
+  },
   dppo: {
     doc: 'DPPO\'s Gym locomotion fine-tune of a diffusion policy: T = 20, last 10 steps fine-tuned, γ_denoise 0.99, clip 0.01 (base 0.01, rate 3), std floors 0.1, 5 epochs, actor 1e-4, critic 1e-3, running reward scaling.',
     category: 'general',
