@@ -169,3 +169,15 @@ export function mergeDemonstrations(parts: readonly Demonstrations[]): Demonstra
     ...(parts.every((part) => part.terminated) ? { terminated: join(parts.map((part) => part.terminated!), (n) => new Uint8Array(n)) } : {}),
   };
 }
+
+/** How a scripted-expert recording over a sharded vector env goes. */
+export interface ExpertRecording {
+  /** Reset seeds, one episode each; the result keeps this order. */
+  seeds: readonly number[];
+  noise: number;
+  /** Episodes per request: progress is reported, and a stop honoured, between requests. */
+  episodesPerRequest?: number;
+  onProgress?: (episodes: number, successes: number) => void;
+  /** Checked before each request; true stops the recording, which then returns undefined. */
+  shouldStop?: () => boolean;
+}

@@ -5,15 +5,17 @@
  * shared memory, actions and results live in SharedArrayBuffers and completion
  * is signalled through Atomics; otherwise arrays are transferred in messages.
  */
-import { ConfigError, EnvError, ShapeError } from '../errors';
-import { mergeDemonstrations, type Demonstrations } from './expert-rollout';
+import { ConfigError, EnvError } from '../errors';
+import { mergeDemonstrations, type Demonstrations, type ExpertRecording } from './expert-rollout';
 import type { EpisodeRecord } from './task-env';
 import type { VectorChunkResult, VectorEnvMetrics, VectorEnvSnapshot, VectorStepResult } from './vector-env';
 import { checkChunkActions, checkSeeds, resolveVectorEnvConfig, type ResolvedVectorEnvConfig, type VectorEnvConfig } from './vector-env-config';
 import type { BatchEnv } from './batch-env';
-import type { ShardErrorPayload, ShardInitResult, ShardPort, ShardReply, ShardRequest, ShardResetPayload, ShardSharedBuffers, ShardStepPayload } from './shard-protocol';
+import type { ShardInitResult, ShardPort, ShardReply, ShardRequest, ShardResetPayload, ShardSharedBuffers, ShardStepPayload } from './shard-protocol';
 import type { ImageLayout } from './task-types';
 import { imageBytes } from './camera/image-layout';
+import { rebuildShardError } from './shard-errors';
+import { allocateShardBuffers } from './shard-buffers';
 
 export interface ShardedVectorEnvOptions {
   /** Workers to use; default: hardware concurrency minus one, at least 1, at most numEnvs. */
@@ -25,32 +27,8 @@ export interface ShardedVectorEnvOptions {
   maxChunkSteps?: number;
 }
 
-/** Rebuilds a named error from a worker (instanceof does not survive the trip). */
-function rebuildError(payload: ShardErrorPayload, envOffset: number): Error {
-  if (payload.name === 'EnvError') {
-    return new EnvError(payload.message, payload.envIndex === undefined ? undefined : payload.envIndex + envOffset);
-  }
-  if (payload.name === 'ConfigError') return new ConfigError(payload.field ?? 'config', payload.message);
-  if (payload.name === 'ShapeError') return new ShapeError(payload.field ?? 'input', payload.message);
-  const error = new Error(payload.message);
-  error.name = payload.name;
-  return error;
-}
-
 function addMetrics(sum: VectorEnvMetrics, part: VectorEnvMetrics): VectorEnvMetrics {
   return { clippedActions: sum.clippedActions + part.clippedActions, unstableResets: sum.unstableResets + part.unstableResets, envSteps: sum.envSteps + part.envSteps };
-}
-
-/** How a scripted-expert recording over the shards goes. */
-export interface ExpertRecording {
-  /** Reset seeds, one episode each; the result keeps this order. */
-  seeds: readonly number[];
-  noise: number;
-  /** Episodes per request: progress is reported, and a stop honoured, between requests. */
-  episodesPerRequest?: number;
-  onProgress?: (episodes: number, successes: number) => void;
-  /** Checked before each request; true stops the recording, which then returns undefined. */
-  shouldStop?: () => boolean;
 }
 
 export function defaultWorkerCount(numEnvs: number, hardwareConcurrency: number): number {
@@ -144,20 +122,7 @@ export class ShardedVectorEnv implements BatchEnv {
   }
 
   private allocateShared(numEnvs: number): ShardSharedBuffers {
-    const obsBytes = numEnvs * this.obsDim * 4;
-    const images = numEnvs * this.imageBytes;
-    return {
-      ...(images > 0 ? { images: new SharedArrayBuffer(images), finalImages: new SharedArrayBuffer(images) } : {}),
-      control: new SharedArrayBuffer(8),
-      actions: new SharedArrayBuffer(numEnvs * this.maxChunkSteps * this.actionDim * 4),
-      maxChunkSteps: this.maxChunkSteps,
-      obs: new SharedArrayBuffer(obsBytes),
-      finalObs: new SharedArrayBuffer(obsBytes),
-      stepObs: new SharedArrayBuffer(obsBytes * this.maxChunkSteps),
-      reward: new SharedArrayBuffer(numEnvs * 4),
-      steps: new SharedArrayBuffer(numEnvs * 4),
-      flags: new SharedArrayBuffer(numEnvs * 3),
-    };
+    return allocateShardBuffers({ numEnvs, obsDim: this.obsDim, actionDim: this.actionDim, imageBytes: this.imageBytes, maxChunkSteps: this.maxChunkSteps });
   }
 
   private onReply(shard: Shard, reply: ShardReply): void {
@@ -165,7 +130,7 @@ export class ShardedVectorEnv implements BatchEnv {
     if (!waiter) return;
     shard.pending.delete(reply.id);
     if (reply.ok) waiter.resolve(reply.result);
-    else waiter.reject(rebuildError(reply.error, shard.envOffset));
+    else waiter.reject(rebuildShardError(reply.error, shard.envOffset));
   }
 
   /** Sends a request and waits for its reply message. */
