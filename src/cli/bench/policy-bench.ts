@@ -12,6 +12,7 @@ import { matmulPeak, timeIt } from './bench-timing';
 import { benchDitx } from './policy-ditx-bench';
 import { benchOnnx } from './policy-onnx-bench';
 import { benchUnet1d } from './policy-unet1d-bench';
+import { benchCnn } from './policy-cnn-bench';
 import { ppoStyleStep } from './bench-grad-step';
 
 const OBS_DIM = 42;
@@ -106,6 +107,7 @@ export async function runBench(): Promise<BenchRow[]> {
   for (const backend of ['wasm', 'cpu'] as const) rows.push(...(await benchBackend(backend)));
   rows.push(...(await benchDitx('wasm')));
   rows.push(...(await benchUnet1d('wasm')));
+  rows.push(...(await benchCnn('wasm')));
   rows.push(...(await benchOnnx()));
   return rows;
 }
