@@ -14,7 +14,7 @@ import { timeAgainstPeak, timeIt } from './bench-timing';
 const ROLLOUT_IMAGES = 16;
 const UPDATE_IMAGES = 64;
 /** The default encoder (policy.cnn_channels 16,32,32, policy.image_features 64) on one 64×64 rgb camera. */
-const OPTIONS: ImageEncoderOptions = { cameras: ['front'], size: 64, channels: 3, convChannels: [16, 32, 32], featureDim: 64 };
+const OPTIONS: ImageEncoderOptions = { cameras: ['camera'], size: 64, channels: 3, convChannels: [16, 32, 32], featureDim: 64 };
 
 function note(batch: number, extra: string): string {
   return `cnn channels=[${OPTIONS.convChannels}] features=${OPTIONS.featureDim} ${OPTIONS.size}×${OPTIONS.size}×${OPTIONS.channels} cameras=1 batch=${batch}; ${extra}`;
