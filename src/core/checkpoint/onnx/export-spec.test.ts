@@ -41,7 +41,7 @@ describe('onnxPolicySpec', () => {
     const metadata = await bundleMetadata(bundle, config);
     await expect(exportPolicyOnnx(withOptions({ velocityNet: 'unet' }), metadata)).rejects.toThrow(CheckpointError);
     await expect(exportPolicyOnnx(withOptions({ velocityNet: 'unet' }), metadata)).rejects.toThrow(/^ONNX export supports the velocity nets mlp, ditx, reflow_mlp, unet1d, not 'unet'$/);
-    expect(() => onnxPolicySpec(withOptions({ obsEncoder: 'image' }), metadata)).toThrow(/^ONNX export supports the observation encoders state, pointcloud, not 'image'$/);
+    expect(() => onnxPolicySpec(withOptions({ obsEncoder: 'voxels' }), metadata)).toThrow(/^ONNX export supports the observation encoders state, pointcloud, image, not 'voxels'$/);
     expect(() => onnxPolicySpec(withOptions({ actionDim: 3 }), metadata))
       .toThrow(/^the normalizers cover 29 observation and 4 action values, but the policy takes frames of 29 and gives 3$/);
   });

@@ -3,6 +3,7 @@ import { getTask, hasTask } from '../../envs/task-registry';
 import { CheckpointError } from '../../errors';
 import { obsFrameSize, type FlowPolicyOptions } from '../../policy/options';
 import type { PolicyBundle } from '../../policy/policy-bundle';
+import type { ImageLayout } from '../../envs/task-types';
 import type { FlowtuneMetadata } from '../metadata';
 import { storedDenoisedClamp } from '../policy-checkpoint';
 
@@ -27,10 +28,12 @@ export interface OnnxPolicySpec {
   denoiseSteps: number;
   /** c > 0: every Euler step is clamped to [−c, c] (`policy.denoised_clamp` of the checkpoint's run); 0 = none. */
   denoisedClamp: number;
+  /** Image policies only: the uint8 camera images the graph's `images` input takes [batch, cameras, size, size, channels]. */
+  image?: ImageLayout;
 }
 
 const VELOCITY_NETS: readonly string[] = ['mlp', 'ditx', 'reflow_mlp', 'unet1d'];
-const OBS_ENCODERS: readonly string[] = ['state', 'pointcloud'];
+const OBS_ENCODERS: readonly string[] = ['state', 'pointcloud', 'image'];
 
 /**
  * The control the actions are for: the checkpoint's run's control when it takes actions of this
@@ -94,5 +97,7 @@ export function onnxPolicySpec(bundle: PolicyBundle, metadata: FlowtuneMetadata)
     nActionSteps,
     denoiseSteps,
     denoisedClamp: storedDenoisedClamp(metadata),
+    // The encoder's own cameras, size and channels: the layout the rollout feeds it (envs/camera/image-layout.ts).
+    ...(options.image ? { image: { cameras: [...options.image.cameras], size: options.image.size, channels: options.image.channels } } : {}),
   };
 }

@@ -21,6 +21,13 @@ export const DITX = ['policy.velocity_net=ditx', 'policy.ditx_dim=16', 'policy.d
 /** A small UNet1D: two levels (H 6 halves to 3), kernel 3, 4 groups. */
 export const UNET1D = ['policy.velocity_net=unet1d', 'policy.unet_dims=8,16', 'policy.unet_kernel=3', 'policy.unet_groups=4'];
 export const POINTCLOUD = ['task=pick-cube', 'env.obs_type=pointcloud', 'env.num_points=32'];
+/** A tiny camera policy on pick-cube: 16×16 images, two stride-2 layers (16 → 7 → 3), 6 features per camera; one observation. */
+export const IMAGE = ['task=pick-cube', 'env.image_size=16', 'policy.cnn_channels=4,8', 'policy.image_features=6', 'policy.n_obs_steps=1'];
+
+/** Uniform random uint8 pixels for `rows` observations of `bytesPerRow` bytes each. */
+export function randomImages(rows: number, bytesPerRow: number, rng: Rng): Uint8Array {
+  return Uint8Array.from({ length: rows * bytesPerRow }, () => rng.int(256));
+}
 
 /** Per-feature ranges of random centre and width; feature 1 is constant (min = max), to hit that branch. */
 function unevenStats(dim: number, rng: Rng): MinMaxStats {

@@ -6,11 +6,20 @@ const { onnx } = onnxProto;
 /** A node attribute: one int, a list of ints, or one float. */
 export type OnnxAttribute = { int: number } | { ints: readonly number[] } | { float: number };
 
-/** One graph input or output: a float32 tensor whose dims are sizes or named (dynamic) axes. */
+/** Element types a graph input or output may have. */
+export type GraphElemType = 'float32' | 'uint8';
+
+/** One graph input or output: a tensor (float32 unless `elemType` says otherwise) whose dims are sizes or named (dynamic) axes. */
 export interface GraphValue {
   name: string;
   dims: readonly (number | string)[];
+  elemType?: GraphElemType;
 }
+
+const ELEM_TYPES: Readonly<Record<GraphElemType, number>> = {
+  float32: onnx.TensorProto.DataType.FLOAT,
+  uint8: onnx.TensorProto.DataType.UINT8,
+};
 
 function attributeProto(name: string, value: OnnxAttribute): onnxProto.onnx.IAttributeProto {
   const { AttributeType } = onnx.AttributeProto;
@@ -21,7 +30,7 @@ function attributeProto(name: string, value: OnnxAttribute): onnxProto.onnx.IAtt
 
 function valueInfo(value: GraphValue): onnxProto.onnx.IValueInfoProto {
   const dim = value.dims.map((size) => (typeof size === 'number' ? { dimValue: size } : { dimParam: size }));
-  return { name: value.name, type: { tensorType: { elemType: onnx.TensorProto.DataType.FLOAT, shape: { dim } } } };
+  return { name: value.name, type: { tensorType: { elemType: ELEM_TYPES[value.elemType ?? 'float32'], shape: { dim } } } };
 }
 
 /**

@@ -1,6 +1,8 @@
+import { CheckpointError } from '../../errors';
 import { obsTokenCount, type FlowPolicyOptions } from '../../policy/options';
 import type { GraphBuilder } from './graph-builder';
 import type { GraphParam } from './graph-params';
+import { imageFeatureNodes } from './image-encoder';
 import { dense, layerNorm, mlpLayers } from './layers';
 import { reflowObsNodes } from './velocity-reflow';
 
@@ -22,12 +24,23 @@ function pointNetTokens(g: GraphBuilder, param: GraphParam, options: FlowPolicyO
 }
 
 /**
- * Normalized observations [B, nObsSteps, frame] → observation tokens [B, tokens, tokenDim]
- * (policy/options.ts `obsTokenCount`): a state encoder feeding the MLP sees the flattened
+ * An image policy's one token (policy/obs-encoder.ts `encodeObs`): [each camera's CNN features | the normalized
+ * proprioception] → [B, 1, cameras·featureDim + D]. Images keep no history, so the frame is the one observation.
+ */
+function imageTokens(g: GraphBuilder, param: GraphParam, options: FlowPolicyOptions, normalizedObs: string, images: string | undefined): string {
+  if (!images) throw new CheckpointError('an image policy\'s ONNX graph needs an images input, and none was given');
+  const features = g.op('Unsqueeze', [imageFeatureNodes(g, param, options.image!, images), g.int64s([1])], {}, 'image_token');
+  return g.op('Concat', [features, normalizedObs], { axis: { int: 2 } }, 'obs_tokens');
+}
+
+/**
+ * Normalized observations [B, nObsSteps, frame] (and an image policy's uint8 images) → observation tokens
+ * [B, tokens, tokenDim] (policy/options.ts `obsTokenCount`): a state encoder feeding the MLP sees the flattened
  * history as one token; otherwise each frame is encoded alone with shared weights.
  */
-export function encodeObsNodes(g: GraphBuilder, param: GraphParam, options: FlowPolicyOptions, normalizedObs: string): string {
+export function encodeObsNodes(g: GraphBuilder, param: GraphParam, options: FlowPolicyOptions, normalizedObs: string, images?: string): string {
   if (options.obsEncoder === 'pointcloud') return pointNetTokens(g, param, options, normalizedObs);
+  if (options.obsEncoder === 'image') return imageTokens(g, param, options, normalizedObs, images);
   const frames = obsTokenCount(options) === 1
     ? g.op('Reshape', [normalizedObs, g.int64s([0, 1, options.nObsSteps * options.obsDim])], {}, 'obs_history')
     : normalizedObs;

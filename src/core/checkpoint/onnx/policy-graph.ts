@@ -4,7 +4,8 @@ import { stepCoefficients, timeGrid } from '../../flow/time-grid';
 import type { WeightEntry } from '../../policy/flow-policy';
 import type { PolicyBundle } from '../../policy/policy-bundle';
 import type { OnnxPolicySpec } from './export-spec';
-import { GraphBuilder } from './graph-builder';
+import type { ImageLayout } from '../../envs/task-types';
+import { GraphBuilder, type GraphValue } from './graph-builder';
 import { graphParams, type GraphParam } from './graph-params';
 import { normalizeNodes, unnormalizeNodes } from './normalizer';
 import { encodeObsNodes } from './obs-encoder';
@@ -14,8 +15,8 @@ import { velocityMlpNodes } from './velocity-mlp';
 import { reflowTimeEmbeddingValues, velocityReflowNodes } from './velocity-reflow';
 import { velocityUnet1dNodes } from './velocity-unet1d';
 
-/** Names of the graph's inputs and output (DESIGN.md §6 "ONNX"). */
-export const ONNX_POLICY_IO = { obs: 'obs', x0: 'x0', actions: 'actions' } as const;
+/** Names of the graph's inputs and output (DESIGN.md §6 "ONNX"); `images` only for an image policy. */
+export const ONNX_POLICY_IO = { obs: 'obs', x0: 'x0', images: 'images', actions: 'actions' } as const;
 /** The dynamic batch axis. */
 export const BATCH_AXIS = 'batch';
 
@@ -80,8 +81,14 @@ function stepNetNodes(g: GraphBuilder, param: GraphParam, weights: ReadonlyMap<s
   };
 }
 
+/** The `images` input: uint8 [batch, cameras, size, size, channels], as the env renders them and the rollout feeds them. */
+export function imagesInput(image: ImageLayout): GraphValue {
+  return { name: ONNX_POLICY_IO.images, dims: [BATCH_AXIS, image.cameras.length, image.size, image.size, image.channels], elemType: 'uint8' };
+}
+
 /**
- * A policy graph around one denoising chain: obs [B, nObs, frame] → min-max normalization → encoder; `chain` maps x0
+ * A policy graph around one denoising chain: obs [B, nObs, frame] → min-max normalization → encoder (with the uint8
+ * images [B, cameras, S, S, C] of an image policy, never normalized); `chain` maps x0
  * [B, H, A] (flat [B, H·A] for the MLP nets, as `net.flat` says) to the chain's last element through `net`; then the
  * first n_action_steps positions → action unnormalization → actions [B, n_action_steps, A] in env units.
  */
@@ -99,15 +106,17 @@ export function chainPolicyGraph(
   const param = graphParams(g, weights);
   const obs = g.input(ONNX_POLICY_IO.obs);
   const x0 = g.input(ONNX_POLICY_IO.x0);
+  const images = spec.image ? g.input(ONNX_POLICY_IO.images) : undefined;
 
+  // The images bypass the normalizer, as at rollout time (rl/policy-input.ts).
   const normalizedObs = normalizeNodes(g, bundle.obsNormalizer, obs, 'obs_normalizer');
-  const obsTokens = encodeObsNodes(g, param, options, normalizedObs);
+  const obsTokens = encodeObsNodes(g, param, options, normalizedObs, images);
   const net = stepNetNodes(g, param, weights, options, obsTokens, x0);
   // A second net of the same architecture (a fine-tuned diffusion policy's frozen base), its own encoder included.
   let baseNet: StepNet | undefined;
   if (baseWeights) {
     const baseParam = graphParams(g, baseWeights, 'base.');
-    baseNet = stepNetNodes(g, baseParam, baseWeights, options, encodeObsNodes(g, baseParam, options, normalizedObs), x0);
+    baseNet = stepNetNodes(g, baseParam, baseWeights, options, encodeObsNodes(g, baseParam, options, normalizedObs, images), x0);
   }
   const last = chain(g, net, net.flat ? g.op('Reshape', [x0, g.int64s([0, horizon * actionDim])], {}, 'x') : x0, baseNet);
 
@@ -120,6 +129,7 @@ export function chainPolicyGraph(
     [
       { name: ONNX_POLICY_IO.obs, dims: [BATCH_AXIS, spec.nObsSteps, spec.obsFrameSize] },
       { name: ONNX_POLICY_IO.x0, dims: [BATCH_AXIS, horizon, actionDim] },
+      ...(spec.image ? [imagesInput(spec.image)] : []),
     ],
     [{ name: ONNX_POLICY_IO.actions, dims: [BATCH_AXIS, spec.nActionSteps, actionDim] }],
     described.docString,
