@@ -11,7 +11,7 @@ import type { FlowtuneMetadata } from '../metadata';
 import { diffusionChainDescription, diffusionGraph, type DiffusionOnnxSpec } from './diffusion-graph';
 import { ONNX_IR_VERSION, ONNX_OPSET, ONNX_PRODUCER } from './export-onnx';
 import { onnxPolicySpec } from './export-spec';
-import { policyMetadataProps } from './policy-metadata';
+import { inputsText, policyMetadataProps } from './policy-metadata';
 
 /**
  * S, the DDIM steps of the checkpoint's run (config policy.ddim_steps; absent: 0, the DDPM chain). Throws
@@ -43,8 +43,7 @@ export function diffusionOnnxSpec(bundle: PolicyBundle, metadata: FlowtuneMetada
 
 /** The flow export's metadata_props, with x0 described as x_T and a line naming the chain. */
 function diffusionMetadataProps(spec: DiffusionOnnxSpec, metadata: FlowtuneMetadata): onnxProto.onnx.IStringStringEntryProto[] {
-  const inputs = `obs float32 [batch, ${spec.nObsSteps}, ${spec.obsFrameSize}] in env units, oldest frame first; x0 float32 [batch, ${spec.horizon}, ${spec.actionDim}], `
-    + 'the chain\'s initial noise x_T (N(0, I) draws, or zeros for a fixed policy)';
+  const inputs = inputsText(spec, 'the chain\'s initial noise x_T (N(0, I) draws, or zeros for a fixed policy)');
   const props = policyMetadataProps(spec, metadata).map((entry) => (entry.key === 'inputs' ? { key: 'inputs', value: inputs } : entry));
   return [...props, { key: 'chain', value: diffusionChainDescription(spec) }];
 }
