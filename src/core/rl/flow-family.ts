@@ -7,7 +7,7 @@ import { bundleFromCheckpoint, bundleContents } from '../checkpoint/policy-check
 import { noiseAt } from '../config/noise-at';
 import type { RunConfig } from '../config/run-config';
 import type { BatchEnv } from '../envs/batch-env';
-import { CheckpointError, ConfigError, TrainingError } from '../errors';
+import { ConfigError, TrainingError } from '../errors';
 import { imagePixelBytes } from '../policy/image-encoder-options';
 import type { PolicyBundle } from '../policy/policy-bundle';
 import type { FlowPolicy, WeightEntry } from '../policy/flow-policy';
@@ -27,9 +27,6 @@ import { logProbSliceFromConfig, samplerOptionsAt } from './policy-setup';
 import { sampleForObs } from './policy-bundle';
 import { iterationRng } from './ppo-iteration';
 import { flowObjective } from './ppo-update';
-
-/** Why an image policy does not export to ONNX yet. */
-export const IMAGE_ONNX_REFUSAL = 'ONNX export of a camera-image policy is not supported yet: the exported graph takes no image input; export its tfjs weights (format=tfjs) instead';
 
 /** A flow policy: the all-ODE chain evaluates and exports; it samples no single-step demos. */
 export class LoadedFlowPolicy implements LoadedPolicy {
@@ -59,12 +56,12 @@ export class LoadedFlowPolicy implements LoadedPolicy {
   }
 
   async exportOnnx(metadata: FlowtuneMetadata): Promise<{ bytes: Uint8Array; description: string }> {
-    if (this.bundle.policy.options.image) throw new CheckpointError(IMAGE_ONNX_REFUSAL);
     const spec = onnxPolicySpec(this.bundle, metadata);
     const bytes = await exportPolicyOnnx(this.bundle, metadata);
+    const images = spec.image ? `, images uint8 [batch, ${spec.image.cameras.length}, ${spec.image.size}, ${spec.image.size}, ${spec.image.channels}]` : '';
     return {
       bytes,
-      description: `obs [batch, ${spec.nObsSteps}, ${spec.obsFrameSize}] and x0 [batch, ${spec.horizon}, ${spec.actionDim}] → actions [batch, ${spec.nActionSteps}, ${spec.actionDim}] for ${spec.task} (${spec.controlMode}), ${spec.denoiseSteps} Euler steps`,
+      description: `obs [batch, ${spec.nObsSteps}, ${spec.obsFrameSize}]${images} and x0 [batch, ${spec.horizon}, ${spec.actionDim}] → actions [batch, ${spec.nActionSteps}, ${spec.actionDim}] for ${spec.task} (${spec.controlMode}), ${spec.denoiseSteps} Euler steps`,
     };
   }
 

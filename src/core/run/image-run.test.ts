@@ -21,7 +21,9 @@ import { observationSpec } from '../envs/observation';
 import { getTask } from '../envs/task-registry';
 import { CheckpointError, ConfigError } from '../errors';
 import { createRng } from '../random';
-import { IMAGE_ONNX_REFUSAL } from '../rl/flow-family';
+import { OnnxActor } from '../../cli/onnx-actor';
+import { readOnnxPolicy } from '../checkpoint/onnx/policy-metadata';
+import { maxAbsDifference } from '../checkpoint/onnx/max-abs-difference';
 import { loadPolicy } from './families';
 import { checkEnvImages } from './fresh-bundle';
 import { describeCheckpointPolicy } from './describe-checkpoint';
@@ -125,7 +127,15 @@ describe('an image policy through BC, PPO, evaluation and checkpoints (stand-in 
       // The images matter: other pixels give other actions.
       const other = await first.evalActor(opened.config).act(obs, 3, createRng(1), images.map((value) => 255 - value));
       expect(other).not.toEqual(a);
-      await expect(first.exportOnnx(opened.checkpoint.metadata)).rejects.toThrow(IMAGE_ONNX_REFUSAL);
+      // The ONNX export takes the same images and gives the same actions (to float32 rounding).
+      const exported = await first.exportOnnx(opened.checkpoint.metadata);
+      expect(exported.description).toMatch(/^obs \[batch, 1, 15\], images uint8 \[batch, 1, 16, 16, 3\] and x0 \[batch, 4, 4\] → actions \[batch, 2, 4\] for pick-cube /);
+      const onnxActor = await OnnxActor.open(exported.bytes, readOnnxPolicy(exported.bytes).spec);
+      try {
+        expect(maxAbsDifference(await onnxActor.act(obs, 3, createRng(1), images), a)).toBeLessThan(1e-4);
+      } finally {
+        await onnxActor.dispose();
+      }
     } finally {
       first.dispose();
       second.dispose();
