@@ -9,6 +9,8 @@ import { freshBundle, tinyConfig } from '../core/rl/fixtures/test-support';
 import { evaluateBundle, evaluateCheckpoint } from './evaluate-checkpoint';
 import { exportCheckpointOnnx } from './export-checkpoint';
 import { applyOverrides, defaultConfig } from '../core/config';
+import { exportConfig, IMAGE, randomBundle } from '../core/checkpoint/onnx/fixtures';
+import { policyOptionsFromConfig } from '../core/rl/policy-setup';
 import { prepareRuntime } from './run-setup';
 
 const REACH_OBS_DIM = 29;
@@ -66,5 +68,30 @@ describe('evaluateCheckpoint on an exported .onnx policy (onnxruntime-node)', ()
     expect(Math.abs(onnx.mean_return - tfjs.mean_return)).toBeLessThan(1e-4);
     expect(tfjs.success_rate).toBeGreaterThan(0);
     expect(tfjs.success_rate).toBeLessThan(1);
+  }, 240_000);
+});
+
+describe('evaluateCheckpoint on an exported camera policy (.onnx fed the env\'s images)', () => {
+  it('gives the tfjs figures of the same random rgbd policy on two cameras: success and lengths exactly, returns to float32 rounding', async () => {
+    const config = exportConfig([...IMAGE, 'env.obs_type=rgbd', 'env.camera=front,wrist']);
+    // pick-cube's 15 proprioception values beside the images, 4-D actions.
+    const bundle = await randomBundle(policyOptionsFromConfig(config, 15, 4), 12);
+    const source = join(dir, 'pick-cube-rgbd.flowtune');
+    try {
+      writeFileSync(source, encodeFlowtune(await bundleContents({ bundle, task: 'pick-cube', stage: 'bc', config, step: 0, evalSummary: {} })));
+    } finally {
+      bundle.policy.dispose();
+    }
+    const exported = join(dir, 'pick-cube-rgbd.onnx');
+    expect(await exportCheckpointOnnx(source, exported)).toMatch(/: obs \[batch, 1, 15\], images uint8 \[batch, 2, 16, 16, 4\] and x0 \[batch, 6, 4\] → actions/);
+    const base = applyOverrides(defaultConfig(), ['task=pick-cube']);
+    const options = { episodes: 4, seed: 77, batch: 2 };
+    const shorter = ['env.max_episode_steps=30'];
+    const tfjs = await evaluateCheckpoint(source, base, shorter, options);
+    const onnx = await evaluateCheckpoint(exported, base, shorter, options);
+    expect(tfjs.mean_length).toBe(30);
+    expect(onnx.success_rate).toBe(tfjs.success_rate);
+    expect(onnx.mean_length).toBe(tfjs.mean_length);
+    expect(Math.abs(onnx.mean_return - tfjs.mean_return)).toBeLessThan(1e-4);
   }, 240_000);
 });

@@ -2,7 +2,8 @@
  * Deterministic evaluation (DESIGN.md §4, §16: each policy family's deterministic actor) on `episodes` consecutive reset seeds, in batches
  * of side-by-side envs in this thread (core's evaluateInBatches, which the recipe's stages also
  * use, so the summary they store in a checkpoint is exactly what `npm run eval` reports for it).
- * A `.onnx` export runs the same loop through onnxruntime-node, with the same x_0 draws.
+ * A `.onnx` export runs the same loop through onnxruntime-node, with the same x_0 draws (and, for
+ * a camera policy, the same env images fed to its images input).
  */
 import type { RunConfig } from '../core/config';
 import { bundleActor, type EvalActor } from '../core/rl/evaluate';

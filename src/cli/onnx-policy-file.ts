@@ -1,6 +1,8 @@
 /**
  * An exported `.onnx` policy opened for a run on the command line: read, checked against the
- * task and the env, with the config it runs under, and a live onnxruntime session.
+ * task and the env, with the config it runs under, and a live onnxruntime session. An image
+ * policy's config takes its cameras, image size and channels from the Flowtune metadata, which
+ * the read checked against the graph's images input, so evaluation feeds it the env's images.
  */
 import type { OnnxPolicySpec } from '../core/checkpoint/onnx/export-spec';
 import { readOnnxPolicy } from '../core/checkpoint/onnx/policy-metadata';
