@@ -33,6 +33,9 @@ export interface OnnxCheckInputs {
   /** [1, H, A]; empty for a policy whose graph takes no x0 (a Gaussian policy's), and then not fed. */
   x0: Float32Array;
   x0Shape: [number, number, number];
+  /** An image policy's uint8 camera images of the same observation [1, cameras, size, size, channels]; absent for other policies, and then not fed. */
+  images?: Uint8Array;
+  imagesShape?: [number, number, number, number, number];
   /** [1, n_action_steps, A_env]: the tfjs policy's deterministic actions (a flow policy's ODE actions, a Gaussian policy's mean), env units. */
   actions: Float32Array;
   /** The run's newest rollout observation of env 0, or a seeded reset's when there is no rollout yet. */

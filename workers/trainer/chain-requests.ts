@@ -27,6 +27,11 @@ export function idleObservation(session: TrainingSession, envIndex: number): Pro
   return idleInputs.observation(session.run?.config ?? session.config, envIndex);
 }
 
+/** [imageBytes] camera images of env `envIndex` after the config's seeded reset; undefined when the env renders none. */
+export function idleImages(session: TrainingSession, envIndex: number): Promise<Uint8Array | undefined> {
+  return idleInputs.images(session.run?.config ?? session.config, envIndex);
+}
+
 export function sampleChains(session: TrainingSession, request: ChainSampleRequest): Promise<ChainSample> {
   return session.inspections.whenNoUpdate(async () => {
     const run = session.run;

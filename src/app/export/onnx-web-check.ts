@@ -1,7 +1,7 @@
 /**
  * Runs an exported ONNX policy in onnxruntime-web (wasm, bundled with the app, one thread, no
- * other origin) on the observation and x_0 the trainer used, so the page can show the export
- * acts as the live policy does before the user downloads it.
+ * other origin) on the observation, camera images (an image policy's) and x_0 the trainer used,
+ * so the page can show the export acts as the live policy does before the user downloads it.
  */
 import * as ort from 'onnxruntime-web/wasm';
 import wasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.wasm?url';
@@ -32,6 +32,11 @@ export async function checkOnnxInPage(bytes: Uint8Array, check: OnnxCheckInputs)
     // Only the inputs the graph declares: a Gaussian policy's has no x0, and onnxruntime refuses an unknown feed.
     const feeds: Record<string, ort.Tensor> = { obs: new ort.Tensor('float32', check.obs, check.obsShape) };
     if (session.inputNames.includes('x0')) feeds.x0 = new ort.Tensor('float32', check.x0, check.x0Shape);
+    // A camera policy's graph takes env 0's uint8 images beside the observation.
+    if (session.inputNames.includes('images')) {
+      if (!check.images || !check.imagesShape) throw new Error('the ONNX model takes camera images, but the export gave none to check it on');
+      feeds.images = new ort.Tensor('uint8', check.images, check.imagesShape);
+    }
     const outputs = await session.run(feeds);
     const actions = outputs.actions?.data;
     if (!(actions instanceof Float32Array)) throw new Error('the ONNX model gave no float32 output named actions');

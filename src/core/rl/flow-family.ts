@@ -35,8 +35,11 @@ export class LoadedFlowPolicy implements LoadedPolicy {
   constructor(readonly bundle: PolicyBundle) {}
 
   get io(): PolicyIo {
-    const { nObsSteps, horizon, actionDim } = this.bundle.policy.options;
-    return { nObsSteps, obsFrameSize: obsFrameSize(this.bundle.policy.options), actionDim, x0Shape: [horizon, actionDim] };
+    const { nObsSteps, horizon, actionDim, image } = this.bundle.policy.options;
+    return {
+      nObsSteps, obsFrameSize: obsFrameSize(this.bundle.policy.options), actionDim, x0Shape: [horizon, actionDim],
+      ...(image ? { imageShape: [image.cameras.length, image.size, image.size, image.channels] as [number, number, number, number] } : {}),
+    };
   }
 
   evalActor(config: RunConfig): EvalActor {

@@ -127,6 +127,8 @@ describe('an image policy through BC, PPO, evaluation and checkpoints (stand-in 
       // The images matter: other pixels give other actions.
       const other = await first.evalActor(opened.config).act(obs, 3, createRng(1), images.map((value) => 255 - value));
       expect(other).not.toEqual(a);
+      // The studio's export check feeds env 0's images of this shape beside the observation.
+      expect(first.io.imageShape).toEqual([1, SIZE, SIZE, 3]);
       // The ONNX export takes the same images and gives the same actions (to float32 rounding).
       const exported = await first.exportOnnx(opened.checkpoint.metadata);
       expect(exported.description).toMatch(/^obs \[batch, 1, 15\], images uint8 \[batch, 1, 16, 16, 3\] and x0 \[batch, 4, 4\] → actions \[batch, 2, 4\] for pick-cube /);

@@ -76,6 +76,8 @@ export interface PolicyIo {
   actionDim: number;
   /** [H, A] of the initial noise x_0 the deterministic chain starts from; absent for a policy without one. */
   x0Shape?: [number, number];
+  /** [cameras, size, size, channels] of the uint8 camera images an image policy reads beside the observation; absent otherwise. */
+  imageShape?: [number, number, number, number];
 }
 
 /** A family's live policy outside a run (evaluation, export, demos), or inside one (FamilyLearner). */

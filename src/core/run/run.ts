@@ -237,6 +237,14 @@ export class Run {
     return history.stacked().slice(envIndex * size, (envIndex + 1) * size);
   }
 
+  /** [imageBytes] camera images the next decision of env `envIndex` sees; undefined before the first rollout or without image observations. */
+  currentImages(envIndex: number): Uint8Array | undefined {
+    const history = this.obsHistory;
+    const images = history?.images();
+    if (!history || !images) return undefined;
+    return images.slice(envIndex * history.imageBytes, (envIndex + 1) * history.imageBytes);
+  }
+
   elapsedSeconds(): number {
     return this.elapsedBefore + (this.startedAt === undefined ? 0 : (this.clock() - this.startedAt) / 1000);
   }

@@ -10,6 +10,7 @@ import { bundleContents } from '../checkpoint/policy-checkpoint';
 import { freshBundle } from '../rl/fixtures/test-support';
 import { PICK_CUBE_STATE, smallConfig } from '../run/fixtures/test-checkpoints';
 import { openCheckpoint } from '../run/open-checkpoint';
+import { runEnvConfig } from '../run/run-env-config';
 import { IdleChainInputs } from './idle-chain-inputs';
 
 let mj: Mujoco;
@@ -41,6 +42,22 @@ describe('IdleChainInputs (the chain view with no run)', () => {
     } finally {
       await env.dispose();
     }
+  });
+
+  it('gives env k\'s camera images of the same seeded reset for an image env, and none for a state env', async () => {
+    const inputs = new IdleChainInputs(async (envConfig) => new InThreadBatchEnv(mj, envConfig));
+    const config = smallConfig(['env.obs_type=rgb', 'env.camera=front', 'env.image_size=8', 'policy.n_obs_steps=1']);
+    const images = await inputs.images(config, 1);
+    // One front camera of 8×8 rgb pixels: 8·8·3 = 192 bytes.
+    expect(images?.length).toBe(192);
+    const env = new InThreadBatchEnv(mj, runEnvConfig(config, 'train', false));
+    try {
+      await env.reset(Array.from({ length: config.num_envs }, (_, envIndex) => config.seed + envIndex));
+      expect(images).toEqual(env.images().slice(192, 384));
+    } finally {
+      await env.dispose();
+    }
+    expect(await inputs.images(smallConfig(), 0)).toBeUndefined();
   });
 
   it('builds a fresh flow policy once, and says in one sentence that a Gaussian policy has no chain', async () => {

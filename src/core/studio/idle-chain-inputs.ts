@@ -1,7 +1,7 @@
 /**
  * Inputs of the chain view and the action probe when no run exists: a live policy of the
  * selected checkpoint (built once per selection; a fine-tuned diffusion checkpoint's with the
- * frozen base net it stores) and the stacked observation of one env
+ * frozen base net it stores) and the stacked observation (and camera images) of one env
  * after a reset seeded with `seed + envIndex`. Both are cached, so re-sampling after a
  * noise change costs only the sampling.
  */
@@ -21,26 +21,40 @@ import type { VectorEnvConfig } from '../envs/vector-env-config';
 import { noChainError, type ChainPolicy } from './chain-sampler';
 
 /** Opens `numEnvs` envs for one seeded reset (the studio's env workers, or envs in this thread). */
-export type ResetEnvOpener = (config: VectorEnvConfig) => Promise<Pick<BatchEnv, 'reset' | 'dispose'>>;
+export type ResetEnvOpener = (config: VectorEnvConfig) => Promise<Pick<BatchEnv, 'reset' | 'dispose' | 'images'>>;
 
 export class IdleChainInputs {
   constructor(private readonly openEnv: ResetEnvOpener) {}
 
   private policyEntry?: { key: string; checkpoint?: FamilyCheckpoint; policy: ChainPolicy };
-  private obsEntry?: { key: string; obs: Float32Array };
+  private obsEntry?: { key: string; obs: Float32Array; images?: Uint8Array };
 
-  /** [numEnvs × obsDim] first observations of a seeded reset for this config's env. */
-  private async resetObs(config: RunConfig): Promise<Float32Array> {
+  /** The first observations [numEnvs × obsDim] of a seeded reset for this config's env, and its camera images [numEnvs × imageBytes] when it renders any. */
+  private async reset(config: RunConfig): Promise<{ obs: Float32Array; images?: Uint8Array }> {
     const key = JSON.stringify([config.task, config.env, config.seed, config.num_envs]);
-    if (this.obsEntry?.key === key) return this.obsEntry.obs;
+    if (this.obsEntry?.key === key) return this.obsEntry;
     const env = await this.openEnv(runEnvConfig(config, 'train', false));
     try {
       const obs = await env.reset(Array.from({ length: config.num_envs }, (_, envIndex) => config.seed + envIndex));
-      this.obsEntry = { key, obs };
-      return obs;
+      // Copied before the env goes: its buffer is reused, and empty without image observations.
+      const rendered = env.images?.();
+      this.obsEntry = { key, obs, ...(rendered && rendered.length > 0 ? { images: rendered.slice() } : {}) };
+      return this.obsEntry;
     } finally {
       await env.dispose();
     }
+  }
+
+  private async resetObs(config: RunConfig): Promise<Float32Array> {
+    return (await this.reset(config)).obs;
+  }
+
+  /** [imageBytes] camera images of env `envIndex` right after the seeded reset; undefined when the env renders none. */
+  async images(config: RunConfig, envIndex: number): Promise<Uint8Array | undefined> {
+    const { images } = await this.reset(config);
+    if (!images) return undefined;
+    const perEnv = images.length / config.num_envs;
+    return images.slice(envIndex * perEnv, (envIndex + 1) * perEnv);
   }
 
   /** [nObs·obsDim] raw stacked observation of env `envIndex` right after the seeded reset. */
