@@ -10,7 +10,10 @@
  * (`<runs>/<task>-offline-s<seed>.flowtune`, then `<task>-offline-ppo-s<seed>`): the success each
  * run started from and ended at, on the same fresh seeds, and the env steps to 90% smoothed
  * rollout success (`npm run reproduce -- recipe`).
-
+ *
+ * `compare=locomotion` sets Gaussian PPO, BC → flow PPO and diffusion BC → DPPO beside the published
+ * figures on the Gym tasks; `compare=methods` (methods-compare.ts) every fine-tuning method of
+ * methods.ts per task, with a learning-curve figure per task (`npm run reproduce -- methods`).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -23,6 +26,8 @@ import { formatResultsTable, type TaskResult } from './results-table';
 import { formatLocomotionTable, keptCells, type LocomotionRow, type LocomotionSeed, type PublishedFigures } from './locomotion-table';
 import { evaluator, lastRecord, runRecords, writeTable, type Measured, type ResultsArgs } from './results-eval';
 import { keptFromTable } from './kept-rows';
+import { compareMethods, METHODS_PAGE } from './methods-compare';
+import { METHOD_ROWS } from './methods';
 import { taskOfRow } from './task-row';
 import { prepareRuntime } from './run-setup';
 import { isTaskPath, resolveTask } from './task-loading';
@@ -34,19 +39,19 @@ const PUBLISHED_LOCOMOTION = path.join(path.dirname(new URL(import.meta.url).pat
 const DEFAULT_TASKS = 'lift,pick-cube';
 
 const SPEC = {
-  tasks: { kind: 'string', default: '', doc: `comma-separated tasks, or <task>-pointcloud / <task>-rgb for a point-cloud or camera variant, or ./path/ to a task of your own (default ${DEFAULT_TASKS})` },
+  tasks: { kind: 'string', default: '', doc: `comma-separated tasks, or <task>-pointcloud / <task>-rgb for a point-cloud or camera variant, or ./path/ to a task of your own (default ${DEFAULT_TASKS}; with compare=methods ${METHOD_ROWS.join(',')})` },
   seeds: { kind: 'string', default: '0,1,2', doc: 'comma-separated training seeds' },
   runs: { kind: 'string', default: 'runs/reproduce', doc: 'folder holding <task>-ppo-s<seed> run folders' },
   ckpts: { kind: 'string', default: 'public/checkpoints', doc: 'folder holding <task>-bc.flowtune' },
   episodes: { kind: 'int', min: 1, max: 100_000, default: 100, doc: 'evaluation episodes per checkpoint' },
   seed: { kind: 'int', min: 0, max: 2 ** 31 - 1, default: 2_000_000, doc: 'first eval reset seed, apart from training and in-run eval seeds' },
-  out: { kind: 'string', default: '', doc: `markdown file to write (the table is printed either way)` },
+  out: { kind: 'string', default: '', doc: `markdown file to write (the table is printed either way); compare=methods writes ${METHODS_PAGE} when none is named, and its figures beside it` },
   compare: {
-    kind: 'enum', values: ['none', 'recipe', 'locomotion'], default: 'none',
-    doc: 'recipe: BC → PPO against BC → stage 2 → PPO per task and seed; locomotion: Gaussian PPO from scratch (<task>-gaussian-s<seed>), BC → flow PPO (<task>-ppo-s<seed> from <task>-bc.flowtune) and diffusion BC → DPPO (<task>-dppo-s<seed> from <task>-diffusion-bc.flowtune) beside the published figures',
+    kind: 'enum', values: ['none', 'recipe', 'locomotion', 'methods'], default: 'none',
+    doc: 'recipe: BC → PPO against BC → stage 2 → PPO per task and seed; locomotion: Gaussian PPO from scratch (<task>-gaussian-s<seed>), BC → flow PPO (<task>-ppo-s<seed> from <task>-bc.flowtune) and diffusion BC → DPPO (<task>-dppo-s<seed> from <task>-diffusion-bc.flowtune) beside the published figures; methods: every fine-tuning method of src/cli/methods.ts per task (Gaussian PPO, Flow-SDE, ReinFlow, DPPO, ShortCut BC → ReinFlow), with a learning-curve figure per task',
   },
-  keep: { kind: 'string', default: '', doc: 'compare=locomotion: comma-separated tasks whose rows are carried over from the existing out= table instead of evaluated (their run folders need not exist)' },
-  wall_note: { kind: 'string', default: '', doc: 'compare=locomotion: what shared the machine while the runs trained, printed under the table beside the wall-clock' },
+  keep: { kind: 'string', default: '', doc: 'compare=locomotion or methods: comma-separated tasks whose rows are carried over from the existing out= table instead of evaluated (their run folders need not exist)' },
+  wall_note: { kind: 'string', default: '', doc: 'compare=locomotion or methods: what shared the machine while the runs trained, printed under the table beside the wall-clock' },
 } as const;
 
 /** Sample efficiency: env steps until the rollout success, smoothed as the learning-curve plots are, first reaches this. */
@@ -60,10 +65,14 @@ async function main(): Promise<void> {
   if (seeds.some((seed) => !Number.isInteger(seed))) throw new UsageError('seeds', `seeds must be comma-separated integers, got '${args.seeds}'`);
   // A user's task is loaded from its path and named as its module names it (its run folders use that name).
   const tasks: string[] = [];
-  const rows = args.tasks || DEFAULT_TASKS;
+  const rows = args.tasks || (args.compare === 'methods' ? METHOD_ROWS.join(',') : DEFAULT_TASKS);
   for (const row of rows.split(',')) tasks.push(isTaskPath(row) ? await resolveTask(row) : row);
   if (args.compare === 'recipe') {
     await compareRecipes(args, tasks, seeds);
+    return;
+  }
+  if (args.compare === 'methods') {
+    await compareMethods(args, tasks, seeds);
     return;
   }
   if (args.compare === 'locomotion') {
