@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { METHODS, METHOD_ROWS, methodOnRow, runName, signatureMismatch, startFileName, trainArguments, type MethodId } from './methods';
 
@@ -60,4 +61,11 @@ describe('the methods registry', () => {
     expect(signatureMismatch({ policy: { kind: 'diffusion' }, noise: { method: 'sde' } }, 'dppo')).toBeUndefined();
     expect(signatureMismatch({ policy: { kind: 'gaussian' }, noise: { method: 'sde' } }, 'dppo')).toBe('it trained a gaussian policy, not diffusion BC → DPPO\'s diffusion one');
   });
+
+  it('gives walker2d\'s flow fine-tunes the learning rates the locomotion stage of the reproduce script gives them', () => {
+    const script = readFileSync(new URL('../../scripts/reproduce-checkpoints.sh', import.meta.url), 'utf8');
+    const walker = /\[walker2d\]="([^"]*)"/.exec(/declare -A loco_lr=.*/.exec(script)![0])![1];
+    expect(command('walker2d', false, 'reinflow').endsWith(` ${walker}`)).toBe(true);
+  });
 });
+
