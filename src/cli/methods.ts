@@ -90,7 +90,8 @@ export function methodOnRow(row: string, hasSuccess: boolean, id: MethodId): Met
     `task=${taskOfRow(row)}`, ...observationKeys(row), ...(recipe.preset ? PRESETS[recipe.preset].overrides : []), ...recipe.keys, `policy.kind=${method.kind}`,
   ]);
   const problem = listConfigProblems(config).find((entry) => entry.field === 'policy.kind' || entry.field === 'env.obs_type');
-  return problem ? { notApplicable: problem.message } : { recipe };
+  // The sentence without its advice to switch family ("; use policy.kind=flow"), which a table row has no use for.
+  return problem ? { notApplicable: problem.message.replace(/; use [^;]*$/, '') } : { recipe };
 }
 
 /** A run folder's name under runs=; ReinFlow's on a locomotion row is the locomotion stage's `<task>-ppo-s<seed>`. */
