@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Rebuilds the shipped checkpoints and the results table from scratch:
 # scripted demos → BC pretraining → PPO fine-tuning (3 training seeds) → evaluation table and curves.
-# Usage: npm run reproduce [-- STAGE [TASK...]]   STAGE: all (default) | bc | ppo | results | recipe | locomotion
+# Usage: npm run reproduce [-- STAGE [TASK...]]   STAGE: all (default) | bc | ppo | results | recipe | locomotion | methods
 # TASK...: only these tasks' BC and PPO runs (e.g. stack-cube pick-cube-pointcloud); run `-- results` after them.
 # recipe (not part of all): BC → stage 2 offline → PPO on lift and pick-cube, against the ppo stage's BC → PPO runs.
 # locomotion (not part of all): ReinFlow's Gym recipe in kind on hopper and walker2d (DESIGN.md §14):
@@ -9,6 +9,12 @@
 # "medium" dataset sampled from it → flow BC → flow PPO with the locomotion-reinflow preset (3 seeds; walker2d
 # with ReinFlow's walker2d learning rates) → diffusion BC on the same medium dataset (the flow BC's widths, T = 20)
 # → DPPO with the dppo preset (3 seeds) → the table.
+# methods (not part of all): every fine-tuning method of src/cli/methods.ts (Gaussian PPO from scratch, BC → Flow-SDE,
+# BC → learned noise, diffusion BC → DPPO, ShortCut BC → ReinFlow) on hopper, walker2d, pick-cube and pick-cube-rgb
+# (TASK...: these rows only), 3 seeds each: trains the runs that are missing (their commands come from
+# src/cli/methods-plan.ts), first building the BC checkpoints they start from as the stages above do, then writes
+# public/results/methods.md and its figures (npm run results -- compare=methods). METHODS_WALL_NOTE, when set, says
+# under the table what shared the machine while the runs trained.
 # The BC checkpoints are deliberately imperfect (few or noisy demos) so online RL has room.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,13 +49,35 @@ ppo_seeds=(0 1 2)
 # The recipe comparison: stage 2 (npm run offline, its defaults) on the same demos BC used, per training seed.
 recipe_tasks=(lift pick-cube)
 
+# The bc_recipe entry of a task, without its name: demo-episodes expert-noise bc-episodes bc-steps.
+recipe_of() {
+  local recipe
+  for recipe in "${bc_recipe[@]}"; do
+    [[ "${recipe%% *}" == "$1" ]] && { echo "${recipe#* }"; return 0; }
+  done
+  echo "no BC recipe for $1 in bc_recipe" >&2
+  return 1
+}
+# The scripted demos BC learns from (deterministic for a seed, so made again only when missing).
+demos_of() {
+  local task="$1" demo_episodes noise episodes steps
+  read -r demo_episodes noise episodes steps <<<"$(recipe_of "$task")"
+  npm run --silent demos -- task="$task" episodes="$demo_episodes" seed=0 noise="$noise" out="$work/$task.demos"
+}
+# A task's BC checkpoint from its demos, with the policy keys after TASK OUT ($arch: flow BC's).
+bc_from_demos() {
+  local task="$1" out="$2" demo_episodes noise episodes steps
+  read -r demo_episodes noise episodes steps <<<"$(recipe_of "$task")"
+  npm run --silent pretrain -- task="$task" demos="$work/$task.demos" episodes="$episodes" steps="$steps" \
+    out="$out" eval_episodes=100 "${@:3}"
+}
+
 if [[ "$stage" == all || "$stage" == bc ]]; then
   for recipe in "${bc_recipe[@]}"; do
-    read -r task demo_episodes noise episodes steps <<<"$recipe"
+    task="${recipe%% *}"
     selected "$task" || continue
-    npm run --silent demos -- task="$task" episodes="$demo_episodes" seed=0 noise="$noise" out="$work/$task.demos"
-    npm run --silent pretrain -- task="$task" demos="$work/$task.demos" episodes="$episodes" steps="$steps" \
-      out="$ckpt/$task-bc.flowtune" eval_episodes=100 $arch
+    demos_of "$task"
+    bc_from_demos "$task" "$ckpt/$task-bc.flowtune" $arch
   done
   if selected pick-cube-pointcloud; then
     npm run --silent demos -- task=pick-cube episodes=200 seed=0 noise=0.3 obs=pointcloud num_points=$pc_points out="$work/pick-cube-pointcloud.demos"
@@ -85,7 +113,7 @@ if [[ "$stage" == recipe ]]; then
     read -r task demo_episodes noise episodes steps <<<"$recipe"
     [[ " ${recipe_tasks[*]} " == *" $task "* ]] || continue
     # Demos are deterministic for a seed, so this is the file BC pretrained on.
-    [[ -f "$work/$task.demos" ]] || npm run --silent demos -- task="$task" episodes="$demo_episodes" seed=0 noise="$noise" out="$work/$task.demos"
+    [[ -f "$work/$task.demos" ]] || demos_of "$task"
     for seed in "${ppo_seeds[@]}"; do
       npm run --silent offline -- task="$task" ckpt="$ckpt/$task-bc.flowtune" demos="$work/$task.demos" episodes="$episodes" seed="$seed" \
         eval_episodes=100 out="$work/$task-offline-s$seed.flowtune"
@@ -97,36 +125,53 @@ if [[ "$stage" == recipe ]]; then
   npm run --silent results -- compare=recipe tasks="$tasks" seeds=0,1,2 runs="$work" ckpts="$ckpt" episodes=100 seed=2000000 out=public/results/recipe.md
 fi
 
+# ReinFlow's Gym recipe in kind (DESIGN.md §14), one step per function, for the locomotion and methods stages.
+loco_tasks=(hopper walker2d)
+# ReinFlow's Gym policies act in chunks of 4 on the current state; BC runs long on the 1M transitions.
+loco_arch="policy.horizon=4 policy.n_action_steps=4 policy.n_obs_steps=1 policy.denoise_steps=4"
+# A diffusion policy over DPPO's 20 DDPM steps (DESIGN.md §17), from the same data and widths as the flow BC beside it.
+diffusion_bc="policy.kind=diffusion policy.denoise_steps=20 policy.denoised_clamp=1"
+# ReinFlow's per-task settings (its cfg/gym/finetune/<task>-v2/ft_ppo_reflow_mlp.yaml); the preset holds hopper's.
+# Walker2d's lr is 10× hopper's and its critic warms up for 5 iterations first (here 5 of ours, 40k env steps).
+# The medium policy's in-run return: D4RL's hopper-medium policy returns about 1400-1500 (ReinFlow's BC
+# start 1432), its walker2d-medium one about 2700-3000 (ReinFlow's 2740).
+declare -A medium_return=([hopper]=1450 [walker2d]=2740)
+declare -A loco_lr=([hopper]="" [walker2d]="actor_lr=4e-4 critic_lr=4e-3 ppo.critic_warmup_steps=40000")
+
+# Gaussian PPO from scratch; seed 0 is the expert the medium data comes from: it evaluates and saves every 10 iterations.
+loco_gaussian() {
+  local task="$1" seed="$2" extra=""
+  [[ "$seed" == 0 ]] && extra="eval.every=10 checkpoint_every=10 eval_episodes=5"
+  npm run --silent train -- task="$task" preset=gaussian-ppo seed="$seed" out="$work/$task-gaussian-s$seed" overwrite=true $extra
+}
+# The 1M-transition "medium" dataset, sampled from seed 0's checkpoint nearest D4RL's medium level.
+loco_medium_demos() {
+  local task="$1" medium
+  medium=$(npx tsx src/cli/pick-checkpoint.ts run="$work/$task-gaussian-s0" return="${medium_return[$task]}")
+  npm run --silent demos -- task="$task" policy="$medium" steps=1000000 seed=0 out="$work/$task-medium.demos"
+}
+# Flow BC, or with $diffusion_bc DPPO's diffusion BC, on the medium dataset.
+loco_bc() {
+  local task="$1" out="$2"
+  npm run --silent pretrain -- task="$task" demos="$work/$task-medium.demos" steps=20000 batch_size=256 \
+    out="$out" eval_episodes=100 $loco_arch "${@:3}"
+}
+
 if [[ "$stage" == locomotion ]]; then
-  loco_tasks=(hopper walker2d)
-  # ReinFlow's Gym policies act in chunks of 4 on the current state; BC runs long on the 1M transitions.
-  loco_arch="policy.horizon=4 policy.n_action_steps=4 policy.n_obs_steps=1 policy.denoise_steps=4"
-  # ReinFlow's per-task settings (its cfg/gym/finetune/<task>-v2/ft_ppo_reflow_mlp.yaml); the preset holds hopper's.
-  # Walker2d's lr is 10× hopper's and its critic warms up for 5 iterations first (here 5 of ours, 40k env steps).
-  # The medium policy's in-run return: D4RL's hopper-medium policy returns about 1400-1500 (ReinFlow's BC
-  # start 1432), its walker2d-medium one about 2700-3000 (ReinFlow's 2740).
-  declare -A medium_return=([hopper]=1450 [walker2d]=2740)
-  declare -A loco_lr=([hopper]="" [walker2d]="actor_lr=4e-4 critic_lr=4e-3 ppo.critic_warmup_steps=40000")
   for task in "${loco_tasks[@]}"; do
     selected "$task" || continue
     for seed in "${ppo_seeds[@]}"; do
-      # Seed 0 is the expert the medium data comes from: it evaluates and saves every 10 iterations.
-      extra=""
-      [[ "$seed" == 0 ]] && extra="eval.every=10 checkpoint_every=10 eval_episodes=5"
-      npm run --silent train -- task="$task" preset=gaussian-ppo seed="$seed" out="$work/$task-gaussian-s$seed" overwrite=true $extra
+      loco_gaussian "$task" "$seed"
     done
-    medium=$(npx tsx src/cli/pick-checkpoint.ts run="$work/$task-gaussian-s0" return="${medium_return[$task]}")
-    npm run --silent demos -- task="$task" policy="$medium" steps=1000000 seed=0 out="$work/$task-medium.demos"
-    npm run --silent pretrain -- task="$task" demos="$work/$task-medium.demos" steps=20000 batch_size=256 \
-      out="$ckpt/$task-bc.flowtune" eval_episodes=100 $loco_arch
+    loco_medium_demos "$task"
+    loco_bc "$task" "$ckpt/$task-bc.flowtune"
     for seed in "${ppo_seeds[@]}"; do
       npm run --silent train -- task="$task" ckpt="$ckpt/$task-bc.flowtune" preset=locomotion-reinflow seed="$seed" \
         out="$work/$task-ppo-s$seed" overwrite=true ${loco_lr[$task]}
     done
     cp "$work/$task-ppo-s0/checkpoints/final.flowtune" "$ckpt/$task-ppo.flowtune"
     # DPPO (DESIGN.md §17): the same dataset, widths and chunks, an ε net over DPPO's 20 DDPM steps.
-    npm run --silent pretrain -- task="$task" demos="$work/$task-medium.demos" steps=20000 batch_size=256 \
-      out="$ckpt/$task-diffusion-bc.flowtune" eval_episodes=100 $loco_arch policy.kind=diffusion policy.denoise_steps=20 policy.denoised_clamp=1
+    loco_bc "$task" "$ckpt/$task-diffusion-bc.flowtune" $diffusion_bc
     for seed in "${ppo_seeds[@]}"; do
       npm run --silent train -- task="$task" ckpt="$ckpt/$task-diffusion-bc.flowtune" preset=dppo seed="$seed" \
         out="$work/$task-dppo-s$seed" overwrite=true
@@ -134,4 +179,64 @@ if [[ "$stage" == locomotion ]]; then
   done
   tasks=$(IFS=,; echo "${loco_tasks[*]}")
   npm run --silent results -- compare=locomotion tasks="$tasks" seeds=0,1,2 runs="$work" ckpts="$ckpt" episodes=100 seed=2000000 out=public/results/locomotion.md
+fi
+
+if [[ "$stage" == methods ]]; then
+  method_rows=(hopper walker2d pick-cube pick-cube-rgb)
+  # Seed 003's ShortCut net (its ShortCutVelocityUNet1D: H 16 with 8 executed, K 8, one observation frame), as
+  # preset=reinflow-pickcube-rgb fine-tunes it, with the encoder and value widths of $arch (its policy.hidden sizes the MLP only).
+  shortcut_net="policy.velocity_net=unet1d policy.horizon=16 policy.n_action_steps=8 policy.n_obs_steps=1 policy.denoise_steps=8 policy.encoder_hidden=128,128 policy.value_hidden=128,128"
+  # A row's BC checkpoint of one kind (bc, diffusion-bc, shortcut-bc), made as the stages above make them.
+  methods_start() {
+    local row="$1" kind="$2" out="$3" task="${1%-rgb}"
+    if [[ " ${loco_tasks[*]} " == *" $row "* ]]; then
+      [[ -f "$work/$row-gaussian-s0/checkpoints/final.flowtune" ]] || loco_gaussian "$row" 0
+      [[ -f "$work/$row-medium.demos" ]] || loco_medium_demos "$row"
+      case "$kind" in
+        bc) loco_bc "$row" "$out" ;;
+        diffusion-bc) loco_bc "$row" "$out" $diffusion_bc ;;
+        *) echo "no recipe for $row's $kind checkpoint" >&2; return 1 ;;
+      esac
+    elif [[ "$row" == *-rgb ]]; then
+      # The camera's demos: the task's scripted expert, its first camera at 64×64; images keep no history.
+      [[ -f "$work/$row.demos" ]] || npm run --silent demos -- task="$task" episodes=200 seed=0 noise=0.3 obs=rgb out="$work/$row.demos"
+      case "$kind" in
+        bc) npm run --silent pretrain -- task="$task" demos="$work/$row.demos" episodes=80 steps=3000 batch_size=128 \
+          out="$out" eval_episodes=100 $arch policy.n_obs_steps=1 ;;
+        shortcut-bc) npm run --silent pretrain -- task="$task" demos="$work/$row.demos" episodes=80 steps=3000 batch_size=128 \
+          out="$out" eval_episodes=100 $shortcut_net ;;
+        *) echo "no recipe for $row's $kind checkpoint" >&2; return 1 ;;
+      esac
+    else
+      [[ -f "$work/$row.demos" ]] || demos_of "$row"
+      case "$kind" in
+        bc) bc_from_demos "$row" "$out" $arch ;;
+        diffusion-bc) bc_from_demos "$row" "$out" $arch $diffusion_bc ;;
+        shortcut-bc) bc_from_demos "$row" "$out" $shortcut_net ;;
+        *) echo "no recipe for $row's $kind checkpoint" >&2; return 1 ;;
+      esac
+    fi
+  }
+  rows=()
+  for row in "${method_rows[@]}"; do selected "$row" && rows+=("$row"); done
+  [[ ${#rows[@]} -gt 0 ]] || { echo "no methods row among: ${only[*]} (rows: ${method_rows[*]})" >&2; exit 2; }
+  tasks=$(IFS=,; echo "${rows[*]}")
+  # Read whole before anything runs (a failed plan stops the stage), so no command of the loops reads it as stdin.
+  plan_text=$(npx tsx src/cli/methods-plan.ts tasks="$tasks" seeds=0,1,2 runs="$work" ckpts="$ckpt")
+  mapfile -t plan <<<"$plan_text"
+  for line in "${plan[@]}"; do
+    IFS=$'\t' read -r what file detail <<<"$line"
+    [[ "$what" == start ]] || continue
+    read -r row kind <<<"$detail"
+    methods_start "$row" "$kind" "$file"
+  done
+  for line in "${plan[@]}"; do
+    IFS=$'\t' read -r what dir args <<<"$line"
+    [[ "$what" == train ]] || continue
+    # Seed 0's Gaussian run may have been trained above, as the expert a medium dataset came from.
+    [[ -f "$dir/checkpoints/final.flowtune" ]] && continue
+    npm run --silent train -- $args
+  done
+  npm run --silent results -- compare=methods tasks="$tasks" seeds=0,1,2 runs="$work" ckpts="$ckpt" episodes=100 seed=2000000 \
+    out=public/results/methods.md wall_note="${METHODS_WALL_NOTE:-}"
 fi

@@ -197,7 +197,7 @@ describe('parseRunArgs with preset=NAME', () => {
     }
     const failure = describeCliError(thrown);
     expect(failure.exitCode).toBe(2);
-    expect(failure.text).toMatch(/^error: unknown preset 'fast'; allowed presets: default, tiny, gaussian-ppo, locomotion-reinflow, reinflow-baseline, .*reinflow-epochs-8, reinflow-pickcube-rgb, dppo, dppo-manipulation$/);
+    expect(failure.text).toMatch(/^error: unknown preset 'fast'; allowed presets: default, tiny, gaussian-ppo, locomotion-reinflow, locomotion-flowsde, reinflow-baseline, .*reinflow-epochs-8, reinflow-pickcube-rgb, dppo, dppo-manipulation$/);
     expect(failure.text).not.toContain('\n');
   });
 

@@ -43,4 +43,27 @@ describe('learningCurveSvg', () => {
     expect(points.reduce((top, [, py]) => Math.min(top, py), Infinity)).toBe(36);
     expect(points[0][0]).toBeLessThan(points.at(-1)![0]);
   });
+
+  it('draws a band as a translucent area in its series\' colour beneath every line, and the axes take in its ends', () => {
+    const svg = learningCurveSvg(
+      [
+        { label: 'flow', x: [0, 100, 200], y: [1, 2, 3], band: { low: [0, 1, 2], high: [2, 3, 10] } },
+        { label: 'gaussian', x: [0, 200], y: [1, 2] },
+      ],
+      { title: 't', xLabel: 'env steps', yLabel: 'return' },
+    );
+    const polygons = [...svg.matchAll(/<polygon fill="([^"]*)" fill-opacity="([^"]*)"[^>]*points="([^"]*)"/g)];
+    expect(polygons).toHaveLength(1);
+    const [, fill, opacity, points] = polygons[0];
+    expect(fill).toBe(/<polyline fill="none" stroke="([^"]*)"/.exec(svg)![1]);
+    expect(Number(opacity)).toBeLessThan(0.5);
+    // The upper edge left to right, then the lower edge back: 6 corners.
+    const corners = points.split(' ').map((pair) => pair.split(',').map(Number));
+    expect(corners).toHaveLength(6);
+    expect(corners.map(([x]) => x)).toEqual([64, 349, 634, 634, 349, 64]);
+    // The band's top (10) is the plot's top edge (y = 36): the y axis reaches it though no line does.
+    expect(corners[2][1]).toBe(36);
+    expect(svg.indexOf('<polygon')).toBeLessThan(svg.indexOf('<polyline'));
+  });
 });
+

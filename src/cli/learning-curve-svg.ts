@@ -5,7 +5,12 @@ export interface CurveSeries {
   label: string;
   x: number[];
   y: number[];
+  /** A band around the curve (the spread over seeds), drawn as a translucent area in the curve's colour: low and high at each x. */
+  band?: { low: number[]; high: number[] };
 }
+
+/** The band's opacity over the white plot, light enough that the lines of other series show through. */
+const BAND_OPACITY = 0.18;
 
 /** Ten distinct colours, so up to ten runs never share one. */
 const DASH = '6 3';
@@ -45,15 +50,23 @@ function drawnPoints(entry: CurveSeries): [number, number][] {
   return downsampleIndices(finite.map(([, y]) => y)).map((index) => finite[index]);
 }
 
+/** A series' band as [x, low, high] at each x where both ends are finite; none without a band. */
+function bandPoints(entry: CurveSeries): [number, number, number][] {
+  if (!entry.band) return [];
+  const { low, high } = entry.band;
+  return entry.x.map((x, index): [number, number, number] => [x, low[index], high[index]]).filter(([, lo, hi]) => Number.isFinite(lo) && Number.isFinite(hi));
+}
+
 function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** A self-contained SVG line plot with axes, ticks and a legend. */
+/** A self-contained SVG line plot with axes, ticks and a legend; a series with a band has its area drawn beneath the lines. */
 export function learningCurveSvg(series: readonly CurveSeries[], labels: { title: string; xLabel: string; yLabel: string }): string {
   const drawn = series.map(drawnPoints);
+  const bands = series.map(bandPoints);
   const [xMin, xMax] = extent(series.flatMap((entry) => entry.x), 0, 1);
-  const [yMin, yMax] = extent(drawn.flatMap((points) => points.map(([, y]) => y)), 0, 1e-9);
+  const [yMin, yMax] = extent([...drawn.flatMap((points) => points.map(([, y]) => y)), ...bands.flatMap((points) => points.flatMap(([, low, high]) => [low, high]))], 0, 1e-9);
   const [, longestLabel] = extent(series.map((entry) => entry.label.length), 0, 0);
   const margin = { left: 64, right: Math.max(150, 50 + CHAR_WIDTH * longestLabel), top: 36, bottom: 48 };
   const width = margin.left + PLOT_WIDTH + margin.right;
@@ -75,6 +88,12 @@ export function learningCurveSvg(series: readonly CurveSeries[], labels: { title
   parts.push(`<rect x="${margin.left}" y="${margin.top}" width="${plotWidth}" height="${plotHeight}" fill="none" stroke="#9ca3af"/>`);
   parts.push(`<text x="${margin.left + plotWidth / 2}" y="${HEIGHT - 10}" text-anchor="middle">${escapeXml(labels.xLabel)}</text>`);
   parts.push(`<text transform="translate(16 ${margin.top + plotHeight / 2}) rotate(-90)" text-anchor="middle">${escapeXml(labels.yLabel)}</text>`);
+  // Bands first, so every line lies on top of every band.
+  bands.forEach((points, seriesIndex) => {
+    if (points.length === 0) return;
+    const outline = [...points.map(([x, , high]) => [x, high]), ...[...points].reverse().map(([x, low]) => [x, low])];
+    parts.push(`<polygon fill="${COLORS[seriesIndex % COLORS.length]}" fill-opacity="${BAND_OPACITY}" stroke="none" points="${outline.map(([x, y]) => `${px(x).toFixed(1)},${py(y).toFixed(1)}`).join(' ')}"/>`);
+  });
   series.forEach((entry, seriesIndex) => {
     const color = COLORS[seriesIndex % COLORS.length];
     // Past the palette, colours come round again dashed and without point markers, so no two series look alike.

@@ -10,66 +10,53 @@
  * (`<runs>/<task>-offline-s<seed>.flowtune`, then `<task>-offline-ppo-s<seed>`): the success each
  * run started from and ended at, on the same fresh seeds, and the env steps to 90% smoothed
  * rollout success (`npm run reproduce -- recipe`).
+ *
+ * `compare=locomotion` sets Gaussian PPO, BC → flow PPO and diffusion BC → DPPO beside the published
+ * figures on the Gym tasks; `compare=methods` (methods-compare.ts) every fine-tuning method of
+ * methods.ts per task, with a learning-curve figure per task (`npm run reproduce -- methods`).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { applyOverrides, defaultConfig, readDecimal } from '../core/config';
-import { envStepsToReach, type MetricRecord } from '../core/metrics';
+import { readDecimal } from '../core/config';
+import { envStepsToReach } from '../core/metrics';
 import { parseCliArgs, runCli, UsageError } from './cli-args';
-import { evalMeasureText, taskHasSuccess } from '../core/rl/evaluate';
-import { evaluateCheckpoint } from './evaluate-checkpoint';
-import { metricsFromText } from './metrics-file';
+import { taskHasSuccess } from '../core/rl/evaluate';
 import { formatRecipeTable, type RecipeResult, type RecipeSeedResult } from './recipe-table';
 import { formatResultsTable, type TaskResult } from './results-table';
 import { formatLocomotionTable, keptCells, type LocomotionRow, type LocomotionSeed, type PublishedFigures } from './locomotion-table';
+import { evaluator, lastRecord, runRecords, writeTable, type Measured, type ResultsArgs } from './results-eval';
+import { keptFromTable } from './kept-rows';
+import { compareMethods, METHODS_PAGE } from './methods-compare';
+import { METHOD_ROWS } from './methods';
+import { taskOfRow } from './task-row';
+import { prepareRuntime } from './run-setup';
+import { isTaskPath, resolveTask } from './task-loading';
 
 /** The published figures the locomotion table sits beside, with their sources. */
 const PUBLISHED_LOCOMOTION = path.join(path.dirname(new URL(import.meta.url).pathname), '..', '..', 'public', 'results', 'published-locomotion.json');
-import { prepareRuntime } from './run-setup';
-import { hasTask, taskNames } from '../core/envs/task-registry';
-import { isTaskPath, resolveTask } from './task-loading';
+
+/** The rows compare=none, recipe and locomotion take when tasks= names none. */
+const DEFAULT_TASKS = 'lift,pick-cube';
 
 const SPEC = {
-  tasks: { kind: 'string', default: 'lift,pick-cube', doc: 'comma-separated tasks, or <task>-pointcloud for a point-cloud variant, or ./path/ to a task of your own' },
+  tasks: { kind: 'string', default: '', doc: `comma-separated tasks, or <task>-pointcloud / <task>-rgb for a point-cloud or camera variant, or ./path/ to a task of your own (default ${DEFAULT_TASKS}; with compare=methods ${METHOD_ROWS.join(',')})` },
   seeds: { kind: 'string', default: '0,1,2', doc: 'comma-separated training seeds' },
   runs: { kind: 'string', default: 'runs/reproduce', doc: 'folder holding <task>-ppo-s<seed> run folders' },
   ckpts: { kind: 'string', default: 'public/checkpoints', doc: 'folder holding <task>-bc.flowtune' },
   episodes: { kind: 'int', min: 1, max: 100_000, default: 100, doc: 'evaluation episodes per checkpoint' },
   seed: { kind: 'int', min: 0, max: 2 ** 31 - 1, default: 2_000_000, doc: 'first eval reset seed, apart from training and in-run eval seeds' },
-  out: { kind: 'string', default: '', doc: 'markdown file to write (the table is printed either way)' },
-  compare: { kind: 'enum', values: ['none', 'recipe', 'locomotion'], default: 'none', doc: 'recipe: BC → PPO against BC → stage 2 → PPO per task and seed; locomotion: Gaussian PPO from scratch (<task>-gaussian-s<seed>), BC → flow PPO (<task>-ppo-s<seed> from <task>-bc.flowtune) and diffusion BC → DPPO (<task>-dppo-s<seed> from <task>-diffusion-bc.flowtune) beside the published figures' },
-  keep: { kind: 'string', default: '', doc: 'compare=locomotion: comma-separated tasks whose rows are carried over from the existing out= table instead of evaluated (their run folders need not exist)' },
-  wall_note: { kind: 'string', default: '', doc: 'compare=locomotion: what shared the machine while the runs trained, printed under the table beside the wall-clock' },
+  out: { kind: 'string', default: '', doc: `markdown file to write (the table is printed either way); compare=methods writes ${METHODS_PAGE} when none is named, and its figures beside it` },
+  compare: {
+    kind: 'enum', values: ['none', 'recipe', 'locomotion', 'methods'], default: 'none',
+    doc: 'recipe: BC → PPO against BC → stage 2 → PPO per task and seed; locomotion: Gaussian PPO from scratch (<task>-gaussian-s<seed>), BC → flow PPO (<task>-ppo-s<seed> from <task>-bc.flowtune) and diffusion BC → DPPO (<task>-dppo-s<seed> from <task>-diffusion-bc.flowtune) beside the published figures; methods: every fine-tuning method of src/cli/methods.ts per task (Gaussian PPO, Flow-SDE, ReinFlow, DPPO, ShortCut BC → ReinFlow), with a learning-curve figure per task',
+  },
+  keep: { kind: 'string', default: '', doc: 'compare=locomotion or methods: comma-separated tasks whose rows are carried over from the existing out= table instead of evaluated (their run folders need not exist)' },
+  wall_note: { kind: 'string', default: '', doc: 'compare=locomotion or methods: what shared the machine while the runs trained, printed under the table beside the wall-clock' },
 } as const;
 
 /** Sample efficiency: env steps until the rollout success, smoothed as the learning-curve plots are, first reaches this. */
 const RECIPE_THRESHOLD = 0.9;
 const RECIPE_SMOOTHING = 0.9;
-
-function runRecords(runDir: string): MetricRecord[] {
-  const file = path.join(runDir, 'metrics.jsonl');
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    throw new UsageError('runs', `run folder ${runDir} has no metrics.jsonl; train it first (npm run reproduce -- ppo, or -- recipe)`);
-  }
-  const records = metricsFromText(text, file);
-  if (records.length === 0) throw new UsageError('runs', `${file} has no records`);
-  return records;
-}
-
-function lastRecord(runDir: string): { envSteps: number; wallSeconds: number } {
-  const last = runRecords(runDir).at(-1)!;
-  return { envSteps: Number(last['progress/env_steps']), wallSeconds: Number(last['progress/wall_s']) };
-}
-
-/** A row is a task, or a task's point-cloud variant `<task>-pointcloud` (its checkpoints decide the observation). */
-function taskOfRow(row: string): string {
-  const task = row.endsWith('-pointcloud') ? row.slice(0, -'-pointcloud'.length) : row;
-  if (!hasTask(task)) throw new UsageError('tasks', `'${row}' is not a task or <task>-pointcloud; tasks: ${taskNames().join(', ')}`);
-  return task;
-}
 
 async function main(): Promise<void> {
   const args = parseCliArgs(process.argv.slice(2), SPEC, { program: 'npm run results --' });
@@ -78,9 +65,14 @@ async function main(): Promise<void> {
   if (seeds.some((seed) => !Number.isInteger(seed))) throw new UsageError('seeds', `seeds must be comma-separated integers, got '${args.seeds}'`);
   // A user's task is loaded from its path and named as its module names it (its run folders use that name).
   const tasks: string[] = [];
-  for (const row of args.tasks.split(',')) tasks.push(isTaskPath(row) ? await resolveTask(row) : row);
+  const rows = args.tasks || (args.compare === 'methods' ? METHOD_ROWS.join(',') : DEFAULT_TASKS);
+  for (const row of rows.split(',')) tasks.push(isTaskPath(row) ? await resolveTask(row) : row);
   if (args.compare === 'recipe') {
     await compareRecipes(args, tasks, seeds);
+    return;
+  }
+  if (args.compare === 'methods') {
+    await compareMethods(args, tasks, seeds);
     return;
   }
   if (args.compare === 'locomotion') {
@@ -100,28 +92,6 @@ async function main(): Promise<void> {
     results.push({ task, bcSuccessRate: bc.successRate, ...(bc.successRate === null ? { bcMeanReturn: bc.meanReturn } : {}), seeds: seedResults, episodes: args.episodes });
   }
   writeTable(formatResultsTable(results), args.out);
-}
-
-function writeTable(table: string, out: string): void {
-  if (out) {
-    mkdirSync(path.dirname(out), { recursive: true });
-    writeFileSync(out, table);
-  }
-  process.stdout.write(table);
-}
-
-type ResultsArgs = { tasks: string; runs: string; ckpts: string; episodes: number; seed: number; out: string };
-
-/** A checkpoint's final figures: successRate is null for a task without a success rule. */
-type Measured = { successRate: number | null; meanReturn: number };
-
-function evaluator(args: ResultsArgs, task: string): (file: string) => Promise<Measured> {
-  const config = applyOverrides(defaultConfig(), [`task=${taskOfRow(task)}`]);
-  return async (file) => {
-    const result = await evaluateCheckpoint(file, config, [], { episodes: args.episodes, seed: args.seed, batch: Math.min(args.episodes, 100) });
-    console.error(`${file}: ${evalMeasureText(result)} over ${result.episodes} episodes`);
-    return { successRate: result.success_rate ?? null, meanReturn: result.mean_return };
-  };
 }
 
 /** compare=recipe compares success rates; a task without a success rule has none. */
@@ -177,29 +147,12 @@ async function locomotionSeed(args: ResultsArgs, task: string, runName: string, 
   return { seed, meanReturn: measured.meanReturn, ...lastRecord(runDir) };
 }
 
-/** The kept tasks' rows of the existing table (`keep=`), each refused in one sentence when it is not there. */
-function keptRows(args: LocomotionArgs): Map<string, LocomotionRow> {
-  const kept = new Map<string, LocomotionRow>();
-  const tasks = args.keep.split(',').map((task) => task.trim()).filter(Boolean);
-  if (tasks.length === 0) return kept;
-  if (!args.out || !existsSync(args.out)) throw new UsageError('keep', `keep= carries rows over from the out= table, and ${args.out || 'no out='} is not there`);
-  const table = readFileSync(args.out, 'utf8');
-  for (const task of tasks) {
-    const cells = keptCells(table, task);
-    if (!cells) throw new UsageError('keep', `${args.out} has no ${task} row to keep`);
-    kept.set(task, { task, kept: cells, gaussian: [], episodes: args.episodes });
-  }
-  return kept;
-}
-
 type LocomotionArgs = ResultsArgs & { keep: string; wall_note: string };
 
 async function compareLocomotion(args: LocomotionArgs, tasks: readonly string[], seeds: number[]): Promise<void> {
   const published = JSON.parse(readFileSync(PUBLISHED_LOCOMOTION, 'utf8')) as PublishedFigures;
-  const kept = keptRows(args);
+  const kept = keptFromTable(args, tasks, keptCells);
   const rows: LocomotionRow[] = [];
-  const both = tasks.find((task) => kept.has(task));
-  if (both) throw new UsageError('keep', `${both} is both evaluated (tasks=) and kept (keep=); name it in one of them`);
   for (const task of tasks) {
     const gaussian: LocomotionSeed[] = [];
     const flowSeeds: LocomotionSeed[] = [];
@@ -220,7 +173,7 @@ async function compareLocomotion(args: LocomotionArgs, tasks: readonly string[],
     if (gaussian.length === 0 && !flow && !dppo) throw new UsageError('runs', `${args.runs} holds no ${task}-gaussian-s<seed>, ${task}-ppo-s<seed> or ${task}-dppo-s<seed> run for seeds ${seeds.join(', ')}`);
     rows.push({ task, gaussian, ...(flow ? { flow } : {}), ...(dppo ? { dppo } : {}), episodes: args.episodes });
   }
-  rows.push(...kept.values());
+  for (const [task, cells] of kept) rows.push({ task, kept: cells, gaussian: [], episodes: args.episodes });
   writeTable(formatLocomotionTable(rows, published, args.wall_note), args.out);
 }
 

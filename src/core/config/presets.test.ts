@@ -57,4 +57,11 @@ describe('presets', () => {
     const sizes = deriveSizes(config);
     expect([sizes.batchSize, sizes.minibatchesPerEpoch]).toEqual([2048, 1]);
   });
+
+  it('locomotion-flowsde is locomotion-reinflow with Flow-SDE\'s noise: the same rollout, budget, lr, epochs and clip', () => {
+    const changes = diffConfig(presetConfig('locomotion-reinflow'), presetConfig('locomotion-flowsde')).map((change) => `${change.key}=${change.to}`);
+    // The entropy bonus has no gradient with a fixed σ; a = 0.5 is the default level.
+    expect(changes.sort()).toEqual(['noise.method=sde', 'noise.mode=hybrid', 'ppo.entropy_coef=0'].sort());
+    expect(presetConfig('locomotion-flowsde').noise.level).toBe(0.5);
+  });
 });

@@ -45,6 +45,19 @@ const LOCOMOTION_REINFLOW: readonly string[] = [
 ];
 
 /**
+ * Flow-SDE (πRL, reference 004: the hybrid chain, one stochastic step per chain at noise level a = 0.5) at
+ * locomotion-reinflow's rollout size, budget, learning rates, epochs, clip, log-prob unit and clamp, so the two
+ * differ in the exploration noise alone (the noise-head bounds stay, unread). Its σ is a fixed schedule, so the
+ * entropy bonus is 0 (it has no gradient).
+ * On hopper a clip of 0.01 on the mean log-prob of the stochastic step's H·A = 12 elements is 0.12 on their sum, where
+ * πRL clips the summed chunk log-prob's ratio at 0.2.
+ */
+const LOCOMOTION_FLOWSDE: readonly string[] = [
+  ...LOCOMOTION_REINFLOW.filter((override) => !['noise.method=', 'noise.mode=', 'ppo.entropy_coef='].some((key) => override.startsWith(key))),
+  'noise.method=sde', 'noise.mode=hybrid', 'noise.level=0.5', 'ppo.entropy_coef=0',
+];
+
+/**
  * DPPO's fine-tuning of a diffusion policy (DESIGN.md §17), its Gym hopper config (ft_ppo_diffusion_mlp.yaml) at our
  * rollout size: T = 20 with the last 10 steps fine-tuned, γ_denoise 0.99, clip 0.01 from a base of 0.01 at rate 3,
  * std floors 0.1, step noise clipped at 3, 5 epochs of 4 minibatches (its 50000 of 200000 samples), actor 1e-4,
@@ -99,6 +112,11 @@ export const PRESETS = {
     doc: 'ReinFlow\'s Gym locomotion fine-tune (hopper\'s lr; walker2d\'s adds actor_lr=4e-4 critic_lr=4e-3 ppo.critic_warmup_steps=40000): σ ∈ [0.10, 0.24], K = 4, clip 0.01, entropy 0.03, 5 full-batch epochs.',
     category: 'general',
     overrides: LOCOMOTION_REINFLOW,
+  },
+  'locomotion-flowsde': {
+    doc: 'Flow-SDE (πRL, reference 004: hybrid, a = 0.5) at locomotion-reinflow\'s rollout size, budget, lr, epochs and clip; only the exploration noise differs (walker2d adds the same lr keys).',
+    category: 'general',
+    overrides: LOCOMOTION_FLOWSDE,
   },
   'reinflow-baseline': { doc: 'ReinFlow baseline of reference 003.', category: 'baseline', overrides: REINFLOW_BASELINE },
   'reinflow-warmup-0': ablation('warmup', 'Critic warm-up off (0 steps).', 'ppo.critic_warmup_steps=0'),

@@ -39,7 +39,7 @@ describe('runOverrides', () => {
   it('rejects an unknown preset in one line that lists every allowed name', () => {
     const error = configErrorOf(() => runOverrides('tinny', []));
     expect(error.field).toBe('preset');
-    expect(error.message).toMatch(/^unknown preset 'tinny'; did you mean tiny\? allowed presets: default, tiny, gaussian-ppo, locomotion-reinflow, reinflow-baseline, /);
+    expect(error.message).toMatch(/^unknown preset 'tinny'; did you mean tiny\? allowed presets: default, tiny, gaussian-ppo, locomotion-reinflow, locomotion-flowsde, reinflow-baseline, /);
     expect(error.message).toContain('reinflow-epochs-8');
     expect(error.message).not.toContain('\n');
     expect(configErrorOf(() => presetNamed('zzz')).message).toMatch(/^unknown preset 'zzz'; allowed presets: default, /);
