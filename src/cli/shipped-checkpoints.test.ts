@@ -85,6 +85,28 @@ describe('shipped checkpoints', () => {
     });
   }
 
+  // The DPPO row of the locomotion table: diffusion BC (T = 20) on hopper's medium data, and seed 0 of
+  // preset=dppo fine-tuned from it for 123 iterations of 16 envs × 128 decisions × 4 actions (≈ 8.2k env steps each).
+  it('hopper-diffusion-bc.flowtune is a diffusion policy (ε-prediction, T = 20) that stored its return on 100 episodes', () => {
+    withShipped('hopper-diffusion-bc.flowtune', 'hopper', (metadata) => {
+      expect(metadata.stage).toBe('bc');
+      expect(metadata.architecture.kind).toBe('diffusion');
+      expect(metadata.architecture.prediction).toBe('epsilon');
+      expect(metadata.architecture.denoise_steps).toBe(20);
+      expect(metadata.eval.episodes).toBe(100);
+      // Pretraining stored 3031 (the DDPM mean chain); a hopper that falls at once collects about 1 per step.
+      expect(metadata.eval.mean_return).toBeGreaterThan(500);
+    });
+  });
+
+  it('hopper-dppo.flowtune, DPPO from hopper-diffusion-bc.flowtune, decodes for hopper after its 1,006,428 env steps', () => {
+    withShipped('hopper-dppo.flowtune', 'hopper', (metadata) => {
+      expect(metadata.stage).toBe('ppo');
+      expect(metadata.architecture.kind).toBe('diffusion');
+      expect(metadata.training.env_steps).toBe(1_006_428);
+    });
+  });
+
   it('hopper-gaussian.flowtune, the Gaussian PPO expert of the locomotion recipe, decodes for hopper after its 1M env steps', () => {
     const checkpoint = decodeGaussianCheckpoint(parseCheckpointFile({ kind: 'flowtune', name: 'hopper-gaussian.flowtune', bytes: new Uint8Array(readFileSync('public/checkpoints/hopper-gaussian.flowtune')) }, { expectedTask: 'hopper' }), { obsDim: 11, actionDim: 3 });
     expect(checkpoint.metadata.stage).toBe('ppo');
