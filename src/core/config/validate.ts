@@ -87,9 +87,6 @@ function otherCrossFieldProblems(config: RunConfig): ConfigProblem[] {
 function imageProblems(config: RunConfig): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   const { policy, env } = config;
-  if (policy.kind === 'diffusion') {
-    problems.push({ field: 'policy.kind', message: `policy.kind=diffusion does not read camera images yet (env.obs_type=${env.obs_type}); use policy.kind=flow` });
-  }
   if (policy.n_obs_steps !== 1) {
     problems.push({ field: 'policy.n_obs_steps', message: `policy.n_obs_steps (${policy.n_obs_steps}) must be 1 with env.obs_type=${env.obs_type}: image observations keep no history (one observation's images per decision)` });
   }

@@ -4,12 +4,11 @@
  * dppoObjective, evaluates the deterministic (mean) chain and keeps the frozen base net, which runs the early denoising
  * steps and teaches the optional BC term, as the checkpoint's reference weights.
  */
-import * as tf from '@tensorflow/tfjs';
 import { bundleContents, bundleFromCheckpoint } from '../checkpoint/policy-checkpoint';
 import type { FlowtuneMetadata } from '../checkpoint/metadata';
 import type { RunConfig } from '../config/run-config';
 import type { BatchEnv } from '../envs/batch-env';
-import { ConfigError, TrainingError } from '../errors';
+import { CheckpointError, ConfigError, TrainingError } from '../errors';
 import { RewardScaler } from '../gaussian/reward-scaler';
 import { RunningMeanStd } from '../gaussian/running-mean-std';
 import { FlowPolicy, type WeightEntry } from '../policy/flow-policy';
@@ -17,34 +16,27 @@ import { obsFrameSize } from '../policy/options';
 import type { PolicyBundle } from '../policy/policy-bundle';
 import { createRng, type Rng } from '../random';
 import { copyPolicy } from '../rl/bc-reference';
-import { collectDecisions, type RolloutDecider } from '../rl/collect-rollout';
+import { collectDecisions } from '../rl/collect-rollout';
 import { computeAdvantages } from '../rl/compute-advantages';
 import type { EvalActor } from '../rl/evaluate';
 import { iterationRng } from '../rl/ppo-iteration';
+import { probeInputs } from '../rl/probe-inputs';
 import type { FamilyCheckpoint } from '../run/family-checkpoint';
 import { learnerOnBundle } from '../run/fresh-bundle';
 import type { CollectedRollout, CollectInputs, FamilyLearner, FamilySnapshot, LoadedPolicy, PolicyFamily, PolicyIo } from '../run/policy-family';
 import type { RunResumeState } from '../run/run-state';
 import { deterministicDiffusion, diffusionActor, type DiffusionBase } from './diffusion-actor';
-import { sampleDiffusion } from './diffusion-sampler';
-import { checkFineTunedSteps, diffusionSettings, type DiffusionSettings } from './diffusion-settings';
+import { diffusionDecider } from './diffusion-decider';
+import { checkFineTunedSteps, diffusionSettings } from './diffusion-settings';
 import { dppoObjective } from './dppo-objective';
+
+/** A diffusion policy's ONNX graph (its DDPM/DDIM chain) has no image input yet; the flow family's exporter has one. */
+export const DIFFUSION_IMAGE_ONNX_REFUSAL = 'ONNX export of a diffusion policy on camera images is not supported yet: its chain graph takes no image input; export its tfjs weights (format=tfjs), or export a flow policy, whose graph takes the images';
 
 /** K' of the run that wrote a checkpoint (its stored dppo.ft_denoising_steps), else the config's. */
 function storedFineTunedSteps(metadata: FlowtuneMetadata, config: RunConfig): number {
   const stored = (metadata.config as { dppo?: { ft_denoising_steps?: unknown } } | undefined)?.dppo?.ft_denoising_steps;
   return typeof stored === 'number' && Number.isSafeInteger(stored) && stored >= 1 ? stored : config.dppo.ft_denoising_steps;
-}
-
-/** Runs `call` with normalized stacked observations [B, nObs·frame] as the state input. */
-async function withState<T>(policy: FlowPolicy, normalizedObs: Float32Array, call: (state: tf.Tensor2D) => Promise<T>): Promise<T> {
-  const size = policy.options.nObsSteps * obsFrameSize(policy.options);
-  const state = tf.tensor2d(normalizedObs, [normalizedObs.length / size, size]);
-  try {
-    return await call(state);
-  } finally {
-    state.dispose();
-  }
 }
 
 /** A diffusion policy outside a run: its deterministic chain evaluates and exports. */
@@ -74,13 +66,12 @@ export class LoadedDiffusionPolicy implements LoadedPolicy {
   }
 
   async probe(config: RunConfig, seed: number): Promise<Float32Array> {
-    const { nObsSteps, obsDim } = this.bundle.policy.options;
-    const rng = createRng(seed);
-    const normalizedObs = Float32Array.from({ length: nObsSteps * obsDim }, () => 2 * rng.uniform() - 1);
-    return (await deterministicDiffusion(this.bundle, config, normalizedObs, createRng(seed + 1), this.baseFor(config))).actions;
+    const { normalizedObs, images } = probeInputs(this.bundle.policy.options, createRng(seed));
+    return (await deterministicDiffusion(this.bundle, config, normalizedObs, createRng(seed + 1), this.baseFor(config), images)).actions;
   }
 
   async exportOnnx(metadata: FlowtuneMetadata): Promise<{ bytes: Uint8Array; description: string }> {
+    if (this.bundle.policy.options.image) throw new CheckpointError(DIFFUSION_IMAGE_ONNX_REFUSAL);
     const { exportDiffusionOnnx } = await import('../checkpoint/onnx/export-diffusion-onnx');
     const bytes = await exportDiffusionOnnx(this.bundle, metadata, this.exportBase(metadata));
     const { nObsSteps, horizon, actionDim } = this.bundle.policy.options;
@@ -134,35 +125,11 @@ export class DiffusionLearner extends LoadedDiffusionPolicy implements FamilyLea
     return config.advantages.type === 'grpo';
   }
 
-  private decider(settings: DiffusionSettings, history: CollectInputs['history'], rng: Rng): RolloutDecider {
-    const { policy } = this.bundle;
-    const { horizon, actionDim } = policy.options;
-    const ft = settings.ftSteps;
-    return {
-      shape: { obsSize: history.stackedDim, chainSize: (ft + 1) * horizon * actionDim, denoiseSteps: ft, logProbUnits: ft * horizon * actionDim },
-      decide: (obs) => withState(policy, obs, async (state) => {
-        const sample = await sampleDiffusion(policy, this.base, { state }, settings, rng, { deterministic: false });
-        const meanStd = sample.stepStds.reduce((sum, std) => sum + std, 0) / sample.stepStds.length;
-        return {
-          stored: obs, sample, chains: sample.chains, denoiseInds: new Float32Array(sample.batch * ft).fill(1), logProbs: sample.logProbs,
-          values: sample.values, stds: new Float32Array(sample.batch).fill(meanStd),
-        };
-      }),
-      values: (obs) => withState(policy, obs, async (state) => {
-        const values = tf.tidy(() => policy.value(policy.encode({ state })));
-        try {
-          return (await values.data()) as Float32Array;
-        } finally {
-          values.dispose();
-        }
-      }),
-    };
-  }
-
   async collect(inputs: CollectInputs, rng: Rng): Promise<CollectedRollout> {
     const { env, config, criticOnly } = inputs;
     const settings = diffusionSettings(config);
-    const { buffer, stats } = await collectDecisions(this.bundle, env, { history: inputs.history }, config, this.decider(settings, inputs.history, rng), inputs.phases);
+    const decider = diffusionDecider(this.bundle.policy, this.base, settings, inputs.history.stackedDim, rng);
+    const { buffer, stats } = await collectDecisions(this.bundle, env, { history: inputs.history }, config, decider, inputs.phases);
     // DPPO's running reward scaling, per decision in time order; logged returns stay in env units.
     for (let step = 0; step < buffer.shape.numSteps; step++) {
       const from = step * buffer.shape.numEnvs;
@@ -174,7 +141,7 @@ export class DiffusionLearner extends LoadedDiffusionPolicy implements FamilyLea
     const { advantages, returns, mask, metrics } = computeAdvantages(buffer, { ...config.advantages, normalize: false });
     const objective = dppoObjective({
       policy: this.bundle.policy, base: this.base, buffer, advantages, returns, mask, config, settings, criticOnly,
-      bcRng: iterationRng(config, inputs.iteration, 3),
+      bcRng: iterationRng(config, inputs.iteration, 3), shiftRng: iterationRng(config, inputs.iteration, 4),
     });
     return {
       objective, values: buffer.values, returns, valueMask: buffer.mask, episodes: stats.episodes, envSteps: stats.envSteps,

@@ -93,17 +93,18 @@ export function runDiffusionChain(
 }
 
 /**
- * The base net's own stochastic chains for state rows [M, obsSize] (DPPO's BC term: the teacher's actions along its
- * own chain), kept from the first fine-tuned step's input: [M, K' + 1, H, A]. x_T and the noise come from `rng`.
+ * The base net's own stochastic chains for M observation rows (DPPO's BC term: the teacher's actions along its own
+ * chain, reading the same state and camera images as the fine-tuned net), kept from the first fine-tuned step's input:
+ * [M, K' + 1, H, A]. x_T and the noise come from `rng`.
  */
-export function baseChains(base: FlowPolicy, state: tf.Tensor, settings: DiffusionSettings, rng: Rng): tf.Tensor {
+export function baseChains(base: FlowPolicy, obs: PolicyObs, settings: DiffusionSettings, rng: Rng): tf.Tensor {
   return tf.tidy(() => {
     const { horizon, actionDim } = base.options;
-    const batch = state.shape[0];
+    const batch = base.batchSize(obs);
     const elementSize = batch * horizon * actionDim;
     const xT = tf.tensor3d(rng.fillNormal(new Float32Array(elementSize)), [batch, horizon, actionDim]);
     const noise = rng.fillNormal(new Float32Array(chainLength(settings) * elementSize));
-    const features = base.encode({ state });
+    const features = base.encode(obs);
     const pass = runDiffusionChain({ tuned: base, base, features, baseFeatures: features }, xT, noise, settings, false);
     return tf.stack(pass.elements.slice(fineTunedFrom(settings)), 1);
   });

@@ -13,7 +13,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { gaussianLogProb } from '../flow/gaussian';
 import type { FlowPolicy } from '../policy/flow-policy';
-import type { PpoMinibatchMetric } from '../rl/ppo-minibatch-loss';
+import { minibatchObs, type PpoMinibatchMetric } from '../rl/ppo-minibatch-loss';
 import { ppoCriticLoss, type PpoCriticOptions } from '../rl/ppo-loss-critic';
 import { combinePpoLosses, type PpoLossWeights } from '../rl/ppo-loss-total';
 import { predictEpsilon, stepMeanFromEpsilon, stepsAt, type ChainCoefficients } from './diffusion-step';
@@ -22,6 +22,8 @@ import { predictEpsilon, stepMeanFromEpsilon, stepsAt, type ChainCoefficients } 
 export interface DppoMinibatch {
   /** [M, obsSize] normalized stacked observations */
   state: tf.Tensor;
+  /** [M, cameras, S, S, C] an image policy's camera images (values 0..255) */
+  images?: tf.Tensor;
   /** [M, H, A] x_k, the step's input */
   prev: tf.Tensor;
   /** [M, H, A] x_{k+1}, what the step drew */
@@ -123,7 +125,7 @@ export function dppoMinibatchLoss(
   options: DppoLossOptions,
   bcChains?: tf.Tensor,
 ): { loss: tf.Scalar; metrics: Partial<Record<PpoMinibatchMetric, tf.Scalar>> } {
-  const features = policy.encode({ state: batch.state });
+  const features = policy.encode(minibatchObs(batch, false));
   const values = policy.value(features);
   const critic = ppoCriticLoss({ values, oldValues: batch.oldValues, returns: batch.returns }, options.critic);
   const metrics: Partial<Record<PpoMinibatchMetric, tf.Scalar>> = { 'losses/value': critic.loss };

@@ -6,25 +6,36 @@
 import type * as tf from '@tensorflow/tfjs';
 import type { RunConfig } from '../config/run-config';
 import type { FlowPolicy } from '../policy/flow-policy';
+import type { ImageEncoderOptions } from '../policy/image-encoder-options';
 import { isCriticParameter } from '../policy/param-shapes';
 import type { Rng } from '../random';
 import type { MinibatchObjective } from '../rl/ppo-epochs';
 import type { RolloutBuffer } from '../rl/rollout-buffer';
-import { RowTable } from '../rl/row-table';
+import { minibatchObs } from '../rl/ppo-minibatch-loss';
+import { RowTable, type RowValues } from '../rl/row-table';
+import { shiftedImageTensors } from '../rl/update-image-shift';
 import { baseChains } from './diffusion-sampler';
 import { chainCoefficients, fineTunedFrom } from './diffusion-step';
 import type { DiffusionSettings } from './diffusion-settings';
 import { dppoMinibatchLoss, type DppoLossOptions, type DppoMinibatch } from './dppo-loss';
 
-export type DppoField = keyof DppoMinibatch;
-
-/** The rollout's decisions × K' steps as rows (row d·K' + k), and the loss mask repeated over the steps. */
-export function dppoRowTable(buffer: RolloutBuffer, advantages: Float32Array, returns: Float32Array, mask: Float32Array, ftSteps: number): { table: RowTable<DppoField>; mask: Float32Array } {
+/**
+ * The rollout's decisions × K' steps as rows (row d·K' + k), and the loss mask repeated over the steps. A decision's
+ * observation and camera images (when the buffer keeps them, `image` their layout) are stored once and shared by its K'
+ * rows.
+ */
+export function dppoRowTable(
+  buffer: RolloutBuffer,
+  advantages: Float32Array,
+  returns: Float32Array,
+  mask: Float32Array,
+  ftSteps: number,
+  image?: ImageEncoderOptions,
+): { table: RowTable<string, Record<string, RowValues>>; mask: Float32Array } {
   const { obsSize, chainSize } = buffer.shape;
   const decisions = buffer.entries;
   const element = chainSize / (ftSteps + 1);
   const rows = decisions * ftSteps;
-  const state = new Float32Array(rows * obsSize);
   const prev = new Float32Array(rows * element);
   const next = new Float32Array(rows * element);
   const step = new Float32Array(rows);
@@ -35,19 +46,19 @@ export function dppoRowTable(buffer: RolloutBuffer, advantages: Float32Array, re
   };
   for (let decision = 0; decision < decisions; decision++) {
     const chain = buffer.chains.subarray(decision * chainSize, (decision + 1) * chainSize);
-    const obs = buffer.obs.subarray(decision * obsSize, (decision + 1) * obsSize);
     for (let k = 0; k < ftSteps; k++) {
       const row = decision * ftSteps + k;
-      state.set(obs, row * obsSize);
       prev.set(chain.subarray(k * element, (k + 1) * element), row * element);
       next.set(chain.subarray((k + 1) * element, (k + 2) * element), row * element);
       step[row] = k;
     }
   }
+  const keepsImages = image !== undefined && (buffer.shape.imageBytes ?? 0) > 0;
   // Per-element log-probs of one step: H·A of the decision's K'·H·A.
   const logProbsPerStep = buffer.shape.logProbUnits / ftSteps;
-  const table = new RowTable<DppoField>(rows, {
-    state: { values: state, rowShape: [obsSize] },
+  const table = new RowTable<string, Record<string, RowValues>>(rows, {
+    state: { values: buffer.obs, rowShape: [obsSize], rowsPerValue: ftSteps },
+    ...(keepsImages ? { images: { values: buffer.images, rowShape: [image.cameras.length, image.size, image.size, image.channels], rowsPerValue: ftSteps } } : {}),
     prev: { values: prev, rowShape: [element] },
     next: { values: next, rowShape: [element] },
     step: { values: step, rowShape: [] },
@@ -97,25 +108,30 @@ export interface DppoObjectiveInputs {
   criticOnly: boolean;
   /** The BC term's chains come from this stream. */
   bcRng: Rng;
+  /** The stream of the camera images' random shifts (policy.image_shift), for an image policy. */
+  shiftRng?: Rng;
 }
 
 export function dppoObjective(inputs: DppoObjectiveInputs): MinibatchObjective {
   const { policy, base, config, settings, criticOnly } = inputs;
   const { horizon, actionDim } = policy.options;
   const options = dppoLossOptions(config, settings, policy, criticOnly);
-  const { table, mask } = dppoRowTable(inputs.buffer, inputs.advantages, inputs.returns, inputs.mask, settings.ftSteps);
+  const { table, mask } = dppoRowTable(inputs.buffer, inputs.advantages, inputs.returns, inputs.mask, settings.ftSteps, policy.options.image);
+  // Stored images are shifted per minibatch (DrQ), for the fine-tuned net and the BC term's base net alike.
+  const shifted = shiftedImageTensors(table, policy.options.image, config.policy.image_shift, inputs.shiftRng);
   const bc = config.ppo.bc_coef > 0 && !criticOnly;
   const shaped = (batch: Record<string, tf.Tensor>): DppoMinibatch => {
     const rows = batch.state.shape[0];
     const reshape = (tensor: tf.Tensor) => tensor.reshape([rows, horizon, actionDim]);
     return {
-      state: batch.state, prev: reshape(batch.prev), next: reshape(batch.next), step: batch.step, advantages: batch.advantages,
-      returns: batch.returns, oldValues: batch.oldValues, oldLogProbs: reshape(batch.oldLogProbs),
+      state: batch.state, ...(batch.images ? { images: batch.images } : {}), prev: reshape(batch.prev), next: reshape(batch.next), step: batch.step,
+      advantages: batch.advantages, returns: batch.returns, oldValues: batch.oldValues, oldLogProbs: reshape(batch.oldLogProbs),
     };
   };
   return {
-    table: table as RowTable<string>,
+    table,
     mask,
+    ...(shifted ? { tensors: shifted } : {}),
     variables: (onlyCritic) => {
       const selected = new Map<string, tf.Variable>();
       for (const [name, variable] of policy.namedVariables()) if (!onlyCritic || isCriticParameter(name)) selected.set(name, variable);
@@ -123,7 +139,7 @@ export function dppoObjective(inputs: DppoObjectiveInputs): MinibatchObjective {
     },
     isCritic: isCriticParameter,
     clip: 'apart',
-    prepare: bc ? (batch) => [baseChains(base, batch.state, settings, inputs.bcRng)] : undefined,
+    prepare: bc ? (batch) => [baseChains(base, minibatchObs({ state: batch.state, images: batch.images }, false), settings, inputs.bcRng)] : undefined,
     loss: (batch, prepared) => dppoMinibatchLoss(policy, shaped(batch), options, prepared[0]),
   };
 }

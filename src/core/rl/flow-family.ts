@@ -8,7 +8,6 @@ import { noiseAt } from '../config/noise-at';
 import type { RunConfig } from '../config/run-config';
 import type { BatchEnv } from '../envs/batch-env';
 import { ConfigError, TrainingError } from '../errors';
-import { imagePixelBytes } from '../policy/image-encoder-options';
 import type { PolicyBundle } from '../policy/policy-bundle';
 import type { FlowPolicy, WeightEntry } from '../policy/flow-policy';
 import { createRng, type Rng } from '../random';
@@ -25,6 +24,7 @@ import { computeAdvantages } from './compute-advantages';
 import { bundleActor, type EvalActor } from './evaluate';
 import { logProbSliceFromConfig, samplerOptionsAt } from './policy-setup';
 import { sampleForObs } from './policy-bundle';
+import { probeInputs } from './probe-inputs';
 import { iterationRng } from './ppo-iteration';
 import { flowObjective } from './ppo-update';
 
@@ -51,10 +51,7 @@ export class LoadedFlowPolicy implements LoadedPolicy {
    * pixels, for an image policy) and a seeded x_0.
    */
   async probe(config: RunConfig, seed: number): Promise<Float32Array> {
-    const { nObsSteps, obsDim, image } = this.bundle.policy.options;
-    const rng = createRng(seed);
-    const normalizedObs = Float32Array.from({ length: nObsSteps * obsDim }, () => 2 * rng.uniform() - 1);
-    const images = image ? Uint8Array.from({ length: imagePixelBytes(image) }, () => rng.int(256)) : undefined;
+    const { normalizedObs, images } = probeInputs(this.bundle.policy.options, createRng(seed));
     return (await sampleForObs(this.bundle, normalizedObs, samplerOptionsAt(config, 0, 'eval'), createRng(seed + 1), images)).actions;
   }
 

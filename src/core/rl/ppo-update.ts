@@ -6,12 +6,11 @@ import type { FlowPolicy } from '../policy/flow-policy';
 import { isCriticParameter } from '../policy/param-shapes';
 import type { Rng } from '../random';
 import { encoderFrozen } from './policy-setup';
-import { ppoEpochs, type MinibatchObjective, type MinibatchTensors, type PpoEpochsInputs, type PpoEpochsResult } from './ppo-epochs';
-import type { Minibatch } from './minibatches';
-import { randomShift } from '../policy/random-shift';
+import { ppoEpochs, type MinibatchObjective, type PpoEpochsInputs, type PpoEpochsResult } from './ppo-epochs';
 import { bcTarget, ppoMinibatchLoss, ppoMinibatchLossOptions, ppoRowTable, type PpoMinibatch } from './ppo-minibatch-loss';
 import type { RowTable, RowValues } from './row-table';
 import type { RolloutBuffer } from './rollout-buffer';
+import { shiftedImageTensors } from './update-image-shift';
 
 /** One flow update: the shared loop's inputs (ppoEpochs) with the flow rollout its objective is built from. */
 export interface PpoUpdateInputs extends Omit<PpoEpochsInputs, 'objective'> {
@@ -56,19 +55,16 @@ export function flowObjective(inputs: Omit<PpoUpdateInputs, 'actorOptimizer' | '
   const frozen = encoderFrozen(config);
   const lossOptions = ppoMinibatchLossOptions(config, sampler, slice, criticOnly, frozen);
   const bc = bcCoef > 0 && !criticOnly ? inputs.bc : undefined;
-  const table = ppoRowTable(buffer, inputs.advantages, inputs.returns, policy, slice);
+  const table = ppoRowTable(buffer, inputs.advantages, inputs.returns, policy, slice) as RowTable<string, Record<string, RowValues>>;
   // Stored images are shifted per minibatch (DrQ); a frozen encoder's stored features have no images to shift.
-  const image = policy.options.image;
-  const shift = image && table.names.includes('images') && config.policy.image_shift > 0
-    ? { table, rng: inputs.shiftRng ?? missingShiftRng(), pad: config.policy.image_shift, layout: { size: image.size, channels: image.channels, perRow: image.cameras.length } }
-    : undefined;
+  const shifted = shiftedImageTensors(table, policy.options.image, config.policy.image_shift, inputs.shiftRng);
   return {
-    table: table as RowTable<string, Record<string, RowValues>>,
+    table,
     mask: inputs.mask ?? buffer.mask,
     variables: (onlyCritic) => trainableVariables(policy, onlyCritic, sampler.method, frozen),
     isCritic: isCriticParameter,
     clip: 'apart',
-    ...(shift ? { tensors: (minibatch) => shiftedTensors(minibatch, shift) } : {}),
+    ...(shifted ? { tensors: shifted } : {}),
     prepare: bc && ((batch) => {
       const target = bcTarget(bc.reference, bc.rng, batch.state, lossOptions, batch.images);
       return [target.x0, target.actions];
@@ -78,27 +74,6 @@ export function flowObjective(inputs: Omit<PpoUpdateInputs, 'actorOptimizer' | '
       return ppoMinibatchLoss(policy, batch as unknown as PpoMinibatch, target, lossOptions);
     },
   };
-}
-
-function missingShiftRng(): never {
-  throw new ConfigError('policy.image_shift', 'policy.image_shift shifts camera images in updates with the run\'s RNG; pass the update its shift stream or set policy.image_shift=0');
-}
-
-/** How one update shifts its stored camera images: the table they come from, the stream, the pad and the images per row. */
-interface ShiftPlan {
-  table: RowTable<string, Record<string, RowValues>>;
-  rng: Rng;
-  pad: number;
-  layout: { size: number; channels: number; perRow: number };
-}
-
-/** A minibatch's tensors with its camera images randomly shifted (policy.image_shift). */
-function shiftedTensors(minibatch: Minibatch<string, Record<string, RowValues>>, shift: ShiftPlan): MinibatchTensors {
-  const arrays = minibatch.arrays();
-  const rows = minibatch.rows.length;
-  const { size, channels, perRow } = shift.layout;
-  arrays.images = randomShift(arrays.images as Uint8Array, { count: rows * perRow, size, channels }, shift.pad, shift.rng);
-  return shift.table.tensorsOf(arrays, rows);
 }
 
 /**

@@ -59,4 +59,27 @@ describe('RowTable', () => {
     expect(build).toThrow(ShapeError);
     expect(build).toThrow('block must hold 6 rows of [2, 2] (24 values), got 20');
   });
+
+  it('keeps a shared field once per run of rows: row r reads stored row ⌊r / rowsPerValue⌋, as bytes or floats', async () => {
+    // 6 rows, 3 per stored row: a decision's observation and images under each of its 3 denoising steps.
+    const shared = new RowTable<'step' | 'obs' | 'images', { step: Float32Array; obs: Float32Array; images: Uint8Array }>(6, {
+      step: { values: rowsOf(6, 1), rowShape: [] },
+      obs: { values: rowsOf(2, 2), rowShape: [2], rowsPerValue: 3 },
+      images: { values: Uint8Array.from([1, 2, 3, 4]), rowShape: [2], rowsPerValue: 3 },
+    });
+    const gathered = shared.gather([5, 0, 3, 2]);
+    expect([...gathered.step]).toEqual([500, 0, 300, 200]);
+    expect([...gathered.obs]).toEqual([100, 101, 0, 1, 100, 101, 0, 1]);
+    expect([...gathered.images]).toEqual([3, 4, 1, 2, 3, 4, 1, 2]);
+    const tensors = shared.tensors([4]);
+    expect([...(await tensors.images.data())]).toEqual([3, 4]);
+    tf.dispose(Object.values(tensors));
+  });
+
+  it('refuses a shared field whose rowsPerValue does not divide the rows, or that holds the wrong count, in one sentence', () => {
+    expect(() => new RowTable(6, { obs: { values: rowsOf(2, 2), rowShape: [2], rowsPerValue: 4 } }))
+      .toThrow('obs shares each stored row among 4 table rows, which must be a whole number that divides the 6 rows');
+    expect(() => new RowTable(6, { obs: { values: rowsOf(3, 2), rowShape: [2], rowsPerValue: 3 } }))
+      .toThrow('obs must hold 2 rows of [2] (4 values, one per 3 table rows), got 6');
+  });
 });

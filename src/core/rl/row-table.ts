@@ -10,13 +10,21 @@ export interface RowField<V extends RowValues = RowValues> {
   values: V;
   /** The shape of one row; [] for one number per row. */
   rowShape: readonly number[];
+  /**
+   * Table rows that share each stored row (default 1): row r reads stored row ⌊r / rowsPerValue⌋, so a value common to
+   * consecutive rows (a decision's observation and camera images, under each of its denoising steps) is kept once.
+   */
+  rowsPerValue?: number;
 }
 
-/** Copies rows `rowIndices` of a flat [S, width] array into a new [M, width] array of its type, in the order asked (repeats included). */
-function gatherRows<V extends RowValues>(values: V, width: number, rowIndices: ArrayLike<number>): V {
+/**
+ * Copies rows `rowIndices` of a flat [S, width] array into a new [M, width] array of its type, in the order asked
+ * (repeats included); each table row reads stored row ⌊row / rowsPerValue⌋.
+ */
+function gatherRows<V extends RowValues>(values: V, width: number, rowIndices: ArrayLike<number>, rowsPerValue: number): V {
   const out = (values instanceof Uint8Array ? new Uint8Array(rowIndices.length * width) : new Float32Array(rowIndices.length * width)) as V;
   for (let row = 0; row < rowIndices.length; row++) {
-    const from = rowIndices[row] * width;
+    const from = Math.floor(rowIndices[row] / rowsPerValue) * width;
     out.set(values.subarray(from, from + width), row * width);
   }
   return out;
@@ -30,13 +38,21 @@ function gatherRows<V extends RowValues>(values: V, width: number, rowIndices: A
 export class RowTable<Name extends string, Values extends Record<Name, RowValues> = Record<Name, Float32Array>> {
   private readonly widths = new Map<Name, number>();
 
-  /** Throws a ShapeError naming the first field that does not hold `rowCount` rows of its shape. */
+  /**
+   * Throws a ShapeError naming the first field that does not hold `rowCount` rows of its shape (rowCount / rowsPerValue
+   * stored rows for a shared field, whose rowsPerValue must divide rowCount).
+   */
   constructor(readonly rowCount: number, readonly fields: { readonly [K in Name]: RowField<Values[K]> }) {
     for (const name of this.names) {
-      const { values, rowShape } = fields[name];
+      const { values, rowShape, rowsPerValue = 1 } = fields[name];
       const width = rowShape.reduce((product, size) => product * size, 1);
-      if (values.length !== rowCount * width) {
-        throw new ShapeError(name, `${name} must hold ${rowCount} rows of [${rowShape.join(', ')}] (${rowCount * width} values), got ${values.length}`);
+      if (!Number.isSafeInteger(rowsPerValue) || rowsPerValue < 1 || rowCount % rowsPerValue !== 0) {
+        throw new ShapeError(name, `${name} shares each stored row among ${rowsPerValue} table rows, which must be a whole number that divides the ${rowCount} rows`);
+      }
+      const stored = rowCount / rowsPerValue;
+      if (values.length !== stored * width) {
+        const sharing = rowsPerValue > 1 ? `, one per ${rowsPerValue} table rows` : '';
+        throw new ShapeError(name, `${name} must hold ${stored} rows of [${rowShape.join(', ')}] (${stored * width} values${sharing}), got ${values.length}`);
       }
       this.widths.set(name, width);
     }
@@ -49,7 +65,7 @@ export class RowTable<Name extends string, Values extends Record<Name, RowValues
   /** Rows `rowIndices` (M of them, repeats allowed) of every field, each a new flat [M, ...rowShape] of the field's type. */
   gather(rowIndices: ArrayLike<number>): Values {
     const out = {} as Values;
-    for (const name of this.names) out[name] = gatherRows(this.fields[name].values, this.widths.get(name)!, rowIndices);
+    for (const name of this.names) out[name] = gatherRows(this.fields[name].values, this.widths.get(name)!, rowIndices, this.fields[name].rowsPerValue ?? 1);
     return out;
   }
 

@@ -63,6 +63,9 @@ export function dppoExport(source: DppoExportSource): DppoExport {
   if (architecture.prediction !== 'epsilon') {
     throw new CheckpointError(`format=dppo writes a diffusion policy, and ${name} holds a flow policy; export it with format=reinflow`);
   }
+  if (architecture.image) {
+    throw new CheckpointError(`format=dppo writes DPPO's state-input DiffusionMLP, and ${name} reads camera images through our CNN encoder, which DPPO's image policies (VisionDiffusionMLP on a ViT encoder) cannot hold; export it with format=tfjs`);
+  }
   if (architecture.velocityNet !== 'reflow_mlp' || architecture.shortcut) {
     throw new CheckpointError(`format=dppo writes DPPO's DiffusionMLP layout, and ${name}'s ε net is '${architecture.velocityNet}'; start from a DPPO checkpoint or train with policy.velocity_net=reflow_mlp`);
   }
