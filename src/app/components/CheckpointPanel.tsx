@@ -1,5 +1,6 @@
 import { useState, type DragEvent } from 'react';
 import type { CheckpointForOtherTask, CheckpointInfo, DroppedCheckpoint, ModelSource } from '../../protocol/trainer-api';
+import { obsTypeSuffix } from '../../core/studio/obs-type-words';
 import { formatCount } from '../plot/format';
 import { useRunStore } from '../store/run-slice';
 import { selectTask, taskSwitchBlocker } from '../tasks/task-actions';
@@ -146,7 +147,7 @@ export function CheckpointPanel() {
           {notice.text}
           {switchOffer && !hasRun && (
             <button className="notice-action" data-testid="checkpoint-switch-task" onClick={() => void switchTask(switchOffer)}>
-              Switch to task '{switchOffer.otherTask.task}'{switchOffer.otherTask.obsType === 'pointcloud' ? ' (point cloud)' : switchOffer.otherTask.obsType === 'depth_pointcloud' ? ' (depth point cloud)' : ''}
+              Switch to task '{switchOffer.otherTask.task}'{obsTypeSuffix(switchOffer.otherTask.obsType)}
             </button>
           )}
         </p>
