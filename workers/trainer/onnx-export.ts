@@ -8,7 +8,7 @@ import { TrainingError } from '../../src/core/errors';
 import { createRng } from '../../src/core/random';
 import { loadPolicy } from '../../src/core/run/families';
 import type { OnnxExport } from '../../src/protocol/trainer-api';
-import { idleObservation } from './chain-requests';
+import { idleInput } from './chain-requests';
 import type { TrainingSession } from './training-session';
 
 /** Seeds the check's x_0: drawn as the eval path draws it, so the tfjs actor and the page see the same one. */
@@ -26,7 +26,7 @@ export function exportOnnx(session: TrainingSession): Promise<OnnxExport> {
       const metadata = run ? (await run.contents()).metadata : selected!.checkpoint.metadata;
       const { bytes } = await policy.exportOnnx(metadata);
       const live = run?.stackedObs(0);
-      const obs = live ?? await idleObservation(session, 0);
+      const obs = live ?? (await idleInput(session, 0)).obs;
       const { nObsSteps, obsFrameSize, x0Shape } = policy.io;
       const [horizon, actionDim] = x0Shape ?? [0, policy.io.actionDim];
       const x0 = createRng(CHECK_SEED).fillNormal(new Float32Array(horizon * actionDim));

@@ -237,6 +237,15 @@ export class Run {
     return history.stacked().slice(envIndex * size, (envIndex + 1) * size);
   }
 
+  /** [cameras × size × size × channels] the camera images the next decision of env `envIndex` sees; undefined without image observations or before the first rollout. */
+  stackedImages(envIndex: number): Uint8Array | undefined {
+    const history = this.obsHistory;
+    const images = history?.images();
+    if (!history || !images) return undefined;
+    const bytes = history.imageBytes;
+    return images.slice(envIndex * bytes, (envIndex + 1) * bytes);
+  }
+
   elapsedSeconds(): number {
     return this.elapsedBefore + (this.startedAt === undefined ? 0 : (this.clock() - this.startedAt) / 1000);
   }

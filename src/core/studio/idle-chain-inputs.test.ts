@@ -43,6 +43,27 @@ describe('IdleChainInputs (the chain view with no run)', () => {
     }
   });
 
+  it('gives an image config\'s env k its camera images of the seeded reset, and a fresh image policy on the cameras the env resolved', async () => {
+    const inputs = new IdleChainInputs(async (envConfig) => new InThreadBatchEnv(mj, envConfig));
+    const size = 12;
+    const config = smallConfig(['env.obs_type=rgb', `env.image_size=${size}`, 'policy.n_obs_steps=1', 'policy.cnn_channels=4', 'policy.image_features=8', 'num_envs=3']);
+    const input = await inputs.input(config, 2);
+    expect(input.images).toHaveLength(size * size * 3);
+    const env = new InThreadBatchEnv(mj, { task: config.task, numEnvs: 3, obsMode: 'rgb', imageSize: size, recordEpisodes: false });
+    try {
+      const obs = await env.reset([config.seed, config.seed + 1, config.seed + 2]);
+      expect(input.obs).toEqual(obs.subarray(2 * env.obsDim, 3 * env.obsDim));
+      expect(Buffer.from(input.images!).equals(Buffer.from(env.images!().subarray(2 * size * size * 3)))).toBe(true);
+    } finally {
+      await env.dispose();
+    }
+    // State observations carry no images.
+    expect((await inputs.input(smallConfig(), 0)).images).toBeUndefined();
+    const policy = await inputs.policy(config, undefined);
+    expect(policy.bundle.policy.options.image).toMatchObject({ cameras: ['front'], size, channels: 3 });
+    inputs.dispose();
+  });
+
   it('builds a fresh flow policy once, and says in one sentence that a Gaussian policy has no chain', async () => {
     const inputs = new IdleChainInputs(async (envConfig) => new InThreadBatchEnv(mj, envConfig));
     const config = smallConfig();
