@@ -5,6 +5,7 @@ import { useEpisodeStore } from '../store/episode-slice';
 import { useRunStore } from '../store/run-slice';
 import { trainerClient } from '../workers/trainer-client';
 import { useLatestRequest } from '../workers/use-latest-request';
+import { policyImageText, runCameraName } from './camera-run-text';
 import { DepthLegend } from './DepthLegend';
 import { PixelCanvas } from './PixelCanvas';
 
@@ -25,8 +26,9 @@ export function CameraPanel() {
   const replayStep = useEpisodeStore((state) => state.replayStep);
   const task = useRunStore((state) => state.config.task);
   const imageSize = useRunStore((state) => state.config.env.image_size);
-  // A depth point-cloud run names its cameras; the first is the one its policy starts from.
-  const runCamera = useRunStore((state) => (state.config.env.obs_type === 'depth_pointcloud' && state.config.env.camera !== 'default' ? state.config.env.camera.split(',')[0] : undefined));
+  // A run that reads cameras (depth clouds, images) names them; the first is the one its policy starts from.
+  const runCamera = useRunStore((state) => runCameraName(state.config.env));
+  const policyImage = useRunStore((state) => policyImageText(state.config.env));
   const [chosen, setChosen] = useState<string>();
   const source: CameraSource = selectedId ? { kind: 'episode', id: selectedId, step: replayStep } : { kind: 'reset', task, seed: RESET_SEED };
   const camera = chosen ?? runCamera;
@@ -70,6 +72,7 @@ export function CameraPanel() {
         </div>
       )}
       {image && pixels && <DepthLegend range={pixels.range} />}
+      {policyImage && view && view.cameras.length > 0 && <p className="muted small" data-testid="camera-policy-note">{policyImage}</p>}
       {problem && <p className="notice notice-error" role="alert" data-testid="camera-error">{problem}</p>}
     </section>
   );

@@ -57,6 +57,7 @@ export async function sampleDiffusionChainSet(
       chains: sampled.fullChain!, odeChain: deterministic.fullChain!, denoiseInds, means: sampled.means!, stds,
       timesteps: chainTimesteps(settings), denoiseSteps: settings.steps, ddimSteps: settings.ddimSteps, ftSteps: settings.ftSteps,
       minSamplingStd: settings.minSamplingStd,
+      ...(policy.options.image ? { cameraImages: 'decision' as const } : {}),
     };
   });
 }

@@ -88,6 +88,7 @@ describe('sampleEpisodeChains', () => {
     expect(atFour.obsSource).toBe('episode');
     expect(atFour.family).toBe('flow');
     expect(atFour.model).toBe('run');
+    expect(atFour.cameraImages).toBeUndefined();
     expect(atFour.episode).toEqual({ id: ids[0], step: 4 });
     expect(atFour.envIndex).toBe(1);
     expect(atFour.count).toBe(3);

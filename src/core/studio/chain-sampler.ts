@@ -116,6 +116,7 @@ export async function sampleFlowChainSet(
       family: 'flow', count, steps: options.steps, horizon, actionDim, nActionSteps: config.policy.n_action_steps,
       chains: sample.chains, odeChain: ode.chains, denoiseInds: sample.denoiseInds, means: band.means, stds: band.stds,
       method: options.method, mode: options.mode, level: options.level,
+      ...(policy.options.image ? { cameraImages: 'decision' as const } : {}),
     };
   });
 }
@@ -205,7 +206,10 @@ export async function sampleEpisodeChains(
 ): Promise<ChainSample> {
   const { envIndex, ...input } = episodeStepInput(store, episode, policy.bundle, config, scenes);
   const set = await sampleChainSet(policy, input, config, envSteps, count, seed);
-  return { ...set, envIndex, obsSource: 'episode', episode: { id: episode.id, step: episode.step }, model };
+  return {
+    ...set, envIndex, obsSource: 'episode', episode: { id: episode.id, step: episode.step }, model,
+    ...(input.images ? { cameraImages: 'recorded-pose' as const } : {}),
+  };
 }
 
 /** Transfer list of a ChainSample's arrays. */

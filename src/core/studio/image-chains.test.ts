@@ -55,6 +55,7 @@ describe('chains of an image policy (DESIGN.md §19)', () => {
     const other = await sampleChainSet(policy, { obs, images: randomImages(12) }, config, 0, 3, 9);
     expect(tf.memory().numTensors).toBe(before);
     expect(first.count).toBe(3);
+    expect(first.cameraImages).toBe('decision');
     expect(first.chains.every(Number.isFinite)).toBe(true);
     expect(Array.from(again.chains)).toEqual(Array.from(first.chains));
     expect(Array.from(again.odeChain)).toEqual(Array.from(first.odeChain));
@@ -87,7 +88,7 @@ describe('chains of an image policy (DESIGN.md §19)', () => {
       const sampled = await sampleEpisodeChains(store, { id, step: 3 }, policy, config, 0, 2, 6, 'run', scenes);
       const images = renderRecordedImages(scenes.scene('pick-cube'), record, 3, bundle.policy.options.image!);
       const direct = await sampleChainSet(policy, { obs: record.obs!.slice(3 * obsDim, 4 * obsDim), images }, config, 0, 2, 6);
-      expect(sampled).toMatchObject({ obsSource: 'episode', episode: { id, step: 3 }, envIndex: 0 });
+      expect(sampled).toMatchObject({ obsSource: 'episode', episode: { id, step: 3 }, envIndex: 0, cameraImages: 'recorded-pose' });
       expect(Array.from(sampled.chains)).toEqual(Array.from(direct.chains));
       // Another frame shows the arm elsewhere: other chains.
       const later = await sampleEpisodeChains(store, { id, step: 5 }, policy, config, 0, 2, 6, 'run', scenes);
