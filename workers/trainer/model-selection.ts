@@ -126,7 +126,7 @@ export class ModelSelection {
     }
     const path = shippedCheckpointPath(task, obsType);
     const variant = `${task}${obsTypeSuffix(obsType)}`;
-    let reason = `no shipped checkpoint for ${variant} (${path} is missing): drop one in, or Train starts from a freshly initialized policy`;
+    let reason = `no shipped checkpoint for ${variant}: ${path} is missing; drop one in, or Train starts from a freshly initialized policy`;
     const shipped = await fetchShipped(task, obsType).catch((error: unknown) => {
       reason = `the shipped checkpoint for ${variant} could not be fetched: ${(error as Error).message}`;
       return undefined;

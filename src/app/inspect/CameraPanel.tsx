@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import { depthImageRgba, depthRange, rgbImageRgba } from '../../core/render/depth-colour-map';
 import type { CameraSource, CameraViewRequest } from '../../protocol/trainer-api';
 import { useEpisodeStore } from '../store/episode-slice';
@@ -28,7 +29,7 @@ export function CameraPanel() {
   const imageSize = useRunStore((state) => state.config.env.image_size);
   // A run that reads cameras (depth clouds, images) names them; the first is the one its policy starts from.
   const runCamera = useRunStore((state) => runCameraName(state.config.env));
-  const policyImage = useRunStore((state) => policyImageText(state.config.env));
+  const cameraEnv = useRunStore(useShallow((state) => ({ obs_type: state.config.env.obs_type, camera: state.config.env.camera, image_size: state.config.env.image_size })));
   const [chosen, setChosen] = useState<string>();
   const source: CameraSource = selectedId ? { kind: 'episode', id: selectedId, step: replayStep } : { kind: 'reset', task, seed: RESET_SEED };
   const camera = chosen ?? runCamera;
@@ -39,6 +40,7 @@ export function CameraPanel() {
     if (chosen && !next.cameras.includes(chosen)) setChosen(undefined);
   });
   const image = view?.image;
+  const policyImage = view && view.cameras.length > 0 ? policyImageText(cameraEnv, view.cameras) : undefined;
   const pixels = useMemo(() => image && { rgb: rgbImageRgba(image.rgb), range: depthRange(image.depth) }, [image]);
   const depthPixels = useMemo(() => image && pixels && depthImageRgba(image.depth, pixels.range), [image, pixels]);
   return (
@@ -72,7 +74,7 @@ export function CameraPanel() {
         </div>
       )}
       {image && pixels && <DepthLegend range={pixels.range} />}
-      {policyImage && view && view.cameras.length > 0 && <p className="muted small" data-testid="camera-policy-note">{policyImage}</p>}
+      {policyImage && <p className="muted small" data-testid="camera-policy-note">{policyImage}</p>}
       {problem && <p className="notice notice-error" role="alert" data-testid="camera-error">{problem}</p>}
     </section>
   );

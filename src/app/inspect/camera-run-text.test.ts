@@ -11,8 +11,11 @@ describe('camera run text', () => {
   });
 
   it('says what an image policy sees, and nothing for other observations', () => {
+    expect(policyImageText({ obs_type: 'rgb', camera: 'default', image_size: 24 }, ['front', 'wrist'])).toBe('The policy sees the front camera as a 24×24 rgb image, rendered the same way as here.');
+    // Before the scene's cameras are known.
     expect(policyImageText({ obs_type: 'rgb', camera: 'default', image_size: 24 })).toBe('The policy sees the scene\'s first camera as a 24×24 rgb image, rendered the same way as here.');
-    expect(policyImageText({ obs_type: 'rgbd', camera: 'front,wrist', image_size: 32 })).toBe('The policy sees front, wrist as a 32×32 rgb image (plus a depth byte a pixel), rendered the same way as here.');
+    expect(policyImageText({ obs_type: 'rgbd', camera: 'front,wrist', image_size: 32 }, ['front', 'wrist']))
+      .toBe('The policy sees the front, wrist cameras as 32×32 rgb images (plus a depth byte a pixel), rendered the same way as here.');
     expect(policyImageText({ obs_type: 'depth_pointcloud', camera: 'default', image_size: 64 })).toBeUndefined();
     expect(policyImageText({ obs_type: 'state', camera: 'default', image_size: 64 })).toBeUndefined();
   });

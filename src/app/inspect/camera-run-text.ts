@@ -12,10 +12,15 @@ export function runCameraName(env: CameraEnv): string | undefined {
   return readsCameras(env.obs_type) && env.camera !== 'default' ? env.camera.split(',')[0] : undefined;
 }
 
-/** For an image policy, the one sentence on what it sees; undefined for other observations. */
-export function policyImageText(env: CameraEnv): string | undefined {
+/**
+ * For an image policy, the one sentence on what it sees; undefined for other observations. `sceneCameras` are the
+ * task scene's camera names, in order, when known: env.camera 'default' is the first of them.
+ */
+export function policyImageText(env: CameraEnv, sceneCameras: readonly string[] = []): string | undefined {
   if (!isImageObsMode(env.obs_type)) return undefined;
-  const cameras = env.camera === 'default' ? 'the scene\'s first camera' : env.camera.split(',').join(', ');
+  const names = env.camera === 'default' ? sceneCameras.slice(0, 1) : env.camera.split(',');
+  const cameras = names.length === 0 ? 'the scene\'s first camera' : `the ${names.join(', ')} camera${names.length > 1 ? 's' : ''}`;
   const depth = env.obs_type === 'rgbd' ? ' (plus a depth byte a pixel)' : '';
-  return `The policy sees ${cameras} as a ${env.image_size}×${env.image_size} rgb image${depth}, rendered the same way as here.`;
+  const image = `${env.image_size}×${env.image_size} rgb image${names.length > 1 ? 's' : ''}`;
+  return `The policy sees ${cameras} as ${names.length > 1 ? '' : 'a '}${image}${depth}, rendered the same way as here.`;
 }

@@ -7,9 +7,9 @@ const text = (overrides: string[]) => freshPolicyText(applyOverrides(defaultConf
 describe('freshPolicyText (the model panel\'s line for a fresh policy)', () => {
   it('names an image policy\'s cameras, size and CNN, then its velocity net and chunking', () => {
     expect(text(['env.obs_type=rgb', 'env.image_size=24', 'policy.cnn_channels=4,8', 'policy.image_features=16', 'policy.velocity_net=unet1d', 'policy.unet_dims=8,16', 'policy.horizon=4', 'policy.denoise_steps=4']))
-      .toBe('rgb first camera 24×24, CNN [4, 8] → 16 · UNet1D [8, 16], kernel 5 · H 4 · K 4');
+      .toBe('rgb 24×24 from the first camera, CNN [4, 8] → 16 · UNet1D [8, 16], kernel 5 · H 4 · K 4');
     expect(text(['env.obs_type=rgbd', 'env.camera=front,wrist', 'policy.hidden=32,32']))
-      .toBe('rgbd front, wrist 64×64, CNN [16, 32, 32] → 64 · MLP [32, 32] · H 8 · K 4');
+      .toBe('rgbd 64×64 from front, wrist, CNN [16, 32, 32] → 64 · MLP [32, 32] · H 8 · K 4');
   });
 
   it('describes state, point-cloud, DiT-X, diffusion and Gaussian policies', () => {

@@ -1,6 +1,6 @@
 /**
  * The policy a config builds when Train starts without a checkpoint, in one line for a model panel,
- * in the words describe-checkpoint uses for a checkpoint's: "rgb first camera 24×24, CNN [4, 8] → 16 ·
+ * in the words describe-checkpoint uses for a checkpoint's: "rgb 24×24 from the first camera, CNN [4, 8] → 16 ·
  * UNet1D [8, 16], kernel 5 · H 4 · K 4", "state · MLP [256, 256, 256] · H 8 · K 4", "state · Gaussian MLP [64, 64]".
  */
 import type { RunConfig } from './run-config';
@@ -12,8 +12,8 @@ function observationText(config: RunConfig): string {
     const cloud = env.obs_type === 'pointcloud' ? 'point cloud' : 'depth point cloud';
     return `${cloud} ${env.num_points} pts, PointNet [${policy.encoder_hidden.join(', ')}]`;
   }
-  const cameras = env.camera === 'default' ? 'first camera' : env.camera.split(',').join(', ');
-  return `${env.obs_type} ${cameras} ${env.image_size}×${env.image_size}, CNN [${policy.cnn_channels.join(', ')}] → ${policy.image_features}`;
+  const cameras = env.camera === 'default' ? 'the first camera' : env.camera.split(',').join(', ');
+  return `${env.obs_type} ${env.image_size}×${env.image_size} from ${cameras}, CNN [${policy.cnn_channels.join(', ')}] → ${policy.image_features}`;
 }
 
 function velocityNetText(policy: RunConfig['policy']): string {
