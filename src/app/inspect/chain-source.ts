@@ -33,7 +33,7 @@ export function chainSourceLabel(sample: Pick<ChainSample, 'obsSource' | 'envInd
 export function cameraImagesText(sample: Pick<ChainSample, 'cameraImages'>): string | undefined {
   if (sample.cameraImages === 'decision') return 'The policy also saw the camera images of this decision, as the env rendered them.';
   if (sample.cameraImages === 'recorded-pose') {
-    return 'The policy also saw this step\'s camera images, ray-cast again from the recorded pose (episodes keep poses, not pixels), so a few edge pixels can differ from what the rollout saw.';
+    return 'The policy also saw this step\'s camera images, ray-cast again from the recorded pose (episodes keep poses, not pixels), so some pixels at edges can differ from what the rollout saw.';
   }
   return undefined;
 }

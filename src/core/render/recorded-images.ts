@@ -2,8 +2,9 @@
  * An image policy's camera images of one recorded frame (DESIGN.md §19): the layout's cameras,
  * rendered by the same image source and byte layout as the env's (rgb, or rgb plus a depth byte)
  * from the frame's recorded pose. Episodes keep poses, not pixels, so the chain views render a
- * stored step's images again here; the pose is the recorded float32 qpos, so a pixel may differ
- * from the rollout's where a surface edge falls within that rounding.
+ * stored step's images again here. A frame after reset is the env's, bit for bit; after a step the
+ * env rendered kinematics one physics substep behind the qpos it recorded (as float32), so some
+ * pixels at edges differ (recorded-images.test.ts measures how many).
  */
 import { createCameraImageSource } from '../envs/camera/image-source';
 import { imageBytes, resolveImageLayout } from '../envs/camera/image-layout';
