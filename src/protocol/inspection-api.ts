@@ -77,6 +77,11 @@ interface ChainSampleBase {
   episode?: EpisodeStep;
   /** The weights used: the run's, the selected checkpoint's, or a fresh policy's. */
   model: 'run' | 'selected' | 'fresh';
+  /**
+   * An image policy's camera images that conditioned the chains (absent for other policies): the decision's
+   * own, as the env rendered them (a live rollout or a reset), or a stored step's ray-cast again from its recorded pose.
+   */
+  cameraImages?: 'decision' | 'recorded-pose';
 }
 
 /** A flow policy's chains: x_k over k = 0..K under the noise method in force. */

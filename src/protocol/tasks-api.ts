@@ -24,7 +24,7 @@ export interface TaskEntry {
   doc: string;
   /** False for a task the user added (kept in IndexedDB). */
   builtIn: boolean;
-  /** Observation kinds offered: state always; point cloud where a point-cloud checkpoint ships for it; depth point cloud where its scene names a camera. */
+  /** Observation kinds offered: state always; point cloud where a point-cloud checkpoint ships for it; depth point cloud and camera rgb where its scene names a camera. */
   obsTypes: ObsType[];
   hasSuccess: boolean;
   hasExpert: boolean;

@@ -17,7 +17,16 @@ import type { ChainPaths, ChainSampleRequest } from '../../src/protocol/trainer-
 import { episodeStepInput, learnerChainPolicy, resolveChainRequest, sampleChainSet } from '../../src/core/studio/chain-sampler';
 import { replayScenes } from './episode-replay';
 import { policyPointCloud } from '../../src/core/studio/policy-point-cloud';
+import type { DecisionInput } from '../../src/core/studio/chain-sampler';
+import { liveInput } from './chain-requests';
 import type { TrainingSession } from './training-session';
+
+/** The run's live decision input of env `envIndex`; a TrainingError before the first rollout. */
+function liveOrRefused(run: NonNullable<TrainingSession['run']>, envIndex: number): DecisionInput {
+  const input = liveInput(run, envIndex);
+  if (!input) throw new TrainingError('the run has no rollout observation yet: press Step once');
+  return input;
+}
 
 export function chainPaths(session: TrainingSession, request: ChainSampleRequest): Promise<ChainPaths> {
   return session.inspections.whenNoUpdate(async () => {
@@ -32,18 +41,15 @@ export function chainPaths(session: TrainingSession, request: ChainSampleRequest
     const { bundle } = policy;
     const resolved = resolveChainRequest(request, run.env.numEnvs);
     const { count, seed } = resolved;
-    let envIndex = resolved.envIndex;
-    let stacked: Float32Array | undefined;
-    if (request.episode) {
-      ({ obs: stacked, envIndex } = episodeStepInput(session.episodes, request.episode, bundle, config));
-    } else {
-      stacked = run.stackedObs(envIndex);
-      if (!stacked) throw new TrainingError('the run has no rollout observation yet: press Step once');
-    }
-    const set = await sampleChainSet(policy, stacked, config, run.envSteps, count, seed);
+    const scenes = await replayScenes();
+    const { envIndex, ...input } = request.episode
+      ? episodeStepInput(session.episodes, request.episode, bundle, config, scenes)
+      : { envIndex: resolved.envIndex, ...liveOrRefused(run, resolved.envIndex) };
+    const stacked = input.obs;
+    const set = await sampleChainSet(policy, input, config, run.envSteps, count, seed);
     const { horizon, actionDim, steps } = set;
     const unnormalize = (chunks: Float32Array) => bundle.actionNormalizer.unnormalize(chunks);
-    const scene = (await replayScenes()).scene(config.task);
+    const scene = scenes.scene(config.task);
     const spec = observationSpec(task, config.env.obs_type, config.env.num_points);
     const state = observationState(scene, task, spec, stacked.subarray(stacked.length - spec.dim));
     const poses = episodePoses(scene, task, stateRecord(state, scene.nq));

@@ -6,6 +6,8 @@
 import type { FamilyCheckpoint } from '../../src/core/run/family-checkpoint';
 import { cloneConfig, diffConfig, validateConfig, type NoiseConfig, type RunConfig, type TaskName } from '../../src/core/config';
 import { getTask } from '../../src/core/envs/task-registry';
+import { obsTypeSuffix } from '../../src/core/studio/obs-type-words';
+import { taskVariantConfig } from '../../src/core/studio/task-variant-config';
 import { assertConfigFitsCheckpoint } from '../../src/core/run/checkpoint-run-config';
 import { checkpointStartsRun, openCheckpoint, parseCheckpointFile, type CheckpointFile } from '../../src/core/run/open-checkpoint';
 import { familyLabel } from '../../src/core/run/fresh-policy-name';
@@ -115,18 +117,16 @@ export class ModelSelection {
    * there is one. A task the user added ships none: Train starts from a fresh policy.
    */
   async selectTask(task: TaskName, obsType: ObsType): Promise<ModelSource> {
-    const { controls } = getTask(task);
-    // A control the previous task's checkpoint named that this task lacks goes back to the task's default.
-    const controlMode = controls.has(this.config.env.control_mode) ? this.config.env.control_mode : 'default';
-    this.use(validateConfig({ ...cloneConfig(this.config), task, env: { ...this.config.env, obs_type: obsType, control_mode: controlMode } }), undefined);
+    // A control the previous task's checkpoint named that this task lacks goes back to the task's default; images keep no history.
+    this.use(validateConfig(taskVariantConfig(this.config, task, obsType, getTask(task).controls)), undefined);
     if (getTask(task).module) {
       this.freshReason = `${task} is a task you added: Train starts from a freshly initialized policy, or drop a checkpoint trained on it`;
       this.announce();
       return this.source();
     }
     const path = shippedCheckpointPath(task, obsType);
-    const variant = obsType === 'state' ? task : `${task} (${obsType === 'pointcloud' ? 'point cloud' : 'depth point cloud'})`;
-    let reason = `no shipped checkpoint for ${variant} (${path} is missing): drop one in, or Train starts from a freshly initialized policy`;
+    const variant = `${task}${obsTypeSuffix(obsType)}`;
+    let reason = `no shipped checkpoint for ${variant}: ${path} is missing; drop one in, or Train starts from a freshly initialized policy`;
     const shipped = await fetchShipped(task, obsType).catch((error: unknown) => {
       reason = `the shipped checkpoint for ${variant} could not be fetched: ${(error as Error).message}`;
       return undefined;

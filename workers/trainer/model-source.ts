@@ -25,10 +25,9 @@ export function checkpointInfo(files: CheckpointFiles, checkpoint: FamilyCheckpo
   };
 }
 
-/** Where a task's shipped BC checkpoint for an observation kind lives, relative to the site root. */
+/** Where a task's shipped BC checkpoint for an observation kind lives, relative to the site root: `<task>-bc`, `<task>-rgb-bc`, `<task>-depth-pointcloud-bc`. */
 export function shippedCheckpointPath(task: TaskName, obsType: ObsType): string {
-  if (obsType === 'pointcloud') return `checkpoints/${task}-pointcloud-bc.flowtune`;
-  return obsType === 'depth_pointcloud' ? `checkpoints/${task}-depth-pointcloud-bc.flowtune` : `checkpoints/${task}-bc.flowtune`;
+  return obsType === 'state' ? `checkpoints/${task}-bc.flowtune` : `checkpoints/${task}-${obsType.replaceAll('_', '-')}-bc.flowtune`;
 }
 
 /** Fetches a shipped checkpoint; undefined when the server has none (a 404 or the HTML fallback page). */

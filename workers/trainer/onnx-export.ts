@@ -8,7 +8,7 @@ import { TrainingError } from '../../src/core/errors';
 import { createRng } from '../../src/core/random';
 import { loadPolicy } from '../../src/core/run/families';
 import type { OnnxExport } from '../../src/protocol/trainer-api';
-import { idleImages, idleObservation } from './chain-requests';
+import { idleInput } from './chain-requests';
 import type { TrainingSession } from './training-session';
 
 /** Seeds the check's x_0: drawn as the eval path draws it, so the tfjs actor and the page see the same one. */
@@ -26,10 +26,10 @@ export function exportOnnx(session: TrainingSession): Promise<OnnxExport> {
       const metadata = run ? (await run.contents()).metadata : selected!.checkpoint.metadata;
       const { bytes } = await policy.exportOnnx(metadata);
       const live = run?.stackedObs(0);
-      const obs = live ?? await idleObservation(session, 0);
+      const idle = live ? undefined : await idleInput(session, 0);
+      const obs = live ?? idle!.obs;
       const { nObsSteps, obsFrameSize, x0Shape, imageShape } = policy.io;
-      // The images of the same observation: the rollout's with the rollout's, the reset's with the reset's.
-      const images = imageShape ? (live ? run!.currentImages(0) : await idleImages(session, 0)) : undefined;
+      const images = imageShape ? (live ? run!.stackedImages(0) : idle!.images) : undefined;
       if (imageShape && !images) throw new TrainingError('the ONNX export of a camera policy is checked on env 0\'s images, but its env renders none; set env.obs_type to the policy\'s rgb or rgbd');
       const [horizon, actionDim] = x0Shape ?? [0, policy.io.actionDim];
       const x0 = createRng(CHECK_SEED).fillNormal(new Float32Array(horizon * actionDim));

@@ -1,8 +1,8 @@
 /**
  * The tasks the task picker offers (DESIGN.md §13): every registered task, with the observation
- * kinds it can start from (surface point clouds only where a checkpoint ships, depth point clouds
- * where its scene names a camera, DESIGN.md §19), and an added task's shape, by which the page
- * validates configs that name it.
+ * kinds it can start from (surface point clouds only where a checkpoint ships; depth point clouds
+ * and camera images where its scene names a camera, DESIGN.md §19), and an added task's shape, by
+ * which the page validates configs that name it.
  */
 import type { TaskDefinition } from '../../src/core/envs/task-definition';
 import { getTask, taskNames } from '../../src/core/envs/task-registry';
@@ -34,14 +34,17 @@ export function taskEntry(task: TaskDefinition, obsTypes: ObsType[] = ['state'])
   };
 }
 
-/** Whether the task's scene names a camera, so a depth point cloud can be rendered from it. */
-async function hasCamera(task: TaskDefinition): Promise<boolean> {
-  return taskCameraNames(await replayScenes(), task.name).length > 0;
+/** What a scene with a camera adds: the depth point cloud, and the rgb image (its first camera unless env.camera names others). */
+const CAMERA_OBS_TYPES: ObsType[] = ['depth_pointcloud', 'rgb'];
+
+/** The observation kinds the task's cameras give: none when its scene names no camera. */
+async function cameraObsTypes(task: TaskDefinition): Promise<ObsType[]> {
+  return taskCameraNames(await replayScenes(), task.name).length > 0 ? CAMERA_OBS_TYPES : [];
 }
 
-/** The observation kinds an added task offers: state, and depth point clouds when its scene names a camera. */
+/** The observation kinds an added task offers: state, and the camera kinds when its scene names a camera. */
 export async function addedTaskEntry(task: TaskDefinition): Promise<TaskEntry> {
-  return taskEntry(task, (await hasCamera(task)) ? ['state', 'depth_pointcloud'] : ['state']);
+  return taskEntry(task, ['state', ...(await cameraObsTypes(task))]);
 }
 
 export async function taskEntries(): Promise<TaskEntry[]> {
@@ -49,7 +52,7 @@ export async function taskEntries(): Promise<TaskEntry[]> {
     const task = getTask(name);
     if (task.module !== undefined) return addedTaskEntry(task);
     if (!pointCloudShipped.has(name)) pointCloudShipped.set(name, shippedExists(name, 'pointcloud'));
-    const [shipped, camera] = await Promise.all([pointCloudShipped.get(name), hasCamera(task)]);
-    return taskEntry(task, ['state', ...(shipped ? ['pointcloud' as const] : []), ...(camera ? ['depth_pointcloud' as const] : [])]);
+    const [shipped, camera] = await Promise.all([pointCloudShipped.get(name), cameraObsTypes(task)]);
+    return taskEntry(task, ['state', ...(shipped ? ['pointcloud' as const] : []), ...camera]);
   }));
 }

@@ -1,5 +1,7 @@
 import { useState, type DragEvent } from 'react';
 import type { CheckpointForOtherTask, CheckpointInfo, DroppedCheckpoint, ModelSource } from '../../protocol/trainer-api';
+import { freshPolicyText } from '../../core/config/fresh-policy-text';
+import { obsTypeSuffix } from '../../core/studio/obs-type-words';
 import { formatCount } from '../plot/format';
 import { useRunStore } from '../store/run-slice';
 import { selectTask, taskSwitchBlocker } from '../tasks/task-actions';
@@ -91,6 +93,7 @@ export function CheckpointPanel() {
   const next = useRunStore((state) => state.nextModel);
   const hasRun = useRunStore((state) => (state.status?.phase ?? 'idle') !== 'idle');
   const notice = useRunStore((state) => state.checkpointNotice);
+  const freshPolicy = useRunStore((state) => freshPolicyText(state.config));
   const [dragging, setDragging] = useState(false);
   const [switchOffer, setSwitchOffer] = useState<SwitchOffer>();
   const open = async (checkpoint: DroppedCheckpoint) => {
@@ -146,7 +149,7 @@ export function CheckpointPanel() {
           {notice.text}
           {switchOffer && !hasRun && (
             <button className="notice-action" data-testid="checkpoint-switch-task" onClick={() => void switchTask(switchOffer)}>
-              Switch to task '{switchOffer.otherTask.task}'{switchOffer.otherTask.obsType === 'pointcloud' ? ' (point cloud)' : switchOffer.otherTask.obsType === 'depth_pointcloud' ? ' (depth point cloud)' : ''}
+              Switch to task '{switchOffer.otherTask.task}'{obsTypeSuffix(switchOffer.otherTask.obsType)}
             </button>
           )}
         </p>
@@ -158,6 +161,11 @@ export function CheckpointPanel() {
       )}
       {model?.kind === 'checkpoint' && <Metadata info={model.info} />}
       {model?.kind === 'fresh' && <p className="muted" data-testid="model-fresh">{model.reason}</p>}
+      {model?.kind === 'fresh' && (
+        <p className="small" title="The policy Train builds from the config (policy.*, env.obs_type); the Config tab changes it until a run starts">
+          fresh policy: <span className="mono" data-testid="model-fresh-architecture">{freshPolicy}</span>
+        </p>
+      )}
       {next && hasRun && <NextModel next={next} />}
       <ActionProbe />
     </section>

@@ -1,9 +1,10 @@
 /**
  * The task picker's entries: every task the trainer knows on state observations, the point-cloud
- * variant of each that ships a point-cloud checkpoint, and the depth point-cloud variant of each
- * whose scene names a camera.
+ * variant of each that ships a point-cloud checkpoint, and the depth point-cloud and camera-image
+ * (rgb) variants of each whose scene names a camera.
  */
 import type { TaskName } from '../../core/config';
+import { OBS_TYPE_ORDER, obsTypeWords } from '../../core/studio/obs-type-words';
 import type { ObsType, TaskEntry } from '../../protocol/trainer-api';
 
 export interface TaskVariant {
@@ -14,13 +15,10 @@ export interface TaskVariant {
   label: string;
 }
 
-/** How the picker names each observation kind after the task. */
-const OBS_LABELS: Record<ObsType, string> = { state: '', pointcloud: 'point cloud', depth_pointcloud: 'depth point cloud', rgb: 'camera rgb', rgbd: 'camera rgbd' };
-
 export function taskVariant(task: TaskName, obsType: ObsType): TaskVariant {
   return obsType === 'state'
     ? { task, obsType, value: task, label: task }
-    : { task, obsType, value: `${task}:${obsType}`, label: `${task} · ${OBS_LABELS[obsType]}` };
+    : { task, obsType, value: `${task}:${obsType}`, label: `${task} · ${obsTypeWords(obsType)}` };
 }
 
 /** The picker's entries; the current variant is always among them, so the picker shows what the config says. */
@@ -35,7 +33,7 @@ export function parseTaskVariant(tasks: readonly TaskEntry[], value: string): Ta
   const [task, kind = 'state'] = value.split(':');
   const entry = tasks.find((candidate) => candidate.name === task);
   if (!entry || kind === 'state') return entry && value === task ? taskVariant(task, 'state') : undefined;
-  const obsType = (Object.keys(OBS_LABELS) as ObsType[]).find((candidate) => candidate === kind);
+  const obsType = OBS_TYPE_ORDER.find((candidate) => candidate === kind);
   if (obsType === undefined || !entry.obsTypes.includes(obsType)) return undefined;
   return taskVariant(task, obsType);
 }

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { isImageObsMode } from '../../core/envs/task-types';
 import { useRunStore } from '../store/run-slice';
 import { errorText, trainerClient } from '../workers/trainer-client';
 import { download } from '../export/download';
@@ -13,10 +14,16 @@ interface CheckedExport {
   text: string;
 }
 
+const ONNX_NO_IMAGES = 'A diffusion policy\'s ONNX chain graph takes no camera images yet, so this image policy exports as .flowtune or Flowtune weights (tfjs) only.';
+
 /** Export → ONNX: the trainer writes the graph, the page runs it in onnxruntime-web and shows the difference, then it downloads. */
 export function OnnxExportRow() {
   const hasModel = useRunStore((state) => (state.status?.phase ?? 'idle') !== 'idle' || state.model?.kind === 'checkpoint');
-  const graphText = onnxGraphText(usePolicyKind());
+  const policyKind = usePolicyKind();
+  const graphText = onnxGraphText(policyKind);
+  // A flow policy's graph takes the images as an input; a diffusion chain graph has none yet (README "Camera images"), said up front, not refused after a click.
+  const imageInput = useRunStore((state) => isImageObsMode(state.config.env.obs_type));
+  const readsImages = imageInput && policyKind === 'diffusion';
   const [checked, setChecked] = useState<CheckedExport>();
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string>();
@@ -41,8 +48,8 @@ export function OnnxExportRow() {
   const faithful = checked !== undefined && checked.maxAbsDifference <= ONNX_FAITHFUL_TOLERANCE;
   return (
     <div className="onnx-export" data-testid="onnx-export">
-      <button disabled={!hasModel || busy} data-testid="export-onnx" onClick={() => void exportAndCheck()}
-        title={graphText}>
+      <button disabled={!hasModel || busy || readsImages} data-testid="export-onnx" onClick={() => void exportAndCheck()}
+        title={readsImages ? ONNX_NO_IMAGES : graphText}>
         {busy ? 'Exporting ONNX…' : 'Model ONNX'}
       </button>
       {checked && (
@@ -51,6 +58,7 @@ export function OnnxExportRow() {
           <button data-testid="onnx-download" onClick={() => download(checked.name, checked.bytes, 'application/octet-stream')}>Download {checked.name}</button>
         </>
       )}
+      {readsImages && <p className="small muted" data-testid="onnx-no-images">{ONNX_NO_IMAGES}</p>}
       {problem && <p className="small onnx-bad" role="alert" data-testid="onnx-problem">{problem}</p>}
     </div>
   );

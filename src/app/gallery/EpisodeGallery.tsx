@@ -79,6 +79,7 @@ export function EpisodeGallery() {
                     {summary.task}
                     {summary.obsType === 'pointcloud' && <span className="tag tag-pointcloud" title="The policy saw point clouds">point cloud</span>}
                     {summary.obsType === 'depth_pointcloud' && <span className="tag tag-pointcloud" title="The policy saw point clouds from a depth camera">depth cloud</span>}
+                    {(summary.obsType === 'rgb' || summary.obsType === 'rgbd') && <span className="tag tag-camera" title="The policy saw camera images">{summary.obsType}</span>}
                   </td>
                   <td className="num mono">{summary.iteration}</td>
                   <td className="num mono">{summary.episodeReturn.toFixed(2)}</td>

@@ -1,10 +1,12 @@
 import { useMemo, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import { depthImageRgba, depthRange, rgbImageRgba } from '../../core/render/depth-colour-map';
 import type { CameraSource, CameraViewRequest } from '../../protocol/trainer-api';
 import { useEpisodeStore } from '../store/episode-slice';
 import { useRunStore } from '../store/run-slice';
 import { trainerClient } from '../workers/trainer-client';
 import { useLatestRequest } from '../workers/use-latest-request';
+import { policyImageText, runCameraName } from './camera-run-text';
 import { DepthLegend } from './DepthLegend';
 import { PixelCanvas } from './PixelCanvas';
 
@@ -25,8 +27,9 @@ export function CameraPanel() {
   const replayStep = useEpisodeStore((state) => state.replayStep);
   const task = useRunStore((state) => state.config.task);
   const imageSize = useRunStore((state) => state.config.env.image_size);
-  // A depth point-cloud run names its cameras; the first is the one its policy starts from.
-  const runCamera = useRunStore((state) => (state.config.env.obs_type === 'depth_pointcloud' && state.config.env.camera !== 'default' ? state.config.env.camera.split(',')[0] : undefined));
+  // A run that reads cameras (depth clouds, images) names them; the first is the one its policy starts from.
+  const runCamera = useRunStore((state) => runCameraName(state.config.env));
+  const cameraEnv = useRunStore(useShallow((state) => ({ obs_type: state.config.env.obs_type, camera: state.config.env.camera, image_size: state.config.env.image_size })));
   const [chosen, setChosen] = useState<string>();
   const source: CameraSource = selectedId ? { kind: 'episode', id: selectedId, step: replayStep } : { kind: 'reset', task, seed: RESET_SEED };
   const camera = chosen ?? runCamera;
@@ -37,6 +40,7 @@ export function CameraPanel() {
     if (chosen && !next.cameras.includes(chosen)) setChosen(undefined);
   });
   const image = view?.image;
+  const policyImage = view && view.cameras.length > 0 ? policyImageText(cameraEnv, view.cameras) : undefined;
   const pixels = useMemo(() => image && { rgb: rgbImageRgba(image.rgb), range: depthRange(image.depth) }, [image]);
   const depthPixels = useMemo(() => image && pixels && depthImageRgba(image.depth, pixels.range), [image, pixels]);
   return (
@@ -70,6 +74,7 @@ export function CameraPanel() {
         </div>
       )}
       {image && pixels && <DepthLegend range={pixels.range} />}
+      {policyImage && <p className="muted small" data-testid="camera-policy-note">{policyImage}</p>}
       {problem && <p className="notice notice-error" role="alert" data-testid="camera-error">{problem}</p>}
     </section>
   );

@@ -12,7 +12,7 @@ import { usePolicyKind } from '../policy/use-policy-kind';
 import { trainerClient } from '../workers/trainer-client';
 import { useLatestRequest } from '../workers/use-latest-request';
 import { bandPoints, chainAxis, chainValues, finalSpread, fineTunedSpan, positionLabels, type BandPoint } from './chain-series';
-import { chainRequest, chainSourceLabel, useChainSource } from './chain-source';
+import { cameraImagesText, chainRequest, chainSourceLabel, useChainSource } from './chain-source';
 
 const CHAIN_COUNT = 16;
 /** Fixed, so a redraw after a noise change differs only by the new settings. */
@@ -191,6 +191,7 @@ function ChainPanel() {
       {problem && <p className="error-banner" role="alert" data-testid="chain-error">{problem}</p>}
       {sample && (
         <>
+          {sample.cameraImages && <p className="muted small" data-testid="chain-camera-images" data-images={sample.cameraImages}>{cameraImagesText(sample)}</p>}
           <p className="muted">
             {legendText(sample)}{' '}
             Spread of the {sample.family === 'flow' ? 'x_K' : 'actions'} across chains: <span className="mono" data-testid="chain-spread">{spread?.toPrecision(4)}</span>

@@ -1,4 +1,4 @@
-import { depthBrightness, depthColour, depthLegendTicks, MISS_RGB, type DepthRange } from '../../core/render/depth-colour-map';
+import { depthBrightness, depthColour, depthLegendTicks, MISS_RGB, spacedDepthTicks, type DepthRange } from '../../core/render/depth-colour-map';
 
 const css = ([red, green, blue]: readonly number[]) => `rgb(${red}, ${green}, ${blue})`;
 
@@ -9,7 +9,7 @@ export function DepthLegend({ range }: { range: DepthRange | undefined }) {
   const at = (depth: number) => (1 - depthBrightness(depth, range)) * 100;
   const inverseAt = (fraction: number) => 1 / (1 / range.near - fraction * (1 / range.near - 1 / range.far));
   const gradient = [0, 0.25, 0.5, 0.75, 1].map((fraction) => `${css(depthColour(inverseAt(fraction), range))} ${fraction * 100}%`).join(', ');
-  const ticks = depthLegendTicks(range);
+  const ticks = spacedDepthTicks(depthLegendTicks(range), range);
   return (
     <div className="depth-legend" data-testid="depth-legend" data-near={range.near} data-far={range.far}>
       <div className="depth-bar" style={{ background: `linear-gradient(to right, ${gradient})` }} />

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { chainRequest, chainSourceLabel, useChainSource } from './chain-source';
+import { cameraImagesText, chainRequest, chainSourceLabel, useChainSource } from './chain-source';
 
 afterEach(() => useChainSource.getState().showLiveEnv());
 
@@ -21,5 +21,11 @@ describe('chain source', () => {
     expect(chainSourceLabel({ obsSource: 'rollout', envIndex: 0 })).toBe('env 0, live rollout');
     expect(chainSourceLabel({ obsSource: 'reset', envIndex: 3 })).toBe('env 3, seeded reset (no rollout yet)');
     expect(chainSourceLabel({ obsSource: 'episode', envIndex: 1, episode: { id: 'train-12-3', step: 17 } })).toBe('episode train-12-3, step 17');
+  });
+
+  it('says which camera images an image policy\'s chains saw, and nothing for other policies', () => {
+    expect(cameraImagesText({})).toBeUndefined();
+    expect(cameraImagesText({ cameraImages: 'decision' })).toBe('The policy also saw the camera images of this decision, as the env rendered them.');
+    expect(cameraImagesText({ cameraImages: 'recorded-pose' })).toMatch(/^The policy also saw this step's camera images, ray-cast again from the recorded pose .*\.$/);
   });
 });

@@ -28,3 +28,12 @@ export function chainSourceLabel(sample: Pick<ChainSample, 'obsSource' | 'envInd
   if (sample.obsSource === 'episode' && sample.episode) return `episode ${sample.episode.id}, step ${sample.episode.step}`;
   return sample.obsSource === 'rollout' ? `env ${sample.envIndex}, live rollout` : `env ${sample.envIndex}, seeded reset (no rollout yet)`;
 }
+
+/** For an image policy, which camera images conditioned the chains, in one sentence; undefined for other policies. */
+export function cameraImagesText(sample: Pick<ChainSample, 'cameraImages'>): string | undefined {
+  if (sample.cameraImages === 'decision') return 'The policy also saw the camera images of this decision, as the env rendered them.';
+  if (sample.cameraImages === 'recorded-pose') {
+    return 'The policy also saw this step\'s camera images, ray-cast again from the recorded pose (episodes keep poses, not pixels), so some pixels at edges can differ from what the rollout saw.';
+  }
+  return undefined;
+}

@@ -66,7 +66,7 @@ describe('sampleDiffusionChainSet', () => {
     const config = diffusionConfig();
     const seed = Math.floor(Math.random() * 2 ** 31);
     const obs = randomObs(seed);
-    const set = await sampleDiffusionChainSet({ bundle }, obs, config, 5, seed);
+    const set = await sampleDiffusionChainSet({ bundle }, { obs }, config, 5, seed);
     expect(set).toMatchObject({ family: 'diffusion', count: 5, steps: 6, horizon: HORIZON, actionDim: ACTION_DIM, nActionSteps: 2, denoiseSteps: 6, ddimSteps: 0, ftSteps: 3, minSamplingStd: 0.1 });
     // DDPM: the timesteps T − 1 … 0, noisiest first.
     expect(set.timesteps).toEqual([5, 4, 3, 2, 1, 0]);
@@ -84,10 +84,10 @@ describe('sampleDiffusionChainSet', () => {
     const evaluated = await deterministicDiffusion(bundle, config, normalizeStacked(bundle, obs), createRng(seed));
     expectClose(element(set.odeChain, 6, 0, 6), evaluated.actions, 6);
     // The same seed repeats exactly; another seed draws another x_T.
-    const again = await sampleDiffusionChainSet({ bundle }, obs, config, 5, seed);
+    const again = await sampleDiffusionChainSet({ bundle }, { obs }, config, 5, seed);
     expect(again.chains).toEqual(set.chains);
     expect(again.odeChain).toEqual(set.odeChain);
-    const other = await sampleDiffusionChainSet({ bundle }, obs, config, 5, seed + 1);
+    const other = await sampleDiffusionChainSet({ bundle }, { obs }, config, 5, seed + 1);
     expect(element(other.chains, 6, 0, 0)).not.toEqual(xT);
   });
 
@@ -95,7 +95,7 @@ describe('sampleDiffusionChainSet', () => {
     const schedule = ddpmSchedule(6);
     for (const floor of [0.1, 0.35]) {
       const config = diffusionConfig([`dppo.min_sampling_std=${floor}`, 'dppo.randn_clip=3']);
-      const set = await sampleDiffusionChainSet({ bundle }, randomObs(4), config, 4, 9);
+      const set = await sampleDiffusionChainSet({ bundle }, { obs: randomObs(4) }, config, 4, 9);
       for (const [index, t] of set.timesteps.entries()) {
         // Float64 reference: √β̃_t (its log floored at 1e−20), then the sampling floor; t = 5 gives √β̃_5 ≈ 0.48.
         const expected = Math.max(Math.exp(0.5 * schedule.logvarClipped[t]), floor);
@@ -117,10 +117,10 @@ describe('sampleDiffusionChainSet', () => {
   it('runs the first L − K\' steps on the frozen base net, the deterministic chain too (as evaluation and DPPO run it)', async () => {
     const config = diffusionConfig();
     const obs = randomObs(21);
-    const withBase = await sampleDiffusionChainSet({ bundle, base: otherBase }, obs, config, 3, 5);
-    const own = await sampleDiffusionChainSet({ bundle }, obs, config, 3, 5);
+    const withBase = await sampleDiffusionChainSet({ bundle, base: otherBase }, { obs }, config, 3, 5);
+    const own = await sampleDiffusionChainSet({ bundle }, { obs }, config, 3, 5);
     // Step 0 reads x_T in both: its mean is the base net's with a base, the policy's without.
-    const baseAlone = await sampleDiffusionChainSet({ bundle: { ...bundle, policy: otherBase } }, obs, config, 3, 5);
+    const baseAlone = await sampleDiffusionChainSet({ bundle: { ...bundle, policy: otherBase } }, { obs }, config, 3, 5);
     for (let chain = 0; chain < 3; chain++) {
       expectClose(stepMean(withBase.means, 6, chain, 0), stepMean(baseAlone.means, 6, chain, 0));
       expect(stepMean(withBase.means, 6, chain, 0)).not.toEqual(stepMean(own.means, 6, chain, 0));
@@ -130,12 +130,12 @@ describe('sampleDiffusionChainSet', () => {
     expect(Array.from(withBase.odeChain.slice(ELEMENT, 2 * ELEMENT))).toEqual(Array.from(baseAlone.odeChain.slice(ELEMENT, 2 * ELEMENT)));
     // With every step fine-tuned (K' = L) the base runs none of them.
     const allTuned = diffusionConfig(['dppo.ft_denoising_steps=6']);
-    expect((await sampleDiffusionChainSet({ bundle, base: otherBase }, obs, allTuned, 3, 5)).chains).toEqual((await sampleDiffusionChainSet({ bundle }, obs, allTuned, 3, 5)).chains);
+    expect((await sampleDiffusionChainSet({ bundle, base: otherBase }, { obs }, allTuned, 3, 5)).chains).toEqual((await sampleDiffusionChainSet({ bundle }, { obs }, allTuned, 3, 5)).chains);
   });
 
   it('follows the DDIM grid when policy.ddim_steps > 0: S steps, t = i·T/S from the largest down', async () => {
     const config = diffusionConfig(['policy.ddim_steps=3', 'dppo.ft_denoising_steps=2']);
-    const set = await sampleDiffusionChainSet({ bundle }, randomObs(2), config, 2, 1);
+    const set = await sampleDiffusionChainSet({ bundle }, { obs: randomObs(2) }, config, 2, 1);
     expect(set).toMatchObject({ steps: 3, ddimSteps: 3, denoiseSteps: 6, ftSteps: 2 });
     expect(set.timesteps).toEqual([4, 2, 0]);
     expect(set.chains.length).toBe(2 * 4 * ELEMENT);

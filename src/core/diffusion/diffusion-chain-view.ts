@@ -4,12 +4,12 @@
  * std floored at dppo.min_sampling_std), each step's mean and std, and the deterministic chain from the same x_T as
  * evaluation and the ONNX export run it (DDIM at η = 0, or DDPM's mean chain, on the fine-tuned net).
  */
-import * as tf from '@tensorflow/tfjs';
 import type { RunConfig } from '../config/run-config';
 import type { FlowPolicy } from '../policy/flow-policy';
 import type { PolicyBundle } from '../policy/policy-bundle';
 import { createRng } from '../random';
 import { normalizeStacked } from '../rl/policy-bundle';
+import { tileRows, withChainObs, type DecisionInput } from '../rl/decision-input';
 import type { DiffusionChainSample } from '../../protocol/inspection-api';
 import { sampleDiffusion } from './diffusion-sampler';
 import { chainLength, chainTimesteps, diffusionSettings } from './diffusion-settings';
@@ -23,20 +23,14 @@ export interface DiffusionChainNets {
 
 export type DiffusionChainSet = Omit<DiffusionChainSample, 'envIndex' | 'obsSource' | 'episode' | 'model'>;
 
-/** [rows × size]: `row` repeated `rows` times. */
-function tile(row: Float32Array, rows: number): Float32Array {
-  const out = new Float32Array(rows * row.length);
-  for (let index = 0; index < rows; index++) out.set(row, index * row.length);
-  return out;
-}
-
 /**
- * Samples the chain set for one raw stacked observation [nObs·frame]: `count` chains from the x_T that `seed` draws
- * first (H·A normals), their step noise from the rest of that stream, and the deterministic chain from the same x_T.
+ * Samples the chain set for one decision (raw stacked observation [nObs·frame], and an image policy's images): `count`
+ * chains from the x_T that `seed` draws first (H·A normals), their step noise from the rest of that stream, and the
+ * deterministic chain from the same x_T.
  */
 export async function sampleDiffusionChainSet(
   nets: DiffusionChainNets,
-  rawStackedObs: Float32Array,
+  input: DecisionInput,
   config: RunConfig,
   count: number,
   seed: number,
@@ -45,15 +39,13 @@ export async function sampleDiffusionChainSet(
   const { horizon, actionDim } = policy.options;
   const settings = diffusionSettings(config);
   const length = chainLength(settings);
-  const normalized = normalizeStacked(nets.bundle, rawStackedObs);
+  const normalized = normalizeStacked(nets.bundle, input.obs);
   const rng = createRng(seed);
   const xT = rng.fillNormal(new Float32Array(horizon * actionDim));
-  const state = tf.tensor2d(tile(normalized, count), [count, normalized.length]);
-  const single = tf.tensor2d(normalized, [1, normalized.length]);
-  try {
-    const sampled = await sampleDiffusion(policy, nets.base, { state }, settings, rng, { deterministic: false, fullChain: true, xT: tile(xT, count) });
+  return withChainObs(policy.options, normalized, input.images, count, async (tiled, single) => {
+    const sampled = await sampleDiffusion(policy, nets.base, tiled, settings, rng, { deterministic: false, fullChain: true, xT: tileRows(xT, count) });
     // Deterministic as evaluation runs it: the base net on the steps before the last K', as the sampled chains.
-    const deterministic = await sampleDiffusion(policy, nets.base, { state: single }, settings, rng, { deterministic: true, fullChain: true, xT });
+    const deterministic = await sampleDiffusion(policy, nets.base, single, settings, rng, { deterministic: true, fullChain: true, xT });
     const elementSize = horizon * actionDim;
     // One std per step, the same for every chain and element: spread to the [M, L, H, A] layout the band reads.
     const stds = new Float32Array(count * length * elementSize);
@@ -65,9 +57,7 @@ export async function sampleDiffusionChainSet(
       chains: sampled.fullChain!, odeChain: deterministic.fullChain!, denoiseInds, means: sampled.means!, stds,
       timesteps: chainTimesteps(settings), denoiseSteps: settings.steps, ddimSteps: settings.ddimSteps, ftSteps: settings.ftSteps,
       minSamplingStd: settings.minSamplingStd,
+      ...(policy.options.image ? { cameraImages: 'decision' as const } : {}),
     };
-  } finally {
-    state.dispose();
-    single.dispose();
-  }
+  });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { depthBrightness, depthColour, depthImageRgba, depthLegendTicks, depthRange, MISS_RGB, rgbImageRgba } from './depth-colour-map';
+import { depthBrightness, depthColour, depthImageRgba, depthLegendTicks, depthRange, MISS_RGB, rgbImageRgba, spacedDepthTicks } from './depth-colour-map';
 
 describe('depth colour map', () => {
   it('ranges over the hits only: misses (0) are neither near nor far', () => {
@@ -41,5 +41,16 @@ describe('depth colour map', () => {
     // 0.5 to 0.7 m: 0.05 gives 0.5, 0.55, 0.6, 0.65, 0.7.
     expect(depthLegendTicks({ near: 0.5, far: 0.7 })).toEqual([0.5, 0.55, 0.6, 0.65, 0.7]);
     expect(depthLegendTicks({ near: 0.8, far: 0.8 })).toEqual([0.8]);
+  });
+
+  it('drops far ticks that would sit too close on the inverse-depth bar', () => {
+    // 0.83 to 3.47 m (a 24×24 front camera on pick-cube): 1/d runs from 1.205 to 0.288, so tick d sits at
+    // 1 − (1/d − 0.288) / 0.917: 1 m at 0.22, 1.5 m at 0.59, 2 m at 0.77, 2.5 m at 0.88, 3 m at 0.95 (0.07 after 2.5 m).
+    const range = { near: 0.83, far: 3.47 };
+    expect(depthLegendTicks(range)).toEqual([1, 1.5, 2, 2.5, 3]);
+    expect(spacedDepthTicks(depthLegendTicks(range), range)).toEqual([1, 1.5, 2, 2.5]);
+    // Evenly spread ticks all stay.
+    expect(spacedDepthTicks([0.6, 0.8, 1, 1.2], { near: 0.43, far: 1.27 })).toEqual([0.6, 0.8, 1, 1.2]);
+    expect(spacedDepthTicks([0.8], { near: 0.8, far: 0.8 })).toEqual([0.8]);
   });
 });

@@ -82,3 +82,19 @@ export function depthLegendTicks(range: DepthRange, maxTicks = 5): number[] {
   for (let index = Math.ceil(range.near / step); index * step <= range.far + 1e-12; index++) ticks.push(Number((index * step).toFixed(3)));
   return ticks;
 }
+
+/**
+ * The legend ticks (near to far) whose places on the bar, which runs in inverse depth, lie at least `minGap` of its
+ * width after the last tick kept: far ticks crowd together on that scale, and their labels would run into each other.
+ */
+export function spacedDepthTicks(ticks: readonly number[], range: DepthRange, minGap = 0.1): number[] {
+  const kept: number[] = [];
+  let lastPlace = -Infinity;
+  for (const tick of ticks) {
+    const place = 1 - depthBrightness(tick, range);
+    if (place - lastPlace < minGap) continue;
+    kept.push(tick);
+    lastPlace = place;
+  }
+  return kept;
+}

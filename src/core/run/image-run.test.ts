@@ -144,6 +144,22 @@ describe('an image policy through BC, PPO, evaluation and checkpoints (stand-in 
     }
   });
 
+  it('hands each env\'s images of its next decision to the views that sample the policy beside the rollout', async () => {
+    const config = trainConfig(['iterations=1', 'eval.every=0']);
+    const { run, close } = await openRun(config, undefined, nodeRunPorts(config));
+    try {
+      expect(run.stackedImages(0)).toBeUndefined();
+      await run.step();
+      const bytes = SIZE * SIZE * 3;
+      const images = run.env.images!();
+      expect(images).toHaveLength(2 * bytes);
+      expect(run.stackedImages(0)).toEqual(images.subarray(0, bytes));
+      expect(run.stackedImages(1)).toEqual(images.subarray(bytes));
+    } finally {
+      await close();
+    }
+  });
+
   it('refuses an env of other cameras, image size or channels with one sentence', async () => {
     const base = trainConfig();
     const conflict = (override: string) => () => openCheckpoint(bcFile, base, [override]);

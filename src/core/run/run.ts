@@ -237,12 +237,13 @@ export class Run {
     return history.stacked().slice(envIndex * size, (envIndex + 1) * size);
   }
 
-  /** [imageBytes] camera images the next decision of env `envIndex` sees; undefined before the first rollout or without image observations. */
-  currentImages(envIndex: number): Uint8Array | undefined {
+  /** [cameras × size × size × channels] the camera images the next decision of env `envIndex` sees; undefined without image observations or before the first rollout. */
+  stackedImages(envIndex: number): Uint8Array | undefined {
     const history = this.obsHistory;
     const images = history?.images();
     if (!history || !images) return undefined;
-    return images.slice(envIndex * history.imageBytes, (envIndex + 1) * history.imageBytes);
+    const bytes = history.imageBytes;
+    return images.slice(envIndex * bytes, (envIndex + 1) * bytes);
   }
 
   elapsedSeconds(): number {

@@ -88,6 +88,7 @@ describe('sampleEpisodeChains', () => {
     expect(atFour.obsSource).toBe('episode');
     expect(atFour.family).toBe('flow');
     expect(atFour.model).toBe('run');
+    expect(atFour.cameraImages).toBeUndefined();
     expect(atFour.episode).toEqual({ id: ids[0], step: 4 });
     expect(atFour.envIndex).toBe(1);
     expect(atFour.count).toBe(3);
@@ -100,7 +101,7 @@ describe('sampleEpisodeChains', () => {
     expect(atSix.chains.length).toBe(3 * chainSize);
     // The same as sampling the stacked obs directly (step spacing, the default: frames 3 and 4).
     expect(config.policy.history_spacing).toBe('step');
-    const direct = await sampleChainSet({ kind: 'flow', bundle }, stackEpisodeObs(records[0].obs!, OBS_DIM, 2, 4, 1), config, 0, 3, 9);
+    const direct = await sampleChainSet({ kind: 'flow', bundle }, { obs: stackEpisodeObs(records[0].obs!, OBS_DIM, 2, 4, 1) }, config, 0, 3, 9);
     expect(Array.from(direct.chains)).toEqual(Array.from(atFour.chains));
   });
 
@@ -118,7 +119,7 @@ describe('sampleEpisodeChains', () => {
       };
       const { store, ids } = storeWith([record]);
       const sampled = await sampleEpisodeChains(store, { id: ids[0], step: 5 }, { kind: 'flow', bundle: pointBundle }, pointConfig, 0, 2, 4, 'selected');
-      const direct = await sampleChainSet({ kind: 'flow', bundle: pointBundle }, stackEpisodeObs(record.obs!, frameSize, 2, 5, 1), pointConfig, 0, 2, 4);
+      const direct = await sampleChainSet({ kind: 'flow', bundle: pointBundle }, { obs: stackEpisodeObs(record.obs!, frameSize, 2, 5, 1) }, pointConfig, 0, 2, 4);
       expect(Array.from(sampled.chains)).toEqual(Array.from(direct.chains));
     } finally {
       pointBundle.policy.dispose();
@@ -136,7 +137,7 @@ describe('sampleEpisodeChains', () => {
       const sampled = await sampleEpisodeChains(store, { id: ids[0], step: 3 }, policy, diffusion, 0, 2, 4, 'fresh');
       expect(tf.memory().numTensors).toBe(before);
       expect(sampled).toMatchObject({ family: 'diffusion', steps: 4, timesteps: [3, 2, 1, 0], envIndex: 2, obsSource: 'episode', model: 'fresh' });
-      const direct = await sampleDiffusionChainSet(policy, stackEpisodeObs(records[0].obs!, OBS_DIM, 2, 3, 1), diffusion, 2, 4);
+      const direct = await sampleDiffusionChainSet(policy, { obs: stackEpisodeObs(records[0].obs!, OBS_DIM, 2, 3, 1) }, diffusion, 2, 4);
       expect(Array.from(sampled.chains)).toEqual(Array.from(direct.chains));
     } finally {
       diffusionBundle.policy.dispose();

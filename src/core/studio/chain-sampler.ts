@@ -3,9 +3,9 @@
  * from one shared start through the training sampler, the deterministic chain from the
  * same start, and each step's mean and std. A flow policy's come from the flow sampler
  * (the all-ODE chain in red, step means recomputed on the log-prob code path); a
- * diffusion policy's from its own sampler (core/diffusion/diffusion-chain-view).
+ * diffusion policy's from its own sampler (core/diffusion/diffusion-chain-view). An image
+ * policy is conditioned on the decision's camera images as well (DESIGN.md §19).
  */
-import * as tf from '@tensorflow/tfjs';
 import type { RunConfig } from '../config/run-config';
 import { sampleDiffusionChainSet } from '../diffusion/diffusion-chain-view';
 import type { DiffusionLearner } from '../diffusion/diffusion-family';
@@ -21,7 +21,12 @@ import { samplerOptionsAt } from '../rl/policy-setup';
 import type { FamilyLearner } from '../run/policy-family';
 import { stackEpisodeObs } from '../rl/episode-obs-stack';
 import type { ChainSample, ChainSampleRequest, DiffusionChainSample, EpisodeStep, FlowChainSample } from '../../protocol/trainer-api';
+import type { ReplayScenes } from '../render/replay-scenes';
+import { renderRecordedImages } from '../render/recorded-images';
 import type { EpisodeStore } from './episode-store';
+import { withChainObs, type DecisionInput } from '../rl/decision-input';
+
+export type { DecisionInput };
 
 export const DEFAULT_CHAIN_COUNT = 16;
 const MAX_CHAIN_COUNT = 256;
@@ -87,10 +92,10 @@ function sharedStartRng(base: Rng, x0: Float32Array): Rng {
   };
 }
 
-/** Samples a flow policy's chain set for one raw stacked observation [nObs·obsDim]. */
+/** Samples a flow policy's chain set for one decision: its raw stacked observation [nObs·obsDim] (and images, for an image policy). */
 export async function sampleFlowChainSet(
   bundle: PolicyBundle,
-  rawStackedObs: Float32Array,
+  input: DecisionInput,
   config: RunConfig,
   envSteps: number,
   count: number,
@@ -100,42 +105,37 @@ export async function sampleFlowChainSet(
   const { horizon, actionDim } = policy.options;
   const options = samplerOptionsAt(config, envSteps, 'train');
   const odeOptions = { ...samplerOptionsAt(config, envSteps, 'eval'), method: 'ode' as const, mode: 'eval' as const };
-  const normalized = normalizeStacked(bundle, rawStackedObs);
-  const tiled = new Float32Array(count * normalized.length);
-  for (let chainIndex = 0; chainIndex < count; chainIndex++) tiled.set(normalized, chainIndex * normalized.length);
+  const normalized = normalizeStacked(bundle, input.obs);
   const rng = createRng(seed);
   const x0 = rng.fillNormal(new Float32Array(horizon * actionDim));
-  const state = tf.tensor2d(tiled, [count, normalized.length]);
-  const single = tf.tensor2d(normalized, [1, normalized.length]);
-  try {
-    const sample = await sampleActions(policy, { state }, options, sharedStartRng(rng.fork(), x0));
-    const ode = await sampleActions(policy, { state: single }, odeOptions, sharedStartRng(createRng(seed), x0));
-    const band = await chainStepMeans(policy, { state }, sample.chains, sample.denoiseInds, options);
+  return withChainObs(policy.options, normalized, input.images, count, async (tiled, single) => {
+    const sample = await sampleActions(policy, tiled, options, sharedStartRng(rng.fork(), x0));
+    const ode = await sampleActions(policy, single, odeOptions, sharedStartRng(createRng(seed), x0));
+    const band = await chainStepMeans(policy, tiled, sample.chains, sample.denoiseInds, options);
     return {
       family: 'flow', count, steps: options.steps, horizon, actionDim, nActionSteps: config.policy.n_action_steps,
       chains: sample.chains, odeChain: ode.chains, denoiseInds: sample.denoiseInds, means: band.means, stds: band.stds,
       method: options.method, mode: options.mode, level: options.level,
+      ...(policy.options.image ? { cameraImages: 'decision' as const } : {}),
     };
-  } finally {
-    state.dispose();
-    single.dispose();
-  }
+  });
 }
 
 /**
- * Samples the chain set of either family for one raw stacked observation [nObs·frame]; `envSteps`
- * places a flow policy on its noise schedule (a diffusion policy's std floor has none).
+ * Samples the chain set of either family for one decision (raw stacked observation [nObs·frame], and
+ * an image policy's images); `envSteps` places a flow policy on its noise schedule (a diffusion
+ * policy's std floor has none).
  */
 export function sampleChainSet(
   policy: ChainPolicy,
-  rawStackedObs: Float32Array,
+  input: DecisionInput,
   config: RunConfig,
   envSteps: number,
   count: number,
   seed: number,
 ): Promise<ChainSet> {
-  if (policy.kind === 'diffusion') return sampleDiffusionChainSet(policy, rawStackedObs, config, count, seed);
-  return sampleFlowChainSet(policy.bundle, rawStackedObs, config, envSteps, count, seed);
+  if (policy.kind === 'diffusion') return sampleDiffusionChainSet(policy, input, config, count, seed);
+  return sampleFlowChainSet(policy.bundle, input, config, envSteps, count, seed);
 }
 
 /**
@@ -169,16 +169,30 @@ export function episodeStepObservation(
   return { obs: stackEpisodeObs(record.obs, obsDim, policy.n_obs_steps, episode.step, frameStride), envIndex: record.envIndex };
 }
 
-/** The raw stacked observation [nObs·frameSize] a policy took at one stored episode step, and the env that ran it. */
-export function episodeStepInput(store: EpisodeStore, episode: EpisodeStep, bundle: PolicyBundle, config: RunConfig): { obs: Float32Array; envIndex: number } {
+/**
+ * What a policy took at one stored episode step: the raw stacked observation [nObs·frameSize], the env
+ * that ran it, and for an image policy the camera images of that frame, ray-cast again from its
+ * recorded pose in `scenes` (episodes keep poses, not pixels; the Inspect camera renders them the same way).
+ */
+export function episodeStepInput(
+  store: EpisodeStore,
+  episode: EpisodeStep,
+  bundle: PolicyBundle,
+  config: RunConfig,
+  scenes?: Pick<ReplayScenes, 'scene'>,
+): DecisionInput & { envIndex: number } {
   const { options } = bundle.policy;
   // A point-cloud frame is [points N×3 | proprioception]: the frame size, not obsDim, is the stride.
-  return episodeStepObservation(store, episode, obsFrameSize(options), {
+  const input = episodeStepObservation(store, episode, obsFrameSize(options), {
     n_obs_steps: options.nObsSteps, n_action_steps: config.policy.n_action_steps, history_spacing: config.policy.history_spacing,
   });
+  if (!options.image) return input;
+  if (!scenes) throw new TrainingError(`the policy reads camera images, and this view has no scene to render episode '${episode.id}' from`);
+  const stored = store.get(episode.id)!;
+  return { ...input, images: renderRecordedImages(scenes.scene(stored.summary.task), stored.record, episode.step, options.image, stored.summary.task) };
 }
 
-/** Chains conditioned on one step of a stored episode; envIndex is the env that ran it. */
+/** Chains conditioned on one step of a stored episode; envIndex is the env that ran it. `scenes` renders an image policy's images. */
 export async function sampleEpisodeChains(
   store: EpisodeStore,
   episode: EpisodeStep,
@@ -188,10 +202,14 @@ export async function sampleEpisodeChains(
   count: number,
   seed: number,
   model: ChainSample['model'],
+  scenes?: Pick<ReplayScenes, 'scene'>,
 ): Promise<ChainSample> {
-  const input = episodeStepInput(store, episode, policy.bundle, config);
-  const set = await sampleChainSet(policy, input.obs, config, envSteps, count, seed);
-  return { ...set, envIndex: input.envIndex, obsSource: 'episode', episode: { id: episode.id, step: episode.step }, model };
+  const { envIndex, ...input } = episodeStepInput(store, episode, policy.bundle, config, scenes);
+  const set = await sampleChainSet(policy, input, config, envSteps, count, seed);
+  return {
+    ...set, envIndex, obsSource: 'episode', episode: { id: episode.id, step: episode.step }, model,
+    ...(input.images ? { cameraImages: 'recorded-pose' as const } : {}),
+  };
 }
 
 /** Transfer list of a ChainSample's arrays. */

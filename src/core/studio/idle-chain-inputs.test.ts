@@ -10,7 +10,6 @@ import { bundleContents } from '../checkpoint/policy-checkpoint';
 import { freshBundle } from '../rl/fixtures/test-support';
 import { PICK_CUBE_STATE, smallConfig } from '../run/fixtures/test-checkpoints';
 import { openCheckpoint } from '../run/open-checkpoint';
-import { runEnvConfig } from '../run/run-env-config';
 import { IdleChainInputs } from './idle-chain-inputs';
 
 let mj: Mujoco;
@@ -44,20 +43,25 @@ describe('IdleChainInputs (the chain view with no run)', () => {
     }
   });
 
-  it('gives env k\'s camera images of the same seeded reset for an image env, and none for a state env', async () => {
+  it('gives an image config\'s env k its camera images of the seeded reset, and a fresh image policy on the cameras the env resolved', async () => {
     const inputs = new IdleChainInputs(async (envConfig) => new InThreadBatchEnv(mj, envConfig));
-    const config = smallConfig(['env.obs_type=rgb', 'env.camera=front', 'env.image_size=8', 'policy.n_obs_steps=1']);
-    const images = await inputs.images(config, 1);
-    // One front camera of 8×8 rgb pixels: 8·8·3 = 192 bytes.
-    expect(images?.length).toBe(192);
-    const env = new InThreadBatchEnv(mj, runEnvConfig(config, 'train', false));
+    const size = 12;
+    const config = smallConfig(['env.obs_type=rgb', `env.image_size=${size}`, 'policy.n_obs_steps=1', 'policy.cnn_channels=4', 'policy.image_features=8', 'num_envs=3']);
+    const input = await inputs.input(config, 2);
+    expect(input.images).toHaveLength(size * size * 3);
+    const env = new InThreadBatchEnv(mj, { task: config.task, numEnvs: 3, obsMode: 'rgb', imageSize: size, recordEpisodes: false });
     try {
-      await env.reset(Array.from({ length: config.num_envs }, (_, envIndex) => config.seed + envIndex));
-      expect(images).toEqual(env.images().slice(192, 384));
+      const obs = await env.reset([config.seed, config.seed + 1, config.seed + 2]);
+      expect(input.obs).toEqual(obs.subarray(2 * env.obsDim, 3 * env.obsDim));
+      expect(Buffer.from(input.images!).equals(Buffer.from(env.images!().subarray(2 * size * size * 3)))).toBe(true);
     } finally {
       await env.dispose();
     }
-    expect(await inputs.images(smallConfig(), 0)).toBeUndefined();
+    // State observations carry no images.
+    expect((await inputs.input(smallConfig(), 0)).images).toBeUndefined();
+    const policy = await inputs.policy(config, undefined);
+    expect(policy.bundle.policy.options.image).toMatchObject({ cameras: ['front'], size, channels: 3 });
+    inputs.dispose();
   });
 
   it('builds a fresh flow policy once, and says in one sentence that a Gaussian policy has no chain', async () => {

@@ -1,9 +1,9 @@
 /**
  * Inputs of the chain view and the action probe when no run exists: a live policy of the
  * selected checkpoint (built once per selection; a fine-tuned diffusion checkpoint's with the
- * frozen base net it stores) and the stacked observation (and camera images) of one env
- * after a reset seeded with `seed + envIndex`. Both are cached, so re-sampling after a
- * noise change costs only the sampling.
+ * frozen base net it stores) and the stacked observation of one env (with its camera images, for
+ * image observations) after a reset seeded with `seed + envIndex`. Both are cached, so
+ * re-sampling after a noise change costs only the sampling.
  */
 import * as tf from '@tensorflow/tfjs';
 import { bundleFromCheckpoint } from '../checkpoint/policy-checkpoint';
@@ -18,53 +18,55 @@ import { runEnvConfig } from '../run/run-env-config';
 import { envShapes } from '../run/open-checkpoint';
 import type { BatchEnv } from '../envs/batch-env';
 import type { VectorEnvConfig } from '../envs/vector-env-config';
+import type { DecisionInput } from '../rl/decision-input';
 import { noChainError, type ChainPolicy } from './chain-sampler';
 
 /** Opens `numEnvs` envs for one seeded reset (the studio's env workers, or envs in this thread). */
-export type ResetEnvOpener = (config: VectorEnvConfig) => Promise<Pick<BatchEnv, 'reset' | 'dispose' | 'images'>>;
+export type ResetEnvOpener = (config: VectorEnvConfig) => Promise<Pick<BatchEnv, 'reset' | 'dispose' | 'images' | 'imageSpec'>>;
+
+/** A seeded reset of every env: observations [numEnvs × obsDim], and for image observations their images and the cameras resolved. */
+interface ResetInputs {
+  obs: Float32Array;
+  images?: Uint8Array;
+  cameras?: readonly string[];
+}
 
 export class IdleChainInputs {
   constructor(private readonly openEnv: ResetEnvOpener) {}
 
   private policyEntry?: { key: string; checkpoint?: FamilyCheckpoint; policy: ChainPolicy };
-  private obsEntry?: { key: string; obs: Float32Array; images?: Uint8Array };
+  private resetEntry?: { key: string; inputs: ResetInputs };
 
-  /** The first observations [numEnvs × obsDim] of a seeded reset for this config's env, and its camera images [numEnvs × imageBytes] when it renders any. */
-  private async reset(config: RunConfig): Promise<{ obs: Float32Array; images?: Uint8Array }> {
+  /** The first observations (and images) of a seeded reset for this config's env. */
+  private async resetInputs(config: RunConfig): Promise<ResetInputs> {
     const key = JSON.stringify([config.task, config.env, config.seed, config.num_envs]);
-    if (this.obsEntry?.key === key) return this.obsEntry;
+    if (this.resetEntry?.key === key) return this.resetEntry.inputs;
     const env = await this.openEnv(runEnvConfig(config, 'train', false));
     try {
       const obs = await env.reset(Array.from({ length: config.num_envs }, (_, envIndex) => config.seed + envIndex));
-      // Copied before the env goes: its buffer is reused, and empty without image observations.
-      const rendered = env.images?.();
-      this.obsEntry = { key, obs, ...(rendered && rendered.length > 0 ? { images: rendered.slice() } : {}) };
-      return this.obsEntry;
+      const inputs: ResetInputs = env.imageSpec ? { obs, images: env.images!(), cameras: env.imageSpec.cameras } : { obs };
+      this.resetEntry = { key, inputs };
+      return inputs;
     } finally {
       await env.dispose();
     }
   }
 
-  private async resetObs(config: RunConfig): Promise<Float32Array> {
-    return (await this.reset(config)).obs;
-  }
-
-  /** [imageBytes] camera images of env `envIndex` right after the seeded reset; undefined when the env renders none. */
-  async images(config: RunConfig, envIndex: number): Promise<Uint8Array | undefined> {
-    const { images } = await this.reset(config);
-    if (!images) return undefined;
-    const perEnv = images.length / config.num_envs;
-    return images.slice(envIndex * perEnv, (envIndex + 1) * perEnv);
+  /** What env `envIndex`'s first decision after the seeded reset sees: its raw stacked observation [nObs·obsDim], and its images. */
+  async input(config: RunConfig, envIndex: number): Promise<DecisionInput> {
+    const numEnvs = config.num_envs;
+    const { obs, images } = await this.resetInputs(config);
+    const imageBytes = images ? images.length / numEnvs : 0;
+    const history = new ObsHistory(numEnvs, obs.length / numEnvs, config.policy.n_obs_steps, imageBytes);
+    history.reset(obs, images);
+    const size = history.stackedDim;
+    const stacked = history.stacked().slice(envIndex * size, (envIndex + 1) * size);
+    return images ? { obs: stacked, images: images.slice(envIndex * imageBytes, (envIndex + 1) * imageBytes) } : { obs: stacked };
   }
 
   /** [nObs·obsDim] raw stacked observation of env `envIndex` right after the seeded reset. */
   async observation(config: RunConfig, envIndex: number): Promise<Float32Array> {
-    const numEnvs = config.num_envs;
-    const obs = await this.resetObs(config);
-    const history = new ObsHistory(numEnvs, obs.length / numEnvs, config.policy.n_obs_steps);
-    history.reset(obs);
-    const size = history.stackedDim;
-    return history.stacked().slice(envIndex * size, (envIndex + 1) * size);
+    return (await this.input(config, envIndex)).obs;
   }
 
   /** The selected checkpoint's policy, or a fresh policy with the run's seed when none is selected. */
@@ -88,7 +90,8 @@ export class IdleChainInputs {
       }
     } else {
       const dims = envShapes(config);
-      bundle = freshBundle(config, await this.resetObs(config), dims.obsFrameSize, dims.actionDim);
+      const reset = await this.resetInputs(config);
+      bundle = freshBundle(config, reset.obs, dims.obsFrameSize, dims.actionDim, reset.cameras);
     }
     const policy: ChainPolicy = kind === 'diffusion' ? { kind, bundle, ...(base ? { base } : {}) } : { kind, bundle };
     this.policyEntry = { key, checkpoint, policy };
