@@ -61,4 +61,19 @@ describe('ObsHistory', () => {
     const history = new ObsHistory(2, 3, 2);
     expect(() => history.reset(new Float32Array(5))).toThrow('obs has length 5; expected num_envs × obs_dim = 2 × 3');
   });
+
+  it('hands out one env\'s stack and images as copies', () => {
+    // 2 envs, 2 values each, 1 frame, 3 image bytes each: env 1 holds obs [3, 4] and bytes [7, 8, 9].
+    const history = new ObsHistory(2, 2, 1, 3);
+    history.reset(new Float32Array([1, 2, 3, 4]), new Uint8Array([4, 5, 6, 7, 8, 9]));
+    const obs = history.envStacked(1);
+    const images = history.envImages(1)!;
+    expect(Array.from(obs)).toEqual([3, 4]);
+    expect(Array.from(images)).toEqual([7, 8, 9]);
+    obs[0] = 99;
+    images[0] = 99;
+    expect(Array.from(history.envStacked(1))).toEqual([3, 4]);
+    expect(Array.from(history.envImages(1)!)).toEqual([7, 8, 9]);
+    expect(new ObsHistory(2, 2, 1).envImages(0)).toBeUndefined();
+  });
 });

@@ -70,6 +70,18 @@ export class ObsHistory {
     return this.frames.slice();
   }
 
+  /** [nObsSteps·obsDim] a copy of env `envIndex`'s stack. */
+  envStacked(envIndex: number): Float32Array {
+    const size = this.stackedDim;
+    return this.frames.slice(envIndex * size, (envIndex + 1) * size);
+  }
+
+  /** [imageBytes] a copy of env `envIndex`'s current images; undefined without image observations. */
+  envImages(envIndex: number): Uint8Array | undefined {
+    const bytes = this.imageBytes;
+    return bytes > 0 ? this.currentImages.slice(envIndex * bytes, (envIndex + 1) * bytes) : undefined;
+  }
+
   /**
    * Moves every env past one chunk of `nSteps` actions and returns each env's stack before any
    * restart [numEnvs, nObsSteps·obsDim], the input of V(final_obs), with its images for image

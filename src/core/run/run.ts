@@ -231,19 +231,12 @@ export class Run {
 
   /** [nObsSteps·obsDim] raw stacked observation the next decision of env `envIndex` sees; undefined before the first rollout. */
   stackedObs(envIndex: number): Float32Array | undefined {
-    const history = this.obsHistory;
-    if (!history) return undefined;
-    const size = history.stackedDim;
-    return history.stacked().slice(envIndex * size, (envIndex + 1) * size);
+    return this.obsHistory?.envStacked(envIndex);
   }
 
   /** [cameras × size × size × channels] the camera images the next decision of env `envIndex` sees; undefined without image observations or before the first rollout. */
   stackedImages(envIndex: number): Uint8Array | undefined {
-    const history = this.obsHistory;
-    const images = history?.images();
-    if (!history || !images) return undefined;
-    const bytes = history.imageBytes;
-    return images.slice(envIndex * bytes, (envIndex + 1) * bytes);
+    return this.obsHistory?.envImages(envIndex);
   }
 
   elapsedSeconds(): number {

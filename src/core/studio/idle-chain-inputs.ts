@@ -59,9 +59,8 @@ export class IdleChainInputs {
     const imageBytes = images ? images.length / numEnvs : 0;
     const history = new ObsHistory(numEnvs, obs.length / numEnvs, config.policy.n_obs_steps, imageBytes);
     history.reset(obs, images);
-    const size = history.stackedDim;
-    const stacked = history.stacked().slice(envIndex * size, (envIndex + 1) * size);
-    return images ? { obs: stacked, images: images.slice(envIndex * imageBytes, (envIndex + 1) * imageBytes) } : { obs: stacked };
+    const envImages = history.envImages(envIndex);
+    return envImages ? { obs: history.envStacked(envIndex), images: envImages } : { obs: history.envStacked(envIndex) };
   }
 
   /** [nObs·obsDim] raw stacked observation of env `envIndex` right after the seeded reset. */
