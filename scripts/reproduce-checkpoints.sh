@@ -203,6 +203,8 @@ if [[ "$stage" == methods ]]; then
       case "$kind" in
         bc) npm run --silent pretrain -- task="$task" demos="$work/$row.demos" episodes=80 steps=3000 batch_size=128 \
           out="$out" eval_episodes=100 $arch policy.n_obs_steps=1 ;;
+        diffusion-bc) npm run --silent pretrain -- task="$task" demos="$work/$row.demos" episodes=80 steps=3000 batch_size=128 \
+          out="$out" eval_episodes=100 $arch policy.n_obs_steps=1 $diffusion_bc ;;
         shortcut-bc) npm run --silent pretrain -- task="$task" demos="$work/$row.demos" episodes=80 steps=3000 batch_size=128 \
           out="$out" eval_episodes=100 $shortcut_net ;;
         *) echo "no recipe for $row's $kind checkpoint" >&2; return 1 ;;

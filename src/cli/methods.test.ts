@@ -43,10 +43,11 @@ describe('the methods registry', () => {
 
   it('says in the config\'s own sentence where a policy family cannot read the row\'s observation', () => {
     expect(command('pick-cube-rgb', true, 'gaussian')).toMatch(/^n\/a: env\.obs_type must be state .*no point-cloud or image encoder$/);
-    expect(command('pick-cube-rgb', true, 'dppo')).toBe('n/a: policy.kind=diffusion does not read camera images yet (env.obs_type=rgb)');
+    // Diffusion policies read camera images too, so DPPO has a camera run.
+    expect(command('pick-cube-rgb', true, 'dppo')).toMatch(/preset=dppo-manipulation/);
     expect(command('pick-cube-pointcloud', true, 'gaussian')).toMatch(/^n\/a: env\.obs_type must be state/);
     const onCamera = METHODS.filter((method) => !('notApplicable' in methodOnRow('pick-cube-rgb', true, method.id))).map((method) => method.id);
-    expect(onCamera).toEqual(['flowsde', 'reinflow', 'shortcut']);
+    expect(onCamera).toEqual(['flowsde', 'reinflow', 'dppo', 'shortcut']);
     // Every method applies on the state rows, ShortCut on pick-cube only.
     for (const row of METHOD_ROWS.filter((name) => name !== 'pick-cube-rgb')) {
       const applicable = METHODS.filter((method) => !('notApplicable' in methodOnRow(row, row.startsWith('pick-cube'), method.id))).map((method) => method.id);
