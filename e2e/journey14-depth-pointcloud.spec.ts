@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { openStudio, tinyHash } from './studio';
+import { canvasPixels } from './camera-canvas';
 
 /** A tiny DiT-X point-cloud policy on pick-cube's depth camera, one iteration and one evaluation (as src/cli/train-depth-pointcloud.test.ts sizes it). */
 const TINY_DITX = [
@@ -8,24 +9,6 @@ const TINY_DITX = [
   'eval_episodes=2', 'eval.every=1', 'env.max_episode_steps=20',
 ];
 const NUM_POINTS = 64;
-/** The ray-cast camera's colour where a ray hits nothing. */
-const BACKGROUND_RGB = [40, 44, 52];
-
-/** Pixels of a camera canvas, and how many differ from the background. */
-async function canvasPixels(page: Page, testId: string): Promise<{ width: number; pixels: number; foreground: number; distinct: number }> {
-  return page.getByTestId(testId).evaluate((canvas, background) => {
-    const element = canvas as HTMLCanvasElement;
-    const rgba = element.getContext('2d')!.getImageData(0, 0, element.width, element.height).data;
-    let foreground = 0;
-    const colours = new Set<number>();
-    for (let pixel = 0; pixel < rgba.length / 4; pixel++) {
-      const [red, green, blue] = [rgba[pixel * 4], rgba[pixel * 4 + 1], rgba[pixel * 4 + 2]];
-      if (red !== background[0] || green !== background[1] || blue !== background[2]) foreground++;
-      colours.add((red << 16) | (green << 8) | blue);
-    }
-    return { width: element.width, pixels: rgba.length / 4, foreground, distinct: colours.size };
-  }, BACKGROUND_RGB);
-}
 
 /** The last TCP paths the chain-paths view drew, as the e2e build exposes them. */
 function exposedCloud(page: Page): Promise<{ points: number[]; shares: number[] } | undefined> {

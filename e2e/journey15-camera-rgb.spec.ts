@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { exportOnnxChecked, openStudio, tinyHash } from './studio';
+import { canvasPixels } from './camera-canvas';
 
 /**
  * Tiny sizes for an image policy under SwiftShader (as src/core/run/camera-image-run.test.ts sizes it): 24×24 front
@@ -13,24 +14,6 @@ const TINY_IMAGES = [
   'num_envs=2', 'iterations=1', 'env.workers=1', 'env.steps_per_iteration=8', 'ppo.minibatch_size=8', 'env.max_episode_steps=20',
   'eval_episodes=2', 'eval.every=1', 'eval.record_episodes=1', 'video.every=0', 'video.episodes=1',
 ];
-/** The ray-cast camera's colour where a ray hits nothing. */
-const BACKGROUND_RGB = [40, 44, 52];
-
-/** Pixels of a camera canvas, and how many differ from the background. */
-async function canvasPixels(page: Page, testId: string): Promise<{ width: number; pixels: number; foreground: number; distinct: number }> {
-  return page.getByTestId(testId).evaluate((canvas, background) => {
-    const element = canvas as HTMLCanvasElement;
-    const rgba = element.getContext('2d')!.getImageData(0, 0, element.width, element.height).data;
-    let foreground = 0;
-    const colours = new Set<number>();
-    for (let pixel = 0; pixel < rgba.length / 4; pixel++) {
-      const [red, green, blue] = [rgba[pixel * 4], rgba[pixel * 4 + 1], rgba[pixel * 4 + 2]];
-      if (red !== background[0] || green !== background[1] || blue !== background[2]) foreground++;
-      colours.add((red << 16) | (green << 8) | blue);
-    }
-    return { width: element.width, pixels: rgba.length / 4, foreground, distinct: colours.size };
-  }, BACKGROUND_RGB);
-}
 
 /** The last chains the chain view drew, as the e2e build exposes them. */
 function exposedChains(page: Page): Promise<{ count: number; chains: number[]; cameraImages?: string; episode?: { step: number } } | undefined> {
