@@ -38,7 +38,7 @@ function referenceConv(x: Float64Array, [n, h, w, c]: number[], kernel: Float64A
 const randoms = (rng: ReturnType<typeof createRng>, count: number) => Float64Array.from({ length: count }, () => rng.normal());
 const lookup = (values: Map<string, tf.Tensor>) => (name: string) => values.get(name)!;
 
-describe('3×3 stride-2 convolution (im2col and one matmul)', () => {
+describe('3×3 stride-2 convolution (gradients as convolutions)', () => {
   it('matches the float64 convolution on even and odd sizes', async () => {
     const rng = createRng(3);
     // 9 → ⌊(9−3)/2⌋+1 = 4, 8 → ⌊5/2⌋+1 = 3: the odd size reads its last row, the even one never reads row 7.
@@ -59,34 +59,55 @@ describe('3×3 stride-2 convolution (im2col and one matmul)', () => {
 
   it('gives the float64 gradients: dL/dK[i,j,c,o] = Σ x[n,2a+i,2b+j,c]·G[n,a,b,o], dL/dx scatters G·K back, dL/db = Σ G', async () => {
     const rng = createRng(11);
-    const shape = [2, 7, 7, 2];
-    const x = randoms(rng, 2 * 7 * 7 * 2);
-    const kernel = randoms(rng, 3 * 3 * 2 * 3);
-    const outShape = [2, 3, 3, 3];
-    // L = Σ conv(x) ⊙ G for a fixed G, so dL/dy = G.
-    const g = randoms(rng, 2 * 3 * 3 * 3);
-    const [dx, dKernel, dBias] = tf.grads((input: tf.Tensor, k: tf.Tensor, b: tf.Tensor) => {
-      const local = new Map([['conv.kernel', k], ['conv.bias', b]]);
-      return tf.sum(tf.mul(conv3x3Stride2(lookup(local), 'conv', input as tf.Tensor4D), tf.tensor4d(Float32Array.from(g), outShape as [number, number, number, number])));
-    })([tf.tensor4d(Float32Array.from(x), shape as [number, number, number, number]), tf.tensor4d(Float32Array.from(kernel), [3, 3, 2, 3]), tf.zeros([3])]);
-    const [dxData, dKernelData, dBiasData] = await Promise.all([dx.data(), dKernel.data(), dBias.data()]);
-    const expectedDx = new Float64Array(x.length);
-    const expectedDk = new Float64Array(kernel.length);
-    const expectedDb = new Float64Array(3);
-    for (let n = 0; n < 2; n++) for (let a = 0; a < 3; a++) for (let b = 0; b < 3; b++) for (let o = 0; o < 3; o++) {
-      const grad = g[((n * 3 + a) * 3 + b) * 3 + o];
-      expectedDb[o] += grad;
-      for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) for (let c = 0; c < 2; c++) {
-        const xAt = ((n * 7 + 2 * a + i) * 7 + 2 * b + j) * 2 + c;
-        const kAt = ((i * 3 + j) * 2 + c) * 3 + o;
-        expectedDk[kAt] += x[xAt] * grad;
-        expectedDx[xAt] += kernel[kAt] * grad;
+    // 7 × 7 → 3 × 3 reads every row; 8 × 6 → 3 × 2 never reads row 7 or column 5, whose gradient is 0;
+    // 64 × 64 → 31 × 31 is the default camera size.
+    for (const [height, width, batch] of [[7, 7, 2], [8, 6, 2], [64, 64, 1]]) {
+      const ho = Math.floor((height - 3) / 2) + 1;
+      const wo = Math.floor((width - 3) / 2) + 1;
+      const shape = [batch, height, width, 2];
+      const x = randoms(rng, batch * height * width * 2);
+      const kernel = randoms(rng, 3 * 3 * 2 * 3);
+      const outShape = [batch, ho, wo, 3];
+      // L = Σ conv(x) ⊙ G for a fixed G, so dL/dy = G.
+      const g = randoms(rng, batch * ho * wo * 3);
+      const [dx, dKernel, dBias] = tf.grads((input: tf.Tensor, k: tf.Tensor, b: tf.Tensor) => {
+        const local = new Map([['conv.kernel', k], ['conv.bias', b]]);
+        return tf.sum(tf.mul(conv3x3Stride2(lookup(local), 'conv', input as tf.Tensor4D), tf.tensor4d(Float32Array.from(g), outShape as [number, number, number, number])));
+      })([tf.tensor4d(Float32Array.from(x), shape as [number, number, number, number]), tf.tensor4d(Float32Array.from(kernel), [3, 3, 2, 3]), tf.zeros([3])]);
+      const [dxData, dKernelData, dBiasData] = await Promise.all([dx.data(), dKernel.data(), dBias.data()]);
+      const expectedDx = new Float64Array(x.length);
+      const expectedDk = new Float64Array(kernel.length);
+      const expectedDb = new Float64Array(3);
+      for (let n = 0; n < batch; n++) for (let a = 0; a < ho; a++) for (let b = 0; b < wo; b++) for (let o = 0; o < 3; o++) {
+        const grad = g[((n * ho + a) * wo + b) * 3 + o];
+        expectedDb[o] += grad;
+        for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) for (let c = 0; c < 2; c++) {
+          const xAt = ((n * height + 2 * a + i) * width + 2 * b + j) * 2 + c;
+          const kAt = ((i * 3 + j) * 2 + c) * 3 + o;
+          expectedDk[kAt] += x[xAt] * grad;
+          expectedDx[xAt] += kernel[kAt] * grad;
+        }
       }
+      // Sums of up to 961·2 products of N(0, 1) values: float32 keeps about 3 decimals of their magnitude.
+      expectedDx.forEach((value, index) => expect(dxData[index]).toBeCloseTo(value, 4));
+      expectedDk.forEach((value, index) => expect(dKernelData[index]).toBeCloseTo(value, 2));
+      expectedDb.forEach((value, index) => expect(dBiasData[index]).toBeCloseTo(value, 3));
+      tf.dispose([dx, dKernel, dBias]);
     }
-    expectedDx.forEach((value, index) => expect(dxData[index]).toBeCloseTo(value, 4));
-    expectedDk.forEach((value, index) => expect(dKernelData[index]).toBeCloseTo(value, 4));
-    expectedDb.forEach((value, index) => expect(dBiasData[index]).toBeCloseTo(value, 4));
-    tf.dispose([dx, dKernel, dBias]);
+  });
+
+  it('leaves the pixels\' gradient at zero for the first layer, and its kernel gradient unchanged', async () => {
+    const rng = createRng(12);
+    const x = tf.tensor4d(Float32Array.from(randoms(rng, 2 * 9 * 9 * 3)), [2, 9, 9, 3]);
+    const params = new Map<string, tf.Tensor>([['conv.kernel', tf.tensor4d(Float32Array.from(randoms(rng, 27 * 4)), [3, 3, 3, 4])], ['conv.bias', tf.zeros([4])]]);
+    const lossOf = (needsInputGradient: boolean) => (input: tf.Tensor, k: tf.Tensor) =>
+      tf.sum(tf.square(conv3x3Stride2(lookup(new Map([['conv.kernel', k], ['conv.bias', params.get('conv.bias')!]])), 'conv', input as tf.Tensor4D, needsInputGradient)));
+    const [dxWith, dkWith] = tf.grads(lossOf(true))([x, params.get('conv.kernel')!]);
+    const [dxWithout, dkWithout] = tf.grads(lossOf(false))([x, params.get('conv.kernel')!]);
+    expect(Math.max(...await dxWith.abs().data())).toBeGreaterThan(0);
+    expect(Math.max(...await dxWithout.abs().data())).toBe(0);
+    expect(Array.from(await dkWithout.data())).toEqual(Array.from(await dkWith.data()));
+    tf.dispose([x, dxWith, dkWith, dxWithout, dkWithout, ...params.values()]);
   });
 });
 
