@@ -176,8 +176,8 @@ export const CONFIG_FIELDS: { readonly [K in ConfigKey]: SpecFor<ConfigValue<K>>
   'ppo.adam_eps': num('Adam epsilon.', 1e-5, 0, 1, { min: true }),
   'ppo.max_nonfinite_skips': int('Non-finite updates skipped in a row before training pauses with an error.', 3, 0, 1000),
   'ppo.bc_coef': num('Weight of the BC regularizer: mean squared distance between the deterministic ODE actions of the policy and of the frozen policy the run started from, from the same x_0 (ReinFlow); a diffusion policy: DPPO\'s BC term, minus the fine-tuned net\'s mean log-prob of the base net\'s own chains; 0 = off.', 0, 0, 1e6),
-  'ppo.reward_norm': bool('Gaussian and diffusion policies: divide each reward (a diffusion policy: each decision\'s chunk reward, as DPPO\'s running reward scaling) by the running std of the discounted return and clip to ±ppo.norm_clip (CleanRL\'s NormalizeReward); logged returns stay raw.', true),
-  'ppo.norm_clip': num('Gaussian policy: clip of the normalized observations and rewards (10 in CleanRL); a diffusion policy: clip of its scaled rewards.', 10, 0, 1e6, { min: true }),
+  'ppo.reward_norm': choice('Running reward scaling: divide each reward (a flow or diffusion policy: each decision\'s chunk reward, as ReinFlow\'s and DPPO\'s reward_scale_running) by the running std of the discounted return and clip to ±ppo.norm_clip (CleanRL\'s NormalizeReward); logged returns stay raw. auto: on for the Gaussian and diffusion policies, off for flow policies.', ['auto', 'true', 'false'], 'auto'),
+  'ppo.norm_clip': num('Clip of the scaled rewards (ppo.reward_norm), and for the Gaussian policy of its normalized observations too (10 in CleanRL).', 10, 0, 1e6, { min: true }),
 
   'dppo.ft_denoising_steps': int('Diffusion policy: K\', the last K\' denoising steps (or DDIM steps) are fine-tuned, each its own PPO sample; the earlier ones run the frozen base net (10 of 20 in DPPO\'s Gym configs).', 10, 1, 128),
   'dppo.gamma_denoising': num('Diffusion policy: γ_denoise, fine-tuned step k\'s advantage is discounted by γ_denoise^(K\' − k − 1) (0.99 in DPPO).', 0.99, 0, 1, { min: true }),

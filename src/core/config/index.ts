@@ -21,3 +21,4 @@ export * from './env-workers';
 export * from './checkpoint-conflicts';
 export * from './record-defaults';
 export * from './stage-settings';
+export * from './reward-norm';

@@ -142,8 +142,8 @@ export interface PpoConfig {
   max_nonfinite_skips: number;
   /** Weight of the BC regularizer toward the frozen starting policy's ODE actions; 0 = off. */
   bc_coef: number;
-  /** Gaussian policy: scale rewards by the running std of the discounted return, clipped to ±norm_clip (CleanRL's NormalizeReward). */
-  reward_norm: boolean;
+  /** Scale rewards by the running std of the discounted return, clipped to ±norm_clip (CleanRL's NormalizeReward); auto: all but flow policies. */
+  reward_norm: 'auto' | 'true' | 'false';
   /** Clip of the Gaussian policy's normalized observations and rewards. */
   norm_clip: number;
 }

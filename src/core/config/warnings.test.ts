@@ -146,8 +146,13 @@ describe('configWarnings', () => {
     expect(configWarnings(gaussian, ['noise.level', 'policy.denoise_steps'], CLI_TRAIN_HOST)).toEqual([
       'noise.level=0.3, policy.denoise_steps=8 do nothing with policy.kind=gaussian; they apply to flow policies only',
     ]);
-    expect(configWarnings(withOverrides('ppo.reward_norm=false'), ['ppo.reward_norm'], CLI_TRAIN_HOST)).toEqual([
-      'ppo.reward_norm=false does nothing with policy.kind=flow; it applies to the Gaussian policy and diffusion policies only (policy.kind=gaussian or diffusion)',
+    expect(configWarnings(withOverrides('policy.init_log_std=-1'), ['policy.init_log_std'], CLI_TRAIN_HOST)).toEqual([
+      'policy.init_log_std=-1 does nothing with policy.kind=flow; it applies to the Gaussian policy only (policy.kind=gaussian)',
+    ]);
+    // Reward scaling applies to every family; its clip does nothing while a flow policy's scaling is off (auto).
+    expect(configWarnings(withOverrides('ppo.reward_norm=true', 'ppo.norm_clip=5'), ['ppo.reward_norm', 'ppo.norm_clip'], CLI_TRAIN_HOST)).toEqual([]);
+    expect(configWarnings(withOverrides('ppo.norm_clip=5'), ['ppo.norm_clip'], CLI_TRAIN_HOST)).toEqual([
+      'ppo.norm_clip=5 does nothing without reward scaling (ppo.reward_norm=auto with policy.kind=flow); set ppo.reward_norm=true',
     ]);
     expect(configWarnings(presetConfig('gaussian-ppo'), [], CLI_TRAIN_HOST)).toEqual([]);
   });

@@ -6,6 +6,7 @@
 import { isImageObsMode, readsCameras } from '../envs/task-types';
 import { getField } from './access';
 import { formatFieldValue } from './field-values';
+import { rewardNormOn } from './reward-norm';
 import type { ConfigKey, RunConfig, StageSection } from './run-config';
 
 /** What the host does with a config, which decides which keys take effect there. */
@@ -105,15 +106,13 @@ export function configWarnings(config: RunConfig, givenKeys: Iterable<ConfigKey>
     const listed = unetKeys.map((key) => shown(config, key)).join(', ');
     warnings.push(`${listed} ${unetKeys.length === 1 ? 'does' : 'do'} nothing with policy.velocity_net=${config.policy.velocity_net}; ${unetKeys.length === 1 ? 'it sizes' : 'they size'} the UNet1D velocity net only`);
   }
-  warnings.push(...policyKindWarnings(config, given));
+  warnings.push(...policyKindWarnings(config, given), ...rewardClipWarnings(config, given));
   return warnings;
 }
 
 /** Keys that size or drive only the flow policy (DESIGN.md §3) or only the Gaussian baseline. */
 const FLOW_ONLY_PREFIXES = ['noise.', 'policy.denoise', 'policy.history_spacing', 'policy.velocity_net', 'policy.hidden', 'policy.encoder_hidden', 'policy.ditx_', 'policy.unet_', 'policy.value_on', 'policy.detach_critic_input', 'policy.freeze_encoder', 'policy.value_hidden', 'policy.noise_head_hidden', 'ppo.bc_coef', 'ppo.logprob_'];
-/** Reward scaling: the Gaussian baseline's, and DPPO's running reward scaling for a diffusion policy. */
-const REWARD_SCALING_KEYS: readonly ConfigKey[] = ['ppo.reward_norm', 'ppo.norm_clip'];
-const GAUSSIAN_ONLY_KEYS: readonly ConfigKey[] = ['policy.gaussian_hidden', 'policy.init_log_std', 'policy.running_obs_norm', 'ppo.reward_norm', 'ppo.norm_clip'];
+const GAUSSIAN_ONLY_KEYS: readonly ConfigKey[] = ['policy.gaussian_hidden', 'policy.init_log_std', 'policy.running_obs_norm'];
 
 /** Keys a diffusion policy does not read: its exploration is DPPO's std floor, its critic reads the observation, its step stds are fixed. */
 const DIFFUSION_IDLE_PREFIXES = ['noise.', 'policy.value_on', 'policy.noise_head_hidden', 'policy.gaussian_hidden', 'policy.init_log_std', 'policy.running_obs_norm', 'ppo.entropy_coef', 'ppo.dual_clip'];
@@ -143,5 +142,11 @@ function policyKindWarnings(config: RunConfig, given: ReadonlySet<ConfigKey>): s
   const verb = idle.length === 1 ? 'does' : 'do';
   return [...diffusion, kind === 'gaussian'
     ? `${listed} ${verb} nothing with policy.kind=gaussian; ${idle.length === 1 ? 'it applies' : 'they apply'} to flow policies only`
-    : `${listed} ${verb} nothing with policy.kind=flow; ${idle.length === 1 ? 'it applies' : 'they apply'} to the Gaussian policy${idle.every((key) => REWARD_SCALING_KEYS.includes(key)) ? ' and diffusion policies' : ''} only (policy.kind=gaussian${idle.every((key) => REWARD_SCALING_KEYS.includes(key)) ? ' or diffusion' : ''})`];
+    : `${listed} ${verb} nothing with policy.kind=flow; ${idle.length === 1 ? 'it applies' : 'they apply'} to the Gaussian policy only (policy.kind=gaussian)`];
+}
+
+/** ppo.norm_clip clips the scaled rewards, and only the Gaussian policy's observations besides. */
+function rewardClipWarnings(config: RunConfig, given: ReadonlySet<ConfigKey>): string[] {
+  if (!given.has('ppo.norm_clip') || rewardNormOn(config) || config.policy.kind === 'gaussian') return [];
+  return [`${shown(config, 'ppo.norm_clip')} does nothing without reward scaling (ppo.reward_norm=${config.ppo.reward_norm} with policy.kind=${config.policy.kind}); set ppo.reward_norm=true`];
 }

@@ -9,8 +9,6 @@ import type { FlowtuneMetadata } from '../checkpoint/metadata';
 import type { RunConfig } from '../config/run-config';
 import type { BatchEnv } from '../envs/batch-env';
 import { CheckpointError, ConfigError, TrainingError } from '../errors';
-import { RewardScaler } from '../gaussian/reward-scaler';
-import { RunningMeanStd } from '../gaussian/running-mean-std';
 import { FlowPolicy, type WeightEntry } from '../policy/flow-policy';
 import { obsFrameSize } from '../policy/options';
 import type { PolicyBundle } from '../policy/policy-bundle';
@@ -18,6 +16,7 @@ import { createRng, type Rng } from '../random';
 import { copyPolicy } from '../rl/bc-reference';
 import { collectDecisions } from '../rl/collect-rollout';
 import { computeAdvantages } from '../rl/compute-advantages';
+import { DecisionRewardScale, type DecisionRewardScaleState } from '../rl/decision-reward-scale';
 import type { EvalActor } from '../rl/evaluate';
 import { iterationRng } from '../rl/ppo-iteration';
 import { probeInputs } from '../rl/probe-inputs';
@@ -90,23 +89,17 @@ export class LoadedDiffusionPolicy implements LoadedPolicy {
   }
 }
 
-/** The reward scaling a diffusion run keeps (DPPO's running reward scaling, ppo.reward_norm), captured at a boundary. */
-interface DiffusionState {
-  rewardReturns: Float64Array;
-  rewardStats: ReturnType<RunningMeanStd['toJSON']>;
-}
-
 /** A diffusion policy inside a run. */
 export class DiffusionLearner extends LoadedDiffusionPolicy implements FamilyLearner {
   /** The frozen base net: DPPO's `actor`, the policy the run started from. */
   readonly base: FlowPolicy;
-  private readonly rewardScaler: RewardScaler;
+  /** DPPO's running reward scaling (ppo.reward_norm). */
+  private readonly rewardScale: DecisionRewardScale;
 
   constructor(bundle: PolicyBundle, private readonly runConfig: RunConfig) {
     super(bundle);
     this.base = copyPolicy(bundle.policy);
-    const { num_envs: numEnvs, advantages, ppo } = runConfig;
-    this.rewardScaler = new RewardScaler(numEnvs, new RunningMeanStd(1), advantages.gamma, ppo.norm_clip, ppo.reward_norm);
+    this.rewardScale = new DecisionRewardScale(runConfig);
   }
 
   namedVariables() {
@@ -130,13 +123,7 @@ export class DiffusionLearner extends LoadedDiffusionPolicy implements FamilyLea
     const settings = diffusionSettings(config);
     const decider = diffusionDecider(this.bundle.policy, this.base, settings, inputs.history.stackedDim, rng);
     const { buffer, stats } = await collectDecisions(this.bundle, env, { history: inputs.history }, config, decider, inputs.phases);
-    // DPPO's running reward scaling, per decision in time order; logged returns stay in env units.
-    for (let step = 0; step < buffer.shape.numSteps; step++) {
-      const from = step * buffer.shape.numEnvs;
-      const to = from + buffer.shape.numEnvs;
-      const done = Array.from(buffer.terminated.subarray(from, to), (terminated, envIndex) => terminated || buffer.truncated[from + envIndex]);
-      buffer.rewards.set(this.rewardScaler.scale(buffer.rewards.subarray(from, to), done), from);
-    }
+    this.rewardScale.scaleRollout(buffer);
     // DPPO normalizes advantages per minibatch (in its loss), not over the rollout.
     const { advantages, returns, mask, metrics } = computeAdvantages(buffer, { ...config.advantages, normalize: false });
     const objective = dppoObjective({
@@ -156,23 +143,16 @@ export class DiffusionLearner extends LoadedDiffusionPolicy implements FamilyLea
     });
   }
 
-  captureState(): DiffusionState {
-    return { rewardReturns: this.rewardScaler.returns.slice(), rewardStats: this.rewardScaler.stats.toJSON() };
+  captureState(): DecisionRewardScaleState {
+    return this.rewardScale.capture();
   }
 
   writeResume(state: RunResumeState, captured?: unknown): void {
-    const now = (captured as DiffusionState | undefined) ?? this.captureState();
-    state.rewardScale = { returns: now.rewardReturns.slice(), stats: now.rewardStats };
+    this.rewardScale.write(state, captured as DecisionRewardScaleState | undefined);
   }
 
   readResume(state: RunResumeState | undefined): void {
-    const saved = state?.rewardScale;
-    if (!saved || saved.returns.length !== this.rewardScaler.returns.length) return;
-    this.rewardScaler.returns.set(saved.returns);
-    const stats = RunningMeanStd.fromJSON(saved.stats, 1, 'reward_scale.stats');
-    this.rewardScaler.stats.mean.set(stats.mean);
-    this.rewardScaler.stats.variance.set(stats.variance);
-    this.rewardScaler.stats.count = stats.count;
+    this.rewardScale.read(state);
   }
 
   /** The run's base net and K' (before any update the base is the policy itself, so the chain is its own). */

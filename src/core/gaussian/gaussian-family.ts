@@ -4,6 +4,7 @@
  * scaling, trains on gaussianObjective and evaluates the mean action. Its running observation and
  * reward statistics are its own state: saved with the weights and in the resume state.
  */
+import { rewardNormOn } from '../config/reward-norm';
 import type { RunConfig } from '../config/run-config';
 import type { BatchEnv } from '../envs/batch-env';
 import { ConfigError, CheckpointError, TrainingError } from '../errors';
@@ -134,7 +135,7 @@ export class GaussianLearner extends LoadedGaussianPolicy implements FamilyLearn
 
   constructor(bundle: GaussianBundle, config: RunConfig) {
     super(bundle);
-    this.rewardScaler = new RewardScaler(config.num_envs, new RunningMeanStd(1), config.advantages.gamma, config.ppo.norm_clip, config.ppo.reward_norm);
+    this.rewardScaler = new RewardScaler(config.num_envs, new RunningMeanStd(1), config.advantages.gamma, config.ppo.norm_clip, rewardNormOn(config));
   }
 
   namedVariables() {

@@ -20,6 +20,8 @@ import { onnxPolicySpec } from '../checkpoint/onnx/export-spec';
 import { obsFrameSize } from '../policy/options';
 import { copyPolicy } from './bc-reference';
 import { collectRollout } from './collect-rollout';
+import { DecisionRewardScale, type DecisionRewardScaleState } from './decision-reward-scale';
+import type { RunResumeState } from '../run/run-state';
 import { computeAdvantages } from './compute-advantages';
 import { bundleActor, type EvalActor } from './evaluate';
 import { logProbSliceFromConfig, samplerOptionsAt } from './policy-setup';
@@ -74,10 +76,13 @@ export class LoadedFlowPolicy implements LoadedPolicy {
 export class FlowLearner extends LoadedFlowPolicy implements FamilyLearner {
   /** The BC regularizer's frozen reference (ppo.bc_coef > 0): the policy the run started from. */
   private readonly reference?: FlowPolicy;
+  /** Running reward scaling (ppo.reward_norm), as ReinFlow's `reward_scale_running`. */
+  private readonly rewardScale: DecisionRewardScale;
 
   constructor(bundle: PolicyBundle, config: RunConfig) {
     super(bundle);
     if (config.ppo.bc_coef > 0) this.reference = copyPolicy(bundle.policy);
+    this.rewardScale = new DecisionRewardScale(config);
   }
 
   namedVariables() {
@@ -99,6 +104,7 @@ export class FlowLearner extends LoadedFlowPolicy implements FamilyLearner {
     const sampler = samplerOptionsAt(config, envStepsBefore, 'train');
     const slice = logProbSliceFromConfig(config, env.actionDim);
     const { buffer, stats } = await collectRollout(this.bundle, env, { history: inputs.history }, config, sampler, slice, rng, inputs.phases);
+    this.rewardScale.scaleRollout(buffer);
     const { advantages, returns, mask, metrics } = computeAdvantages(buffer, config.advantages);
     const objective = flowObjective({
       policy: this.bundle.policy, buffer, advantages, returns, mask, sampler, slice, config, criticOnly,
@@ -118,13 +124,17 @@ export class FlowLearner extends LoadedFlowPolicy implements FamilyLearner {
     });
   }
 
-  captureState(): undefined {
-    return undefined;
+  captureState(): DecisionRewardScaleState {
+    return this.rewardScale.capture();
   }
 
-  writeResume(): void {}
+  writeResume(state: RunResumeState, captured?: unknown): void {
+    this.rewardScale.write(state, captured as DecisionRewardScaleState | undefined);
+  }
 
-  readResume(): void {}
+  readResume(state: RunResumeState | undefined): void {
+    this.rewardScale.read(state);
+  }
 
   /**
    * Puts back the BC reference a resumed run's checkpoint stored, so it regularizes toward the

@@ -225,7 +225,7 @@ function fineTuningFields(config: HydraConfig | undefined, nActionSteps: number,
   add('ppo.value_coef', trainNumber('vf_coef') ?? (fineTuningConfig ? 0 : g.vfCoef));
   add('ppo.target_kl', trainNumber('target_kl') ?? (fineTuningConfig ? 0 : g.targetKl));
   add('ppo.max_grad_norm', trainNumber('max_grad_norm') ?? 0);
-  add('ppo.reward_norm', config?.first(['train.reward_scale_running'], isBoolean) ?? g.rewardScaleRunning);
+  add('ppo.reward_norm', String(config?.first(['train.reward_scale_running'], isBoolean) ?? g.rewardScaleRunning));
   add('ppo.critic_warmup_steps', criticWarmup(config, nActionSteps));
   add('ppo.entropy_coef', trainNumber('ent_coef') ?? 0);
   // PPODiffusion's own constants: v_loss ½(V − R)², log-probs clamped to [−5, 2]; its running reward scaling does not clip.

@@ -162,7 +162,7 @@ describe.skipIf(!existsSync(PEER))("DPPO's own hopper checkpoints, imported as d
     expect(stored.policy).toMatchObject({ kind: 'diffusion', denoise_steps: 20, n_action_steps: 2 });
     // PPODiffusion's own default base clip (1e-3) where its config gives none.
     expect(stored.dppo).toEqual({ ft_denoising_steps: 8, gamma_denoising: 0.95, clip_base: 1e-3, clip_rate: 2, min_sampling_std: 0.08, min_logprob_std: 0.09, randn_clip: 3, adv_quantile_low: 0.05, adv_quantile_high: 0.95 });
-    expect(stored.ppo).toMatchObject({ clip_low: 0.02, clip_high: 0.02, value_clip: 0.5, epochs: 7, value_coef: 0.25, target_kl: 0, reward_norm: false, bc_coef: 0.05 });
+    expect(stored.ppo).toMatchObject({ clip_low: 0.02, clip_high: 0.02, value_clip: 0.5, epochs: 7, value_coef: 0.25, target_kl: 0, reward_norm: 'false', bc_coef: 0.05 });
     // DPPO's γ is per decision of act_steps = 2 env steps: √0.98 = 0.98995 per env step.
     expect(stored.advantages.lambda).toBe(0.9);
     expect(stored.advantages.gamma).toBeCloseTo(Math.sqrt(0.98), 12);
