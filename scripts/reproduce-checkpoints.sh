@@ -136,7 +136,7 @@ diffusion_bc="policy.kind=diffusion policy.denoise_steps=20 policy.denoised_clam
 # The medium policy's in-run return: D4RL's hopper-medium policy returns about 1400-1500 (ReinFlow's BC
 # start 1432), its walker2d-medium one about 2700-3000 (ReinFlow's 2740).
 declare -A medium_return=([hopper]=1450 [walker2d]=2740)
-declare -A loco_lr=([hopper]="" [walker2d]="actor_lr=4e-4 critic_lr=4e-3 ppo.critic_warmup_steps=40000")
+declare -A loco_lr=([hopper]="" [walker2d]="actor_lr=4e-4 critic_lr=4e-3 ppo.critic_warmup_steps=40000 ppo.minibatch_size=2048")
 
 # Gaussian PPO from scratch; seed 0 is the expert the medium data comes from: it evaluates and saves every 10 iterations.
 loco_gaussian() {

@@ -52,10 +52,10 @@ describe('presets', () => {
     const config = presetConfig('locomotion-reinflow');
     expect(config.noise).toMatchObject({ method: 'noise', mode: 'joint', logprob_type: 'mean', std_min: 0.1, std_max: 0.24, decay: 'constant' });
     expect([config.ppo.clip_low, config.ppo.clip_high, config.ppo.entropy_coef, config.ppo.epochs, config.ppo.critic_warmup_steps]).toEqual([0.01, 0.01, 0.03, 5, 0]);
-    expect([config.actor_lr, config.critic_lr, config.policy.denoise_steps, config.ppo.logprob_clamp]).toEqual([4.5e-5, 6.5e-4, 4, true]);
-    // One minibatch per epoch: 16 envs × 128 decisions = 2048 = the minibatch, as ReinFlow's batch holds its whole rollout.
+    expect([config.actor_lr, config.critic_lr, config.policy.denoise_steps, config.ppo.logprob_clamp]).toEqual([2e-4, 6.5e-4, 4, true]);
+    // 16 envs × 128 decisions = 2048 rows in minibatches of 512: 4 per epoch, 20 actor steps per iteration.
     const sizes = deriveSizes(config);
-    expect([sizes.batchSize, sizes.minibatchesPerEpoch]).toEqual([2048, 1]);
+    expect([sizes.batchSize, sizes.minibatchesPerEpoch]).toEqual([2048, 4]);
   });
 
   it('locomotion-flowsde is locomotion-reinflow with Flow-SDE\'s noise: the same rollout, budget, lr, epochs and clip', () => {
