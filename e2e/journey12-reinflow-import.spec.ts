@@ -10,7 +10,7 @@ const PEERS = path.resolve('../shared/fixtures/peers/reinflow-hopper');
 const peerFile = (name: string) => path.join(PEERS, name);
 
 /**
- * After preset locomotion-reinflow (16 envs × 128 decisions, one minibatch of 2048): 2 envs × 16 decisions, one
+ * After preset locomotion-reinflow (16 envs × 128 decisions, minibatches of 512): 2 envs × 16 decisions, one
  * minibatch of 32, one epoch, two iterations, no evaluation. The minibatch shrinks first, so each step stays valid.
  */
 const BUDGET: { group: string; key: string; value: string }[] = [
