@@ -36,12 +36,16 @@ export function findChromium() {
   return undefined;
 }
 
+/** True where Debian's `chromium` package can be installed here (as root on Debian). */
+export function canInstallChromium() {
+  return typeof process.getuid === 'function' && process.getuid() === 0 && isDebian();
+}
+
 /** Returns a Chromium path, installing Debian's package when allowed; exits with instructions otherwise. */
 export function ensureChromium() {
   const found = findChromium();
   if (found) return found;
-  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  if (isRoot && isDebian()) {
+  if (canInstallChromium()) {
     console.log('No Chromium found: installing Debian package `chromium` with apt-get...');
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });

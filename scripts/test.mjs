@@ -41,19 +41,21 @@ rmSync(reportDir, { recursive: true, force: true });
 mkdirSync(reportDir, { recursive: true });
 const totals = [];
 
+// Found (or installed) before the unit tests: the CLI tests that write PNG figures render them in it too.
+const chromium = ensureChromium();
+
 if (!onlyE2e) {
   const unitReport = path.join(reportDir, 'unit.json');
   // The sweep tests start a real redis-server on a free local port.
   const redisServer = ensureRedisServer();
   const redisBefore = redisServerPids();
-  run(npx, ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${unitReport}`], { REDIS_SERVER: redisServer });
+  run(npx, ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${unitReport}`], { REDIS_SERVER: redisServer, CHROME_PATH: chromium });
   totals.push(['unit', unitCounts(unitReport)]);
   // Every process the tests start must be stopped by them; one left behind fails the run.
   const leftover = stopLeftoverRedis(redisBefore);
   if (leftover.length > 0) totals.push(['leftover processes', { passed: 0, failed: 1, note: `the unit tests left redis-server running (pids ${leftover.join(', ')}); stopped them` }]);
 }
 
-const chromium = ensureChromium();
 console.log(`e2e: Chromium at ${chromium}`);
 const buildStatus = run(npx, ['vite', 'build', '--logLevel', 'warn']);
 if (buildStatus !== 0) {

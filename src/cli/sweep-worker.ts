@@ -54,7 +54,11 @@ async function loadTaskFolder(dir: string): Promise<Map<string, string>> {
   return sources;
 }
 
-/** A run handed back this many times (its child killed each time) fails instead of circling forever. */
+/**
+ * A run lost this many times, its child killed and handed back or its whole worker gone, fails instead of
+ * circling forever. One limit for both: the queue puts a stalled run first in line, so the next worker to
+ * go down is often running that same run again.
+ */
 const MAX_HANDOVERS = 10;
 
 async function main(): Promise<void> {
@@ -112,14 +116,14 @@ async function main(): Promise<void> {
 
   /** Puts the job back in the queue for any worker (never failed): a kill is not the run's fault. */
   const handBack = async (job: Job, token: string | undefined, runId: string, why: string): Promise<never> => {
-    if (job.attemptsStarted > MAX_HANDOVERS) throw new UnrecoverableError(`${runId} was handed back ${MAX_HANDOVERS} times (${why}); giving up`);
+    if (job.attemptsStarted > MAX_HANDOVERS) throw new UnrecoverableError(`${runId} was lost ${MAX_HANDOVERS} times (the last: ${why}); giving up`);
     console.error(`handing ${runId} back to the queue: ${why}`);
     await job.moveToWait(token);
     throw new WaitingError();
   };
 
   const worker = new Worker(SWEEP_QUEUE, processRun, {
-    connection: redisOptions(target), concurrency: 1, lockDuration: args.stall_s * 1000, stalledInterval: args.stall_s * 1000, maxStalledCount: 5,
+    connection: redisOptions(target), concurrency: 1, lockDuration: args.stall_s * 1000, stalledInterval: args.stall_s * 1000, maxStalledCount: MAX_HANDOVERS,
   });
   worker.on('failed', (job, error) => console.error(`failed ${loggable(job?.data?.run?.id ?? job?.id)}: ${error.message}`));
   const own = taskSources.size > 0 ? `; its own tasks: ${[...taskSources.keys()].join(', ')}` : '';
