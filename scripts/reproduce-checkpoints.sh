@@ -136,6 +136,11 @@ diffusion_bc="policy.kind=diffusion policy.denoise_steps=20 policy.denoised_clam
 # The medium policy's in-run return: D4RL's hopper-medium policy returns about 1400-1500 (ReinFlow's BC
 # start 1432), its walker2d-medium one about 2700-3000 (ReinFlow's 2740).
 declare -A medium_return=([hopper]=1450 [walker2d]=2740)
+# The medium data's action noise, as a multiple of the medium policy's own σ. At σ (about 0.62 at walker2d's medium
+# checkpoint) the samples return far below the policy's mean action (1471 against 2378 there), where D4RL's medium
+# data return about their policy's level; at 0.25σ they return about 2640 on 20k transitions. Hopper's rows were
+# made at its own σ.
+declare -A medium_std_scale=([hopper]=1 [walker2d]=0.25)
 declare -A loco_lr=([hopper]="" [walker2d]="actor_lr=4e-4 critic_lr=4e-3 ppo.critic_warmup_steps=40000 ppo.minibatch_size=2048")
 
 # Gaussian PPO from scratch; seed 0 is the expert the medium data comes from: it evaluates and saves every 10 iterations.
@@ -148,7 +153,8 @@ loco_gaussian() {
 loco_medium_demos() {
   local task="$1" medium
   medium=$(npx tsx src/cli/pick-checkpoint.ts run="$work/$task-gaussian-s0" return="${medium_return[$task]}")
-  npm run --silent demos -- task="$task" policy="$medium" steps=1000000 seed=0 out="$work/$task-medium.demos"
+  npm run --silent demos -- task="$task" policy="$medium" steps=1000000 seed=0 std_scale="${medium_std_scale[$task]}" \
+    out="$work/$task-medium.demos"
 }
 # Flow BC, or with $diffusion_bc DPPO's diffusion BC, on the medium dataset.
 loco_bc() {

@@ -48,6 +48,9 @@ describe('npm run demos -- import=FILE', () => {
     const stray = demos('task=hopper', `out=${out}`, 'obs_keys=a,b');
     expect(stray.status).toBe(2);
     expect(stray.stderr).toBe('error: obs_keys applies with import=FILE only');
+    const scaled = demos('task=hopper', `out=${out}`, 'std_scale=0.5');
+    expect(scaled.status).toBe(2);
+    expect(scaled.stderr).toBe("error: std_scale applies with policy=FILE.flowtune only; the scripted expert's demos are sized by episodes= and noised by noise=");
     const missing = demos(`import=${path.join(dir, 'none.hdf5')}`, 'task=hopper', `out=${out}`);
     expect(missing.status).toBe(1);
     expect(missing.stderr).toBe(`error: dataset '${path.join(dir, 'none.hdf5')}' does not exist`);

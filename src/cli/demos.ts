@@ -3,7 +3,7 @@
  * scripted expert and writes a demonstration file (src/core/envs/demo-format.ts).
  * `npm run demos -- task=T policy=FILE.flowtune steps=N out=FILE`: the same from a Gaussian
  * policy's checkpoint, sampling its actions (DESIGN.md §14's "medium" dataset), N transitions
- * in whole episodes.
+ * in whole episodes; std_scale=s samples μ + s·σ·ε instead of the policy's own σ.
  * `npm run demos -- import=FILE task=T out=FILE.demos [normalization=FILE.npz] [obs_keys=a,b,...] [filter=train]`:
  * another project's dataset (D4RL or robomimic HDF5, ReinFlow's/DPPO's train.npz) as demos of T
  * (src/core/datasets/), with one line on stderr saying what was read.
@@ -43,6 +43,7 @@ const SPEC = {
   policy: { kind: 'string', default: '', doc: 'a Gaussian policy checkpoint (.flowtune) to sample the demos from instead of the scripted expert' },
   steps: { kind: 'int', min: 1, max: 100_000_000, default: 1, doc: 'with policy=: transitions to collect, in whole episodes' },
   envs: { kind: 'int', min: 1, max: 1024, default: 16, doc: 'with policy=: envs stepped side by side' },
+  std_scale: { kind: 'number', min: 0, max: 10, default: 1, doc: "with policy=: multiplies the policy's action std when sampling (1: as trained; 0: its mean action)" },
   import: { kind: 'string', default: '', doc: 'a dataset to convert instead of recording: D4RL or robomimic .hdf5, or a ReinFlow/DPPO train.npz' },
   normalization: { kind: 'string', default: '', doc: 'with import= of a train.npz: its normalization.npz, when it is not beside it' },
   obs_keys: { kind: 'string', default: '', doc: "with import= of a robomimic file: the obs keys to concatenate, in order (e.g. object,robot0_eef_pos)" },
@@ -52,9 +53,9 @@ const SPEC = {
 const EXPERT_ONLY = ['episodes', 'noise', 'obs', 'num_points', 'camera', 'image_size'] as const;
 /** Keys that only observations from the task's cameras read (depth point clouds, camera images). */
 const CAMERA_KEYS = ['camera', 'image_size'] as const;
-const POLICY_ONLY = ['steps', 'envs'] as const;
+const POLICY_ONLY = ['steps', 'envs', 'std_scale'] as const;
 /** Keys that record demos, which an import does not. */
-const RECORDING_KEYS = ['episodes', 'seed', 'noise', 'obs', 'num_points', 'camera', 'image_size', 'policy', 'steps', 'envs'] as const;
+const RECORDING_KEYS = ['episodes', 'seed', 'noise', 'obs', 'num_points', 'camera', 'image_size', 'policy', 'steps', 'envs', 'std_scale'] as const;
 const IMPORT_ONLY = ['normalization', 'obs_keys', 'filter'] as const;
 
 /** The keys given on the command line, so a key that would do nothing is refused. */
@@ -62,12 +63,12 @@ function givenKeys(argv: readonly string[]): Set<string> {
   return new Set(argv.map((arg) => arg.replace(/^--/, '').split('=')[0]));
 }
 
-async function policyDemos(args: { task: string; policy: string; steps: number; envs: number; seed: number; out: string }): Promise<void> {
+async function policyDemos(args: { task: string; policy: string; steps: number; envs: number; std_scale: number; seed: number; out: string }): Promise<void> {
   await useNodeBackend('wasm');
   const mj = await loadMujocoNode();
   const { policy, config } = loadRunCheckpoint(args.policy, applyOverrides(defaultConfig(), [`task=${args.task}`]), []);
   try {
-    const sampler = policy.samplingActor?.(createRng(args.seed));
+    const sampler = policy.samplingActor?.(createRng(args.seed), args.std_scale);
     if (!sampler) throw new UsageError('policy', `policy= samples demos from a policy that draws one action per step; ${args.policy} holds a ${policy.kind} policy, which does not`);
     const progressEvery = Math.max(1, Math.floor(args.steps / 10));
     let nextReport = progressEvery;
@@ -88,7 +89,7 @@ async function policyDemos(args: { task: string; policy: string; steps: number; 
     const metadata = demoMetadataFor(demos, { seed: args.seed, noise: 0, obsSlices: observationSpec(task, 'state', 0).slices, maxEpisodeSteps: task.maxEpisodeSteps, controlMode: config.env.control_mode });
     const bytes = writeDemoFile(demos, metadata);
     writeFileSync(args.out, bytes);
-    console.log(JSON.stringify({ task: args.task, policy: args.policy, episodes: metadata.episodes, steps: metadata.steps, mean_return: returns / episodes, seed: args.seed, out: args.out, bytes: bytes.length }));
+    console.log(JSON.stringify({ task: args.task, policy: args.policy, episodes: metadata.episodes, steps: metadata.steps, mean_return: returns / episodes, std_scale: args.std_scale, seed: args.seed, out: args.out, bytes: bytes.length }));
   } finally {
     policy.dispose();
   }
@@ -126,7 +127,7 @@ async function main(): Promise<void> {
   if (idle.length > 0) {
     throw new UsageError(idle[0], args.policy
       ? `${idle.join(', ')} ${idle.length === 1 ? 'sets' : 'set'} the scripted expert's demos; with policy= the checkpoint's Gaussian policy samples them and steps= sets their size`
-      : `${idle.join(', ')} ${idle.length === 1 ? 'applies' : 'apply'} with policy=FILE.flowtune only; the scripted expert's demos are sized by episodes=`);
+      : `${idle.join(', ')} ${idle.length === 1 ? 'applies' : 'apply'} with policy=FILE.flowtune only; the scripted expert's demos are sized by episodes= and noised by noise=`);
   }
   if (args.policy) {
     await policyDemos(args);

@@ -33,11 +33,12 @@ export function gaussianActor(bundle: GaussianBundle): EvalActor {
 }
 
 /** The stochastic Gaussian policy as demos sample it: μ + σ·ε from `rng`, observation stats frozen. */
-function gaussianSamplingActor(bundle: GaussianBundle, rng: Rng): (obs: Float32Array) => Promise<Float32Array> {
+/** Draws μ + stdScale·σ·ε per observation row (stdScale 1: the policy as trained). */
+function gaussianSamplingActor(bundle: GaussianBundle, rng: Rng, stdScale: number): (obs: Float32Array) => Promise<Float32Array> {
   return async (obs) => {
     const { mean, logStd } = await gaussianForward(bundle.policy, bundle.obsScaler.normalize(obs));
     const noise = rng.fillNormal(new Float32Array(mean.length));
-    return mean.map((value, index) => value + Math.exp(logStd[index % logStd.length]) * noise[index]);
+    return mean.map((value, index) => value + stdScale * Math.exp(logStd[index % logStd.length]) * noise[index]);
   };
 }
 
@@ -121,8 +122,8 @@ export class LoadedGaussianPolicy implements LoadedPolicy {
     };
   }
 
-  samplingActor(rng: Rng): (obs: Float32Array) => Promise<Float32Array> {
-    return gaussianSamplingActor(this.bundle, rng);
+  samplingActor(rng: Rng, stdScale = 1): (obs: Float32Array) => Promise<Float32Array> {
+    return gaussianSamplingActor(this.bundle, rng, stdScale);
   }
 
   dispose(): void {

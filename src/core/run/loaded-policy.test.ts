@@ -3,6 +3,7 @@ import { useNodeBackend } from '../../cli/node-backend';
 import { parseCheckpointFile } from '../checkpoint/checkpoint-file';
 import { encodeFlowtune } from '../checkpoint/flowtune-file';
 import { applyOverrides, presetConfig } from '../config';
+import { createRng } from '../random';
 import { gaussianContents } from '../gaussian/gaussian-checkpoint';
 import { gaussianBundle } from '../gaussian/gaussian-family';
 import { loadPolicy } from './families';
@@ -43,7 +44,7 @@ describe('loadPolicy (a checkpoint\'s policy of any family, outside a run)', () 
     }
   });
 
-  it('Gaussian: the probe is the mean action [A]; the export describes obs → actions without x0; it samples demos', async () => {
+  it('Gaussian: the probe is the mean action [A]; the export describes obs → actions without x0; it samples demos at a scaled std', async () => {
     const bytes = await gaussianFile();
     const base = applyOverrides(presetConfig('gaussian-ppo'), ['task=hopper']);
     const { checkpoint, config } = openCheckpoint(parseCheckpointFile({ kind: 'flowtune', name: 'g.flowtune', bytes }), base);
@@ -58,6 +59,14 @@ describe('loadPolicy (a checkpoint\'s policy of any family, outside a run)', () 
       const { description } = await policy.exportOnnx(checkpoint.metadata);
       expect(description).toBe('obs [batch, 1, 11] → actions [batch, 1, 3] for hopper, the Gaussian policy\'s mean action');
       expect(policy.samplingActor).toBeDefined();
+      // std_scale s draws μ + s·σ·ε: with one seed's ε, scale 0 is the mean μ and
+      // (a_0.5 − μ) = 0.5·(a_1 − μ) elementwise.
+      const obs = Float32Array.from({ length: 11 }, (_, index) => 0.1 * index - 0.4);
+      const mean = await policy.samplingActor!(createRng(3), 0)(obs);
+      const full = await policy.samplingActor!(createRng(3))(obs);
+      const half = await policy.samplingActor!(createRng(3), 0.5)(obs);
+      expect(Array.from(full).some((value, index) => Math.abs(value - mean[index]) > 1e-3)).toBe(true);
+      for (let index = 0; index < 3; index++) expect(half[index] - mean[index]).toBeCloseTo(0.5 * (full[index] - mean[index]), 5);
     } finally {
       policy.dispose();
     }

@@ -93,8 +93,11 @@ export interface LoadedPolicy {
    * copies of the same weights give identical numbers (the Model panel's check that an export re-imports exactly).
    */
   probe(config: RunConfig, seed: number): Promise<Float32Array>;
-  /** The stochastic policy drawing one action per observation row (demos), where the family has one. */
-  samplingActor?(rng: Rng): (obs: Float32Array) => Promise<Float32Array>;
+  /**
+   * The stochastic policy drawing one action per observation row (demos), where the family has one;
+   * `stdScale` multiplies its action std (1, the default: as trained).
+   */
+  samplingActor?(rng: Rng, stdScale?: number): (obs: Float32Array) => Promise<Float32Array>;
   dispose(): void;
 }
 
