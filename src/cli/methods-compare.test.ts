@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -98,5 +98,36 @@ describe('npm run results -- compare=methods', () => {
     expect(text).toContain('The reach table is carried over from an earlier run of this page.');
     expect(existsSync(path.join(dir, 'page', 'methods-lift.svg'))).toBe(false);
     expect(results(['tasks=reach', 'keep=reach', `out=${page}`]).stderr).toContain('error: reach is both evaluated (tasks=) and kept (keep=); name it in one of them');
+  });
+
+  it('carries one method\'s row over with keep=TASK:METHOD, its curves redrawn from the curves file, and evaluates the others', () => {
+    const before = readFileSync(page, 'utf8');
+    const reachSection = before.slice(before.indexOf('### reach'));
+    const keptLine = reachSection.split('\n').find((line) => line.startsWith('| BC → Flow-SDE'))!;
+    expect(keptLine).toMatch(/\| BC → Flow-SDE \(πRL\) \| \d+\.\d% \| \d+\.\d% ± /);
+    // The kept row's run folders are gone: its cells and curves come from the page and its curves file.
+    for (const seed of [0, 1]) renameSync(path.join(dir, `reach-flowsde-s${seed}`), path.join(dir, `moved-flowsde-s${seed}`));
+    try {
+      const run = results(['tasks=reach', 'keep=reach:flowsde', `out=${page}`]);
+      expect(run.status, run.stderr).toBe(0);
+      const text = readFileSync(page, 'utf8');
+      expect(text).toContain(keptLine);
+      expect(text).toMatch(/\| BC → learned noise \(ReinFlow\) \| \d+\.\d% \| \d+\.\d% \(1 seed, s0\) \| 3,000 \|/);
+      expect(text).toContain('The reach BC → Flow-SDE (πRL) row is carried over from an earlier run of this page, with the cells it had there.');
+      expect(run.stderr).not.toContain('reach-flowsde');
+      const svg = readFileSync(path.join(dir, 'page', 'methods-reach.svg'), 'utf8');
+      expect(svg).toContain('BC → Flow-SDE (πRL) (2 seeds)');
+      const curves = JSON.parse(readFileSync(path.join(dir, 'page', 'methods-reach.curves.json'), 'utf8'));
+      expect(curves.flowsde.map((curve: { seed: number; xs: number[] }) => [curve.seed, curve.xs])).toEqual([[0, [1000, 2000, 3000]], [1, [1024, 2024, 3024]]]);
+
+      const refused = (keep: string) => results(['tasks=reach', `keep=${keep}`, `out=${page}`]).stderr.trim().split('\n').at(-1);
+      expect(refused('reach:nope')).toBe('error: reach:nope: no method \'nope\'; the methods are gaussian, flowsde, reinflow, dppo, shortcut');
+      expect(refused('lift:flowsde')).toBe('error: lift:flowsde keeps one row of lift, which tasks= does not evaluate; keep=lift keeps its whole table');
+      expect(refused('reach:gaussian')).toBe(`error: ${page} has no reach Gaussian PPO from scratch results to keep`);
+      writeFileSync(path.join(dir, 'page', 'methods-reach.curves.json'), '{"flowsde": [{"seed": 0, "xs": [1], "ys": "x"}]}');
+      expect(refused('reach:flowsde')).toBe(`error: ${path.join(dir, 'page', 'methods-reach.curves.json')}'s flowsde entry is not a list of {seed, xs, ys} curves of finite numbers; delete it to keep the row without its curve`);
+    } finally {
+      for (const seed of [0, 1]) renameSync(path.join(dir, `moved-flowsde-s${seed}`), path.join(dir, `reach-flowsde-s${seed}`));
+    }
   });
 });

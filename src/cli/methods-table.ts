@@ -33,7 +33,10 @@ export interface MethodsTask {
   measure: Measure;
   /** Evaluated methods, in METHODS order; absent for a kept task. */
   methods?: MethodResult[];
-  /** Our cells carried over from an earlier page (keep=), by method label; the published cells are redrawn. */
+  /**
+   * Our cells carried over from an earlier page, by method label: the whole table of a kept task
+   * (keep=TASK), or single rows of an evaluated one (keep=TASK:METHOD). The published cells are redrawn.
+   */
   kept?: ReadonlyMap<string, readonly string[]>;
   /** The learning-curve figure beside the page, linked under the table. */
   figure?: string;
@@ -88,7 +91,9 @@ function taskSection(task: MethodsTask, published: PublishedMethods): string[] {
   const lines = [`### ${task.task} (${MEASURE_HEADING[task.measure]})`, '', `| ${HEADER.join(' | ')} |`, `|${HEADER.map(() => '---').join('|')}|`];
   for (const method of METHODS) {
     const result = task.methods?.find((entry) => entry.id === method.id);
-    const ours = task.kept ? [...(task.kept.get(method.label) ?? ['not run', 'not run', '—', '—', '—'])] : result ? ourCells(result, task.measure) : ['not run', 'not run', '—', '—', '—'];
+    // Kept cells (a whole kept table, or one kept row of an evaluated one) win over evaluated ones.
+    const keptCells = task.kept?.get(method.label);
+    const ours = keptCells ? [...keptCells] : result ? ourCells(result, task.measure) : ['not run', 'not run', '—', '—', '—'];
     lines.push(`| ${method.label} | ${ours.join(' | ')} | ${published.methods[method.id].tasks[task.task] ?? '—'} |`);
   }
   if (task.figure) lines.push('', `![${task.task}: in-run evaluation ${MEASURE_HEADING[task.measure]} against env steps, mean over seeds with their min–max](${task.figure})`);
@@ -98,13 +103,14 @@ function taskSection(task: MethodsTask, published: PublishedMethods): string[] {
 export function formatMethodsTable(tasks: readonly MethodsTask[], published: PublishedMethods, options: MethodsPageOptions): string {
   const lines = ['Fine-tuning methods side by side, one table per task (`npm run results -- compare=methods`, `npm run reproduce -- methods`).', ''];
   for (const task of tasks) lines.push(...taskSection(task, published), '');
-  const kept = tasks.filter((task) => task.kept).map((task) => task.task);
+  const kept = tasks.filter((task) => task.kept && !task.methods).map((task) => task.task);
+  const keptRows = tasks.filter((task) => task.kept && task.methods).flatMap((task) => [...task.kept!.keys()].map((label) => `${task.task} ${label}`));
   const sources = METHODS.filter((method) => Object.keys(published.methods[method.id].tasks).length > 0)
     .map((method) => `${method.label}: ${published.methods[method.id].source}`);
   lines.push(
     `Ours: the success rate, or the mean return for a task without a success rule, of the deterministic policy (the Gaussian policy's mean action, the flow policy's ODE chain, the diffusion policy's DDPM mean chain) on the same ${options.episodes} fresh evaluation episodes (reset seeds from ${options.seed}) for every checkpoint: the BC checkpoint a method starts from, and each training seed's final checkpoint, as mean ± std over seeds (sample std). Env steps and wall-clock per run are its metrics.jsonl's last record; env steps/s is a run's env steps over its wall-clock; each as the mean over seeds (min–max). The figures plot each run's in-run evaluation (its own eval_episodes on fixed seeds, noisier than the table) against env steps, interpolated onto the env steps every seed reached: the line is the mean over seeds, the area their min–max.`,
     '',
-    `Wall-clock: ${options.wallNote ? options.wallNote : 'as each run logged it; what else ran on the machine meanwhile was not said (wall_note= says it), so it is no measure of a method alone.'}${kept.length > 0 ? ` The ${kept.join(' and ')} table${kept.length > 1 ? 's are' : ' is'} carried over from an earlier run of this page.` : ''}`,
+    `Wall-clock: ${options.wallNote ? options.wallNote : 'as each run logged it; what else ran on the machine meanwhile was not said (wall_note= says it), so it is no measure of a method alone.'}${kept.length > 0 ? ` The ${kept.join(' and ')} table${kept.length > 1 ? 's are' : ' is'} carried over from an earlier run of this page.` : ''}${keptRows.length > 0 ? ` The ${keptRows.join(', ')} row${keptRows.length > 1 ? 's are' : ' is'} carried over from an earlier run of this page, with the cells it had there.` : ''}`,
     '',
     `Published: ${sources.join('; ')}. ${published.unsourced}.`,
   );

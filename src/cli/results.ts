@@ -50,7 +50,7 @@ const SPEC = {
     kind: 'enum', values: ['none', 'recipe', 'locomotion', 'methods'], default: 'none',
     doc: 'recipe: BC → PPO against BC → stage 2 → PPO per task and seed; locomotion: Gaussian PPO from scratch (<task>-gaussian-s<seed>), BC → flow PPO (<task>-ppo-s<seed> from <task>-bc.flowtune) and diffusion BC → DPPO (<task>-dppo-s<seed> from <task>-diffusion-bc.flowtune) beside the published figures; methods: every fine-tuning method of src/cli/methods.ts per task (Gaussian PPO, Flow-SDE, ReinFlow, DPPO, ShortCut BC → ReinFlow), with a learning-curve figure per task',
   },
-  keep: { kind: 'string', default: '', doc: 'compare=locomotion or methods: comma-separated tasks whose rows are carried over from the existing out= table instead of evaluated (their run folders need not exist)' },
+  keep: { kind: 'string', default: '', doc: 'compare=locomotion or methods: comma-separated tasks whose rows are carried over from the existing out= table instead of evaluated (their run folders need not exist); with methods also TASK:METHOD, one method\'s row of an evaluated task (e.g. walker2d:gaussian)' },
   wall_note: { kind: 'string', default: '', doc: 'compare=locomotion or methods: what shared the machine while the runs trained, printed under the table beside the wall-clock' },
 } as const;
 
