@@ -132,7 +132,8 @@ loco_arch="policy.horizon=4 policy.n_action_steps=4 policy.n_obs_steps=1 policy.
 # A diffusion policy over DPPO's 20 DDPM steps (DESIGN.md §17), from the same data and widths as the flow BC beside it.
 diffusion_bc="policy.kind=diffusion policy.denoise_steps=20 policy.denoised_clamp=1"
 # ReinFlow's per-task settings (its cfg/gym/finetune/<task>-v2/ft_ppo_reflow_mlp.yaml); the preset holds hopper's.
-# Walker2d's lr is 10× hopper's and its critic warms up for 5 iterations first (here 5 of ours, 40k env steps).
+# Walker2d's critic lr is 10× hopper's and warms up for 5 iterations first (here 5 of ours, 40k env steps); its actor
+# keeps the preset's step, since ReinFlow's walker2d actor lr over whole-rollout epochs left the clip nearly idle here.
 # The medium policy's in-run return: D4RL's hopper-medium policy returns about 1400-1500 (ReinFlow's BC
 # start 1432), its walker2d-medium one about 2700-3000 (ReinFlow's 2740).
 declare -A medium_return=([hopper]=1450 [walker2d]=2740)
@@ -141,7 +142,7 @@ declare -A medium_return=([hopper]=1450 [walker2d]=2740)
 # data return about their policy's level; at 0.25σ they return about 2640 on 20k transitions. Hopper's rows were
 # made at its own σ.
 declare -A medium_std_scale=([hopper]=1 [walker2d]=0.25)
-declare -A loco_lr=([hopper]="" [walker2d]="actor_lr=4e-4 critic_lr=4e-3 ppo.critic_warmup_steps=40000 ppo.minibatch_size=2048")
+declare -A loco_lr=([hopper]="" [walker2d]="critic_lr=4e-3 ppo.critic_warmup_steps=40000")
 
 # Gaussian PPO from scratch; seed 0 is the expert the medium data comes from: it evaluates and saves every 10 iterations.
 loco_gaussian() {

@@ -26,11 +26,11 @@ describe('the methods registry', () => {
     ]);
   });
 
-  it('gives each row\'s methods their training command: Gym presets on locomotion, ManiSkill ones on pick-cube, the walker2d lr on both flow fine-tunes', () => {
+  it('gives each row\'s methods their training command: Gym presets on locomotion, ManiSkill ones on pick-cube, the walker2d critic on both flow fine-tunes', () => {
     expect(command('hopper', false, 'gaussian')).toBe('task=hopper preset=gaussian-ppo seed=1 out=runs/reproduce/hopper-gaussian-s1 overwrite=true');
     expect(command('hopper', false, 'flowsde')).toBe('task=hopper ckpt=public/checkpoints/hopper-bc.flowtune preset=locomotion-flowsde seed=1 out=runs/reproduce/hopper-flowsde-s1 overwrite=true');
-    expect(command('walker2d', false, 'flowsde')).toBe('task=walker2d ckpt=public/checkpoints/walker2d-bc.flowtune preset=locomotion-flowsde seed=1 out=runs/reproduce/walker2d-flowsde-s1 overwrite=true actor_lr=4e-4 critic_lr=4e-3 ppo.critic_warmup_steps=40000 ppo.minibatch_size=2048');
-    expect(command('walker2d', false, 'reinflow')).toBe('task=walker2d ckpt=public/checkpoints/walker2d-bc.flowtune preset=locomotion-reinflow seed=1 out=runs/reproduce/walker2d-ppo-s1 overwrite=true actor_lr=4e-4 critic_lr=4e-3 ppo.critic_warmup_steps=40000 ppo.minibatch_size=2048');
+    expect(command('walker2d', false, 'flowsde')).toBe('task=walker2d ckpt=public/checkpoints/walker2d-bc.flowtune preset=locomotion-flowsde seed=1 out=runs/reproduce/walker2d-flowsde-s1 overwrite=true critic_lr=4e-3 ppo.critic_warmup_steps=40000');
+    expect(command('walker2d', false, 'reinflow')).toBe('task=walker2d ckpt=public/checkpoints/walker2d-bc.flowtune preset=locomotion-reinflow seed=1 out=runs/reproduce/walker2d-ppo-s1 overwrite=true critic_lr=4e-3 ppo.critic_warmup_steps=40000');
     expect(command('walker2d', false, 'dppo')).toBe('task=walker2d ckpt=public/checkpoints/walker2d-diffusion-bc.flowtune preset=dppo seed=1 out=runs/reproduce/walker2d-dppo-s1 overwrite=true');
     expect(command('walker2d', false, 'shortcut')).toMatch(/^n\/a: seed 003 runs ShortCut BC → ReinFlow on its manipulation task/);
     // Flow-SDE on pick-cube is the run-config defaults (πRL's), as `npm run reproduce -- ppo` trains it.

@@ -115,12 +115,12 @@ export const PRESETS = {
     ],
   },
   'locomotion-reinflow': {
-    doc: 'ReinFlow\'s Gym locomotion fine-tune (hopper\'s lr; walker2d\'s adds actor_lr=4e-4 critic_lr=4e-3 ppo.critic_warmup_steps=40000 ppo.minibatch_size=2048): σ ∈ [0.10, 0.24], K = 4, clip 0.01, entropy 0.03, running reward scaling; actor 2e-4 over 5 epochs of 4 minibatches of 512.',
+    doc: 'ReinFlow\'s Gym locomotion fine-tune (hopper\'s lr; walker2d\'s adds ReinFlow\'s walker2d critic: critic_lr=4e-3 ppo.critic_warmup_steps=40000): σ ∈ [0.10, 0.24], K = 4, clip 0.01, entropy 0.03, running reward scaling; actor 2e-4 over 5 epochs of 4 minibatches of 512.',
     category: 'general',
     overrides: LOCOMOTION_REINFLOW,
   },
   'locomotion-flowsde': {
-    doc: 'Flow-SDE (πRL, reference 004: hybrid, a = 0.5) at locomotion-reinflow\'s rollout size, budget, lr, epochs and clip; only the exploration noise differs (walker2d adds the same lr keys).',
+    doc: 'Flow-SDE (πRL, reference 004: hybrid, a = 0.5) at locomotion-reinflow\'s rollout size, budget, lr, epochs and clip; only the exploration noise differs (walker2d adds the same critic keys).',
     category: 'general',
     overrides: LOCOMOTION_FLOWSDE,
   },
