@@ -176,8 +176,9 @@ if [[ "$stage" == locomotion ]]; then
       npm run --silent train -- task="$task" ckpt="$ckpt/$task-bc.flowtune" preset=locomotion-reinflow seed="$seed" \
         out="$work/$task-ppo-s$seed" overwrite=true ${loco_lr[$task]}
     done
-    # Seed 0's 1M-step checkpoint. The shipped hopper-ppo.flowtune is instead seed 1 resumed toward 3M env steps
-    # (resume=true total_env_steps=3000000) and picked by 100-episode evaluations, as README's Locomotion section says.
+    # Seed 0's 1M-step checkpoint. The shipped hopper-ppo.flowtune and walker2d-ppo.flowtune are instead seeds 1 and 0
+    # resumed toward 3M env steps (resume=true total_env_steps=3000000) and picked by 100-episode evaluations, as
+    # README's Locomotion section says.
     cp "$work/$task-ppo-s0/checkpoints/final.flowtune" "$ckpt/$task-ppo.flowtune"
     # DPPO (DESIGN.md §17): the same dataset, widths and chunks, an ε net over DPPO's 20 DDPM steps.
     loco_bc "$task" "$ckpt/$task-diffusion-bc.flowtune" $diffusion_bc

@@ -71,10 +71,10 @@ describe('shipped checkpoints', () => {
     });
   }
 
-  // Flow PPO from the BC checkpoints above (preset locomotion-reinflow; hopper: seed 1 at 1.88M env steps of a 3M-step run, walker2d: seed 0 with its own lr).
+  // Flow PPO from the BC checkpoints above (preset locomotion-reinflow; hopper: seed 1 at 1.88M env steps of a 3M-step run, walker2d: seed 0 at 1.72M of one, with ReinFlow's walker2d critic).
   const LOCOMOTION_PPO = [
     { task: 'hopper', envSteps: 1_879_023 },
-    { task: 'walker2d', envSteps: 1_004_214 },
+    { task: 'walker2d', envSteps: 1_716_940 },
   ] as const;
   for (const { task, envSteps } of LOCOMOTION_PPO) {
     it(`${task}-ppo.flowtune, flow PPO from ${task}-bc.flowtune, decodes for ${task} after its ${envSteps} env steps`, () => {
