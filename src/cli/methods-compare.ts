@@ -69,7 +69,7 @@ function measureOf(measured: Measured, measure: Measure): number {
 /** A row's methods kept from the page (keep=TASK:METHOD): our cells by method label. */
 type KeptRows = ReadonlyMap<MethodId, readonly string[]>;
 
-/** One row evaluated: its methods' results, and their seeds' curves for the figure and its curves file. */
+/** One row evaluated (args.out: the page it goes to): its methods' results, and their seeds' curves for the figure and its curves file. */
 async function rowResults(args: MethodsArgs, row: string, seeds: readonly number[], keptRows: KeptRows, makeEvaluator: typeof evaluator): Promise<{ task: MethodsTask; curves: MethodCurves[]; rowCurves: RowCurves }> {
   const hasSuccess = taskHasSuccess(taskOfRow(row));
   const measure: Measure = hasSuccess ? 'success' : 'return';
@@ -88,7 +88,7 @@ async function rowResults(args: MethodsArgs, row: string, seeds: readonly number
     const keptCells = keptRows.get(method.id);
     if (keptCells) {
       kept.set(method.label, keptCells);
-      const keptCurves = readKeptCurves(path.dirname(args.out || METHODS_PAGE), row, method.id);
+      const keptCurves = readKeptCurves(path.dirname(args.out), row, method.id);
       if (keptCurves) rowCurves[method.id] = keptCurves;
       curves.push({ label: method.label, curves: keptCurves ?? [], missing: 'carried over, its curves not kept' });
       continue;
@@ -133,7 +133,7 @@ function keptRowsOf(keep: string, rows: readonly string[], out: string): { tasks
       if (!method) throw new UsageError('keep', `${entry}: no method '${id}'; the methods are ${METHODS.map((candidate) => candidate.id).join(', ')}`);
       if (!rows.includes(row)) throw new UsageError('keep', `${entry} keeps one row of ${row}, which tasks= does not evaluate; keep=${row} keeps its whole table`);
       const cells = keptMethodSection(page, row)?.kept?.get(method.label);
-      if (!cells || cells[1] === 'not run' || cells[1] === undefined) throw new UsageError('keep', `${out} has no ${row} ${method.label} results to keep`);
+      if (!cells || cells[1] === 'not run') throw new UsageError('keep', `${out} has no ${row} ${method.label} results to keep`);
       if (!kept.has(row)) kept.set(row, new Map());
       kept.get(row)!.set(method.id, cells);
     }
