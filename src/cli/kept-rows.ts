@@ -17,12 +17,17 @@ export function keptFromTable<T>(args: { keep: string; out: string }, evaluated:
   if (tasks.length === 0) return kept;
   const both = tasks.find((task) => evaluated.includes(task));
   if (both) throw new UsageError('keep', `${both} is both evaluated (tasks=) and kept (keep=); name it in one of them`);
-  if (!args.out || !existsSync(args.out)) throw new UsageError('keep', `keep= carries rows over from the out= table, and ${args.out || 'no out='} is not there`);
-  const table = readFileSync(args.out, 'utf8');
+  const table = keptPage(args.out);
   for (const task of tasks) {
     const cells = extract(table, task);
     if (cells === undefined) throw new UsageError('keep', `${args.out} has no ${task} row to keep`);
     kept.set(task, cells);
   }
   return kept;
+}
+
+/** The out= table that keep= carries cells over from, refused in one sentence when there is none. */
+export function keptPage(out: string): string {
+  if (!out || !existsSync(out)) throw new UsageError('keep', `keep= carries rows over from the out= table, and ${out || 'no out='} is not there`);
+  return readFileSync(out, 'utf8');
 }

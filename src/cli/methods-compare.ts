@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { MetricRecord } from '../core/metrics';
 import { taskHasSuccess } from '../core/rl/evaluate';
-import { keptFromTable } from './kept-rows';
+import { keptFromTable, keptPage } from './kept-rows';
 import { UsageError } from './cli-args';
 import { METHODS, methodOnRow, runName, signatureMismatch, startFileName, type Method, type MethodId, type RunSignature } from './methods';
 import { curvesFileName, curvesJson, readKeptCurves, seedCurve, type MethodSeedCurve, type RowCurves } from './methods-curves';
@@ -125,8 +125,7 @@ function keptRowsOf(keep: string, rows: readonly string[], out: string): { tasks
   const single = entries.filter((entry) => entry.includes(':'));
   const kept = new Map<string, Map<MethodId, readonly string[]>>();
   if (single.length > 0) {
-    if (!existsSync(out)) throw new UsageError('keep', `keep= carries rows over from the out= table, and ${out} is not there`);
-    const page = readFileSync(out, 'utf8');
+    const page = keptPage(out);
     for (const entry of single) {
       const [row, id] = entry.split(':');
       const method = METHODS.find((candidate) => candidate.id === id);
