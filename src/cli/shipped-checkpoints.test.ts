@@ -113,6 +113,7 @@ describe('shipped checkpoints', () => {
     withShipped('pick-cube-diffusion-bc.flowtune', 'pick-cube', (metadata) => {
       expect(metadata.stage).toBe('bc');
       expect(metadata.architecture.kind).toBe('diffusion');
+      expect(metadata.architecture.prediction).toBe('epsilon');
       expect(metadata.architecture.denoise_steps).toBe(20);
       expect(metadata.eval.episodes).toBe(100);
       expect(metadata.eval.success_rate).toBeGreaterThan(0.2);
