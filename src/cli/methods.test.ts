@@ -35,7 +35,7 @@ describe('the methods registry', () => {
     expect(command('walker2d', false, 'shortcut')).toMatch(/^n\/a: seed 003 runs ShortCut BC → ReinFlow on its manipulation task/);
     // Flow-SDE on pick-cube is the run-config defaults (πRL's), as `npm run reproduce -- ppo` trains it.
     expect(command('pick-cube', true, 'flowsde')).toBe('task=pick-cube ckpt=public/checkpoints/pick-cube-bc.flowtune seed=1 out=runs/reproduce/pick-cube-flowsde-s1 overwrite=true');
-    expect(command('pick-cube', true, 'reinflow')).toBe('task=pick-cube ckpt=public/checkpoints/pick-cube-bc.flowtune preset=reinflow-baseline seed=1 out=runs/reproduce/pick-cube-reinflow-s1 overwrite=true');
+    expect(command('pick-cube', true, 'reinflow')).toBe('task=pick-cube ckpt=public/checkpoints/pick-cube-bc.flowtune preset=reinflow-baseline seed=1 out=runs/reproduce/pick-cube-reinflow-s1 overwrite=true policy.denoise_steps=4');
     expect(command('pick-cube', true, 'dppo')).toBe('task=pick-cube ckpt=public/checkpoints/pick-cube-diffusion-bc.flowtune preset=dppo-manipulation seed=1 out=runs/reproduce/pick-cube-dppo-s1 overwrite=true');
     expect(command('pick-cube', true, 'shortcut')).toBe('task=pick-cube ckpt=public/checkpoints/pick-cube-shortcut-bc.flowtune preset=reinflow-baseline seed=1 out=runs/reproduce/pick-cube-shortcut-ppo-s1 overwrite=true');
     expect(command('pick-cube-rgb', true, 'shortcut')).toBe('task=pick-cube ckpt=public/checkpoints/pick-cube-rgb-shortcut-bc.flowtune preset=reinflow-pickcube-rgb seed=1 out=runs/reproduce/pick-cube-rgb-shortcut-ppo-s1 overwrite=true');

@@ -9,7 +9,7 @@
  * that see the camera or the point cloud. A method whose policy family cannot read a row's
  * observation is not applicable there, and says why.
  */
-import { applyOverrides, defaultConfig, listConfigProblems, PRESETS, type PresetName } from '../core/config';
+import { applyOverrides, CONFIG_FIELDS, defaultConfig, listConfigProblems, PRESETS, type PresetName } from '../core/config';
 import { ROW_VARIANTS, rowVariant, taskOfRow } from './task-row';
 
 export type MethodId = 'gaussian' | 'flowsde' | 'reinflow' | 'dppo' | 'shortcut';
@@ -48,6 +48,13 @@ const ROW_FLOW_KEYS: Readonly<Record<string, readonly string[]>> = {
   walker2d: ['critic_lr=4e-3', 'ppo.critic_warmup_steps=40000'],
 };
 
+/**
+ * The manipulation rows' flow BC samples at the default K; reinflow-baseline's K = 8 is seed 003's ShortCut chain. Its
+ * learned-noise fine-tune keeps the BC's K: the K = 4 pick-cube BC sampled at K = 8 succeeds in 11 of 30 episodes where
+ * it succeeds in about half at K = 4, and the fine-tune from there lost the rest of its grasps.
+ */
+const BC_CHAIN_KEYS: readonly string[] = [`policy.denoise_steps=${CONFIG_FIELDS['policy.denoise_steps'].default}`];
+
 /** How a row's method trains: its preset (none: the run-config defaults) and the keys after it. */
 export interface MethodRecipe {
   readonly preset?: PresetName;
@@ -76,7 +83,7 @@ function recipeOf(row: string, hasSuccess: boolean, id: MethodId): MethodRecipe 
   switch (id) {
     case 'gaussian': return { preset: 'gaussian-ppo', keys: observationKeys(row) };
     case 'flowsde': return hasSuccess ? { keys: [] } : { preset: 'locomotion-flowsde', keys: flowKeys };
-    case 'reinflow': return hasSuccess ? { preset: 'reinflow-baseline', keys: [] } : { preset: 'locomotion-reinflow', keys: flowKeys };
+    case 'reinflow': return hasSuccess ? { preset: 'reinflow-baseline', keys: BC_CHAIN_KEYS } : { preset: 'locomotion-reinflow', keys: flowKeys };
     case 'dppo': return { preset: hasSuccess ? 'dppo-manipulation' : 'dppo', keys: [] };
     case 'shortcut': return hasSuccess ? { preset: camera ? 'reinflow-pickcube-rgb' : 'reinflow-baseline', keys: [] } : SHORTCUT_NOT_GYM;
   }

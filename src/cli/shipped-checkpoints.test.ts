@@ -5,6 +5,9 @@ import { useNodeBackend } from './node-backend';
 import { decodeGaussianCheckpoint } from '../core/gaussian/gaussian-checkpoint';
 import { parseCheckpointFile } from '../core/checkpoint/checkpoint-file';
 import { loadBundle } from '../core/checkpoint/fixtures/decode-bytes';
+import { applyOverrides, defaultConfig, runOverrides, samplingChainNote } from '../core/config';
+import { checkpointRunConfig } from '../core/run/checkpoint-run-config';
+import { methodOnRow } from './methods';
 
 /** The files `npm run reproduce` writes into public/checkpoints, which the studio and the README rely on. */
 const SHIPPED = [
@@ -117,6 +120,18 @@ describe('shipped checkpoints', () => {
       expect(metadata.architecture.denoise_steps).toBe(20);
       expect(metadata.eval.episodes).toBe(100);
       expect(metadata.eval.success_rate).toBeGreaterThan(0.2);
+    });
+  });
+
+  // reinflow-baseline's K = 8 is seed 003's ShortCut chain; the methods table's learned-noise row keeps the flow BC's own.
+  it('the methods table fine-tunes pick-cube-bc.flowtune with learned noise at the K it was trained and measured at', () => {
+    withShipped('pick-cube-bc.flowtune', 'pick-cube', (metadata) => {
+      const onRow = methodOnRow('pick-cube', true, 'reinflow');
+      if (!('recipe' in onRow) || onRow.recipe.preset === undefined) throw new Error('pick-cube\'s learned-noise row has no preset recipe');
+      const implied = checkpointRunConfig(applyOverrides(defaultConfig(), ['task=pick-cube']), metadata);
+      expect(samplingChainNote(implied, runOverrides(onRow.recipe.preset, onRow.recipe.keys))).toBeUndefined();
+      // The preset alone would sample it at another K.
+      expect(samplingChainNote(implied, runOverrides(onRow.recipe.preset, []))).toMatch(/^policy\.denoise_steps=8 \(from preset reinflow-baseline\)/);
     });
   });
 
