@@ -5,8 +5,8 @@ import { useNodeBackend } from './node-backend';
 import { decodeGaussianCheckpoint } from '../core/gaussian/gaussian-checkpoint';
 import { parseCheckpointFile } from '../core/checkpoint/checkpoint-file';
 import { loadBundle } from '../core/checkpoint/fixtures/decode-bytes';
-import { applyOverrides, defaultConfig, runOverrides, samplingChainNote } from '../core/config';
-import { checkpointRunConfig } from '../core/run/checkpoint-run-config';
+import { applyOverrides, defaultConfig, runOverrides } from '../core/config';
+import { runConfigForCheckpoint } from '../core/run/checkpoint-run-config';
 import { methodOnRow } from './methods';
 
 /** The files `npm run reproduce` writes into public/checkpoints, which the studio and the README rely on. */
@@ -128,10 +128,11 @@ describe('shipped checkpoints', () => {
     withShipped('pick-cube-bc.flowtune', 'pick-cube', (metadata) => {
       const onRow = methodOnRow('pick-cube', true, 'reinflow');
       if (!('recipe' in onRow) || onRow.recipe.preset === undefined) throw new Error('pick-cube\'s learned-noise row has no preset recipe');
-      const implied = checkpointRunConfig(applyOverrides(defaultConfig(), ['task=pick-cube']), metadata);
-      expect(samplingChainNote(implied, runOverrides(onRow.recipe.preset, onRow.recipe.keys))).toBeUndefined();
-      // The preset alone would sample it at another K.
-      expect(samplingChainNote(implied, runOverrides(onRow.recipe.preset, []))).toMatch(/^policy\.denoise_steps=8 \(from preset reinflow-baseline\)/);
+      const base = applyOverrides(defaultConfig(), ['task=pick-cube']);
+      const run = runConfigForCheckpoint(base, metadata, runOverrides(onRow.recipe.preset, onRow.recipe.keys));
+      expect(run.policy.denoise_steps).toBe(metadata.architecture.denoise_steps);
+      // The preset alone would sample it at seed 003's K = 8.
+      expect(runConfigForCheckpoint(base, metadata, runOverrides(onRow.recipe.preset, [])).policy.denoise_steps).toBe(8);
     });
   });
 

@@ -68,10 +68,9 @@ async function main(): Promise<void> {
   warnUnusedPeerKeys(ckpt, args);
   await prepareRuntime();
   // Checked before the run folder is touched, so a contradicting override leaves nothing behind.
-  const loaded = ckpt ? openCheckpointFile(ckpt, parsed.config, parsed, args) : { checkpoint: undefined, config: validateConfig(parsed.config), notes: [] };
+  const loaded = ckpt ? openCheckpointFile(ckpt, parsed.config, parsed, args) : { checkpoint: undefined, config: validateConfig(parsed.config) };
   const { config } = loaded;
   if (!loaded.checkpoint) console.error(`starting from a fresh ${freshPolicyName(config)} policy (no ckpt=)`);
-  for (const note of loaded.notes) console.error(`warning: ${note}`);
   printConfigWarnings(config, parsed.userOverrides, CLI_TRAIN_HOST);
   // A resumed run under auto goes back to the backend it was saved on (backend.txt), so it continues bit-exact.
   const savedOn = plan.kind === 'resume' && args.backend === 'auto' ? readRunFolderBackend(runDir, NODE_BACKENDS) : undefined;

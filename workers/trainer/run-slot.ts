@@ -49,7 +49,7 @@ export class RunSlot {
       openEnv: (envConfig, purpose) => envs.open(envConfig, purpose, config), recordEpisodes: true, pauseGate: this.parts.pauseGate,
     });
     this.opened = opened;
-    for (const note of opened.notes) emit({ type: 'error', name: 'ResumeNote', message: note });
+    for (const note of opened.notes) emit({ type: 'error', name: 'RunNote', message: note });
     listings.open(opened.run, restored?.listing);
     this.store = new StudioRunStore(opened.run, this.parts.autosaves, listings, emit, () => this.opened === opened);
     this.store.savedIteration = restored?.summary.iteration;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from './access';
 import { applyOverrides } from './overrides';
-import { assertNoCheckpointConflicts, checkpointConflicts, describeCheckpointConflict, samplingChainNote } from './checkpoint-conflicts';
+import { assertNoCheckpointConflicts, checkpointConflicts, describeCheckpointConflict } from './checkpoint-conflicts';
 import { runOverrides } from './run-overrides';
 
 /** What a lift checkpoint pretrained with [128, 128, 128] implies (its control named, as runConfigForCheckpoint decides it). */
@@ -80,23 +80,5 @@ describe('checkpointConflicts', () => {
     // The caller's own override of the same key is theirs, not the preset's.
     const [own] = checkpointConflicts(CHECKPOINT, runOverrides('tiny', ['policy.hidden=64']));
     expect(own).toMatchObject({ override: 'policy.hidden=64', preset: undefined });
-  });
-});
-
-describe('samplingChainNote', () => {
-  // CHECKPOINT is a flow checkpoint at the default K = 4.
-  it('names the run\'s K, where it came from, and the checkpoint\'s K', () => {
-    expect(samplingChainNote(CHECKPOINT, runOverrides('reinflow-baseline', []))).toBe(
-      'policy.denoise_steps=8 (from preset reinflow-baseline) samples a checkpoint trained and evaluated at policy.denoise_steps=4: '
-      + 'the run starts from a different policy than the one that was measured; add policy.denoise_steps=4 to fine-tune the chain it learned');
-    expect(samplingChainNote(CHECKPOINT, ['policy.denoise_steps=2'])).toMatch(/^policy\.denoise_steps=2 samples a checkpoint trained and evaluated at policy\.denoise_steps=4:/);
-  });
-
-  it('says nothing when the final K is the checkpoint\'s, when no K is given, or for a diffusion checkpoint', () => {
-    expect(samplingChainNote(CHECKPOINT, runOverrides('reinflow-baseline', ['policy.denoise_steps=4']))).toBeUndefined();
-    expect(samplingChainNote(CHECKPOINT, ['num_envs=4'])).toBeUndefined();
-    // A diffusion checkpoint's T is a shape key: another T is a conflict (an error), not a note.
-    const diffusion = applyOverrides(CHECKPOINT, ['policy.kind=diffusion', 'policy.denoise_steps=20']);
-    expect(samplingChainNote(diffusion, ['policy.denoise_steps=10'])).toBeUndefined();
   });
 });

@@ -64,16 +64,6 @@ export interface CheckpointConflict {
   readonly preset?: string;
 }
 
-/** Each key's last override (later ones win, as when they are applied) and its index among the run's overrides. */
-function lastOverrides(run: RunOverrides): Map<ConfigKey, { text: string; index: number }> {
-  const last = new Map<ConfigKey, { text: string; index: number }>();
-  run.overrides.forEach((override, index) => {
-    const { key, text } = parseOverride(override);
-    last.set(key, { text, index });
-  });
-  return last;
-}
-
 /**
  * Every shape key whose final overridden value differs from `checkpoint`, the config the
  * checkpoint implies. Later overrides win, as when they are applied, so a user override
@@ -81,7 +71,11 @@ function lastOverrides(run: RunOverrides): Map<ConfigKey, { text: string; index:
  */
 export function checkpointConflicts(checkpoint: RunConfig, overrides: readonly string[] | RunOverrides): CheckpointConflict[] {
   const run = asRunOverrides(overrides);
-  const last = lastOverrides(run);
+  const last = new Map<ConfigKey, { text: string; index: number }>();
+  run.overrides.forEach((override, index) => {
+    const { key, text } = parseOverride(override);
+    last.set(key, { text, index });
+  });
   const conflicts: CheckpointConflict[] = [];
   for (const key of CHECKPOINT_SHAPE_KEYS) {
     const given = last.get(key);
@@ -108,23 +102,4 @@ export function describeCheckpointConflict(conflict: CheckpointConflict): string
 export function assertNoCheckpointConflicts(checkpoint: RunConfig, overrides: readonly string[] | RunOverrides): void {
   const [first] = checkpointConflicts(checkpoint, overrides);
   if (first) throw new ConfigError(first.key, describeCheckpointConflict(first));
-}
-
-/**
- * A sentence when the run samples a flow checkpoint with another K than the one it was trained and
- * evaluated at, or undefined. Not a conflict: a flow net integrates with any K. But a BC's skill is
- * measured at its own K, and a fine-tune at another one starts from a different policy (a K = 4
- * pick-cube BC at K = 8 fails most grasps, and its fine-tune never recovers them).
- */
-export function samplingChainNote(checkpoint: RunConfig, overrides: readonly string[] | RunOverrides): string | undefined {
-  if (checkpoint.policy.kind !== 'flow') return undefined;
-  const run = asRunOverrides(overrides);
-  const given = lastOverrides(run).get('policy.denoise_steps');
-  if (given === undefined) return undefined;
-  const wanted = parseFieldValue('policy.denoise_steps', given.text);
-  const has = checkpoint.policy.denoise_steps;
-  if (wanted === has) return undefined;
-  const source = given.index < run.presetOverrides.length ? ` (from preset ${run.preset})` : '';
-  return `policy.denoise_steps=${wanted}${source} samples a checkpoint trained and evaluated at policy.denoise_steps=${has}: `
-    + `the run starts from a different policy than the one that was measured; add policy.denoise_steps=${has} to fine-tune the chain it learned`;
 }

@@ -8,14 +8,14 @@
  */
 import { decodeCheckpoint, type ExpectedEnvShapes } from '../checkpoint/checkpoint-open';
 import { parseCheckpointFile, type CheckpointFile, type CheckpointFiles } from '../checkpoint/checkpoint-file';
-import { samplingChainNote, type RunConfig, type RunOverrides } from '../config';
+import type { RunConfig, RunOverrides } from '../config';
 import { checkTaskVersion } from '../checkpoint/metadata';
 import { configActionDim } from '../envs/task-controls';
 import { getTask } from '../envs/task-registry';
 import { encoderForObsType } from '../policy/options';
 import { configObservationSpec } from './run-env-config';
 import { decodeGaussianCheckpoint } from '../gaussian/gaussian-checkpoint';
-import { checkpointRunConfig, runConfigForCheckpoint } from './checkpoint-run-config';
+import { runConfigForCheckpoint } from './checkpoint-run-config';
 import type { FamilyCheckpoint } from './family-checkpoint';
 
 /** What the env of a run under `config` gives and takes: observation kind, frame size and action size, and its images. */
@@ -41,8 +41,6 @@ export interface OpenedCheckpoint {
   checkpoint: FamilyCheckpoint;
   /** The run config in force: `base`, then what the checkpoint fixes, then the overrides; validated. */
   config: RunConfig;
-  /** Sentences a host shows once: a sound run that may not be the one meant (another K than the checkpoint's). */
-  notes: string[];
 }
 
 /** The file's tensors decoded by its family's decoder for a run under `config`. */
@@ -61,8 +59,7 @@ function decodeFor(file: CheckpointFile, config: RunConfig): FamilyCheckpoint {
 export function openCheckpoint(files: CheckpointFiles | CheckpointFile, base: RunConfig, overrides: readonly string[] | RunOverrides = []): OpenedCheckpoint {
   const file = 'checked' in files ? files : parseCheckpointFile(files, { expectedTask: base.task });
   const config = runConfigForCheckpoint(base, file.metadata, overrides);
-  const chainNote = samplingChainNote(checkpointRunConfig(base, file.metadata), overrides);
-  return { checkpoint: decodeFor(file, config), config, notes: chainNote ? [chainNote] : [] };
+  return { checkpoint: decodeFor(file, config), config };
 }
 
 /** A checkpoint a run wrote itself (an autosave, the point a rollback returns to), decoded for that run's config. */

@@ -6,6 +6,7 @@
 import type { RunConfig } from '../config/run-config';
 import type { BatchEnv } from '../envs/batch-env';
 import type { FamilyCheckpoint } from './family-checkpoint';
+import { chainLengthNote } from './chain-length-note';
 import { familyOf } from './families';
 import { gatedEnv } from './gated-env';
 import { decodeResumeState } from './resume-codec';
@@ -18,7 +19,7 @@ export interface OpenedRun {
   run: Run;
   /** The evaluation envs, when the config evaluates. */
   evalEnv?: BatchEnv;
-  /** Sentences a host shows once, e.g. why a resume is not exact. */
+  /** Sentences a host shows once: why a resume is not exact, or a fine-tune at another K than its checkpoint's. */
   notes: string[];
   /** Disposes the run, its policy and its envs. */
   close(): Promise<void>;
@@ -62,7 +63,8 @@ export async function openRun(config: RunConfig, checkpoint: FamilyCheckpoint | 
     const built = await family.learner(config, env, checkpoint);
     learner = built.learner;
     run = new Run({ learner, env, evalEnv, config, clock: ports.clock, beforeMinibatch: gate ? () => gate('minibatch') : undefined, savesMidIteration: gate !== undefined });
-    const notes = [...built.notes];
+    const chainNote = chainLengthNote(config, checkpoint);
+    const notes = [...built.notes, ...(chainNote ? [chainNote] : [])];
     if (checkpoint?.progress) {
       const note = await run.restore(checkpoint.progress, resume);
       if (note) notes.unshift(note);
