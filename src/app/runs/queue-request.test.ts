@@ -30,7 +30,7 @@ describe('variant overrides', () => {
   });
 
   it('puts the preset doc and the keys in the tooltip', () => {
-    expect(variantTooltip('reinflow-ablation', 'ppo:clip_tight')).toBe('Tighter PPO clip (ε 0.1).\nppo.clip_low=0.1  ppo.clip_high=0.1');
+    expect(variantTooltip('reinflow-ablation', 'ppo:clip_tight')).toBe('Tighter PPO clip (ε 0.005, half the baseline\'s, as seed 003\'s 0.1 is of its 0.2).\nppo.clip_low=0.005  ppo.clip_high=0.005');
     expect(variantTooltip('reinflow-ablation', 'baseline')).toBe("ReinFlow baseline of reference 003.\nthe sweep's baseline, unchanged");
   });
 });

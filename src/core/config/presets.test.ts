@@ -28,6 +28,9 @@ describe('presets', () => {
     // ReinFlow's log-prob scale: a joint chain averaged over (K + 1)·H·A, in every variant.
     for (const name of reinflow) expect(presetConfig(name).noise, name).toMatchObject({ mode: 'joint', logprob_type: 'mean' });
     expect([baseline.actor_lr, baseline.critic_lr, baseline.policy.denoise_steps, baseline.env.steps_per_iteration]).toEqual([3e-5, 1e-4, 8, 128]);
+    // ReinFlow's state-input clip on its mean unit; seed 003's 0.2 is on the summed log-prob, (K + 1)·H·A times the mean.
+    expect([baseline.ppo.clip_low, baseline.ppo.clip_high]).toEqual([0.01, 0.01]);
+    expect([presetConfig('reinflow-clip-tight').ppo.clip_low, presetConfig('reinflow-clip-loose').ppo.clip_high]).toEqual([0.005, 0.015]);
     for (const name of reinflow) {
       if (name === 'reinflow-baseline') continue;
       const changes = diffConfig(baseline, presetConfig(name));

@@ -28,8 +28,8 @@ describe('studio queue plan', () => {
     const items = planQueue({ preset: 'reinflow-ablation', variants: ['ppo:clip_loose', 'ppo:clip_tight'], seeds: [0, 1] }, studio);
     // planSweep's order is the preset's: clip_tight comes before clip_loose there.
     expect(items.map((item) => `${item.variant}/${item.seed}`)).toEqual(['ppo:clip_tight/0', 'ppo:clip_tight/1', 'ppo:clip_loose/0', 'ppo:clip_loose/1']);
-    expect(items[2].config.ppo.clip_low).toBe(0.3);
-    expect(variantOwnOverrides('reinflow-ablation', 'ppo:clip_tight')).toEqual(['ppo.clip_low=0.1', 'ppo.clip_high=0.1']);
+    expect(items[2].config.ppo.clip_low).toBe(0.015);
+    expect(variantOwnOverrides('reinflow-ablation', 'ppo:clip_tight')).toEqual(['ppo.clip_low=0.005', 'ppo.clip_high=0.005']);
     expect(() => planQueue({ preset: 'reinflow-ablation', variants: ['ppo:nope'], seeds: [0] }, studio)).toThrow(/'ppo:nope' is not a variant/);
     expect(() => planQueue({ preset: 'grid', variants: [], seeds: [0] }, studio)).toThrow(/unknown sweep preset 'grid'; known: reinflow-ablation/);
     expect(() => planQueue({ preset: 'reinflow-ablation', variants: ['baseline'], seeds: [1, 1] }, studio)).toThrow(/seeds repeat/);
