@@ -50,8 +50,8 @@ const ROW_FLOW_KEYS: Readonly<Record<string, readonly string[]>> = {
 
 /**
  * The manipulation rows' flow BC samples at the default K; reinflow-baseline's K = 8 is seed 003's ShortCut chain. Its
- * learned-noise fine-tune keeps the BC's K: the K = 4 pick-cube BC sampled at K = 8 succeeds in 11 of 30 episodes where
- * it succeeds in about half at K = 4, and the fine-tune from there lost the rest of its grasps.
+ * learned-noise fine-tune keeps the BC's K, so it starts from the policy that was measured: the K = 4 pick-cube BC
+ * sampled at K = 8 succeeds in 11 of 30 episodes, where it succeeds in about half at K = 4.
  */
 const BC_CHAIN_KEYS: readonly string[] = [`policy.denoise_steps=${CONFIG_FIELDS['policy.denoise_steps'].default}`];
 

@@ -23,7 +23,8 @@ export interface Preset {
  * The log-prob is ReinFlow's: a joint chain's over (K + 1)·H·A (`mean`), with ReinFlow's PPO clip for state inputs,
  * ε = 0.01. Seed 003 states ε = 0.2, but on the chain's summed log-prob; on the mean that ε lets the log-ratio move
  * (K + 1)·H·A times as far (160 times on the pick-cube BC), and seed 0 from that BC fell from 59% to 0% success within
- * 18 iterations (approximate KL 0.004–0.014 an iteration on the mean, where ε = 0.01 gives about 2e-4). At ε = 0.01 the same seed's rollouts held 52–68% over 20 iterations.
+ * 18 iterations (approximate KL 0.004–0.014 an iteration on the mean, where ε = 0.01 gives about 2e-4). At ε = 0.01
+ * the same seed's rollouts held 52–68% over its first 20 iterations.
  * The clip ablations keep seed 003's ratios to its baseline: half (tight) and 1.5 times (loose).
  */
 const REINFLOW_BASELINE: readonly string[] = [

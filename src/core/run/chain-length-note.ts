@@ -1,8 +1,8 @@
 /**
  * Why a fine-tune may not start from the policy that was measured: it samples a flow checkpoint with
  * another K than the one it was trained and evaluated at. Not an error (a flow net integrates with any
- * K), but a BC's skill is measured at its own K: the K = 4 pick-cube BC sampled at K = 8 fails most
- * grasps, and its learned-noise fine-tune from there never won them back.
+ * K), but a BC's skill is measured at its own K: the K = 4 pick-cube BC that succeeds in about half
+ * its episodes succeeds in 11 of 30 when sampled at K = 8.
  */
 import type { RunConfig } from '../config/run-config';
 import type { FamilyCheckpoint } from './family-checkpoint';
