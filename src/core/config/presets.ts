@@ -59,7 +59,7 @@ const LOCOMOTION_REINFLOW: readonly string[] = [
  * size, budget, learning rates, epochs, clip, log-prob unit and clamp, so the two differ in the exploration noise
  * alone (the noise-head bounds stay, unread). Its σ is a fixed schedule, so the entropy bonus is 0 (it has no
  * gradient). The level is 0.8, not πRL's 0.5: on hopper's fresh seeds 3–5 and walker2d's seeds 0–2 every run ended
- * higher at 0.8, and 1.0 ended lower than both on hopper (README, "Fine-tuning methods side by side").
+ * higher at 0.8, and every hopper run at 1.0 ended below its 0.8 run (README, "Fine-tuning methods side by side").
  * On hopper a clip of 0.01 on the mean log-prob of the stochastic step's H·A = 12 elements is 0.12 on their sum, where
  * πRL clips the summed chunk log-prob's ratio at 0.2.
  */
