@@ -104,4 +104,13 @@ describe('npm run offline', () => {
     const bcMetadata = inspectFlowtune(new Uint8Array(readFileSync(path.join(repoRoot, CKPT))), { expectedTask: 'reach' }).metadata;
     expect(metadata.normalizer).toEqual(bcMetadata.normalizer);
   }, 120_000);
+
+  it('skips both evaluations with eval_episodes=0 alone, and stores none', () => {
+    const out = path.join(dir, 'reach-offline-no-eval.flowtune');
+    const run = offline('task=reach', `ckpt=${CKPT}`, `demos=${reachDemos}`, `out=${out}`, 'rollouts=2', 'steps=2', 'batch_size=8', 'critic_steps=3', 'eval_episodes=0');
+    expect(run.stderr).not.toMatch(/error|warning/);
+    expect(run.status).toBe(0);
+    expect(run.stdout).not.toMatch(/^(start )?eval/m);
+    expect(inspectFlowtune(new Uint8Array(readFileSync(out)), { expectedTask: 'reach' }).metadata.eval).toEqual({});
+  }, 120_000);
 });

@@ -7,7 +7,8 @@
  * writes a checkpoint of stage `offline`. This host reads the files, prints progress and writes durably.
  */
 import { resolveTaskArgument } from './task-loading';
-import { CLI_OFFLINE_HOST, listConfigProblems } from '../core/config';
+import { CLI_OFFLINE_HOST, listConfigProblems, stageEvalOff } from '../core/config';
+import { overriddenKeys } from '../core/config/pretrain-demos';
 import { encodeFlowtune } from '../core/checkpoint/flowtune-file';
 import { InThreadBatchEnv } from '../core/envs/in-thread-batch-env';
 import type { MetricRecord } from '../core/metrics/metric-keys';
@@ -43,7 +44,8 @@ function progressLine(step: number, steps: number, record: MetricRecord, seconds
 
 async function main(): Promise<void> {
   // The checkpoint still decides horizon and K; the stage validates once they are in.
-  const { args, config: parsed, overrides, userOverrides } = parseRunArgs((await resolveTaskArgument(process.argv.slice(2))), SPEC, { program: 'npm run offline --', validate: false, aliases: ALIASES });
+  const { args, config: given, overrides, userOverrides } = parseRunArgs((await resolveTaskArgument(process.argv.slice(2))), SPEC, { program: 'npm run offline --', validate: false, aliases: ALIASES });
+  const parsed = stageEvalOff(given, overriddenKeys(userOverrides));
   if (listConfigProblems(parsed).length === 0) printConfigWarnings(parsed, userOverrides, CLI_OFFLINE_HOST);
   await prepareRuntime();
   const start = { kind: 'flowtune' as const, name: args.ckpt, bytes: readCheckpointFile(args.ckpt) };

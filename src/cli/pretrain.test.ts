@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { inspectFlowtune } from '../core/checkpoint/flowtune-file';
 import { demoMetadataFor, writeDemoFile } from '../core/envs/demo-format';
 import type { Demonstrations } from '../core/envs/expert-rollout';
 import { observationSpec } from '../core/envs/observation';
@@ -51,12 +52,23 @@ describe('npm run pretrain', () => {
   }, 60_000);
 
 
+  it('skips its evaluation with eval_episodes=0 alone, and stores none', () => {
+    const demosPath = path.join(dir, 'reach-29.demos');
+    writeFileSync(demosPath, reachDemos(29, 20));
+    const out = path.join(dir, 'no-eval.flowtune');
+    const run = pretrain('task=reach', `demos=${demosPath}`, `out=${out}`, 'steps=2', 'batch_size=4', 'eval_episodes=0');
+    expect(run.stderr).toBe('BC on 20 samples from 1 episodes');
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout.split('\n').at(-1)!)).toEqual({ task: 'reach', out, samples: 20, steps: 2 });
+    expect(inspectFlowtune(new Uint8Array(readFileSync(out)), { expectedTask: 'reach' }).metadata.eval).toEqual({});
+  }, 120_000);
+
   it("refuses demos whose observations do not fit the task's env, in one line naming the file, and writes no checkpoint", () => {
     const demosPath = path.join(dir, 'reach-30.demos');
     // reach's state observation holds 29 values.
     writeFileSync(demosPath, reachDemos(30, 20));
     const out = path.join(dir, 'never.flowtune');
-    const run = pretrain('task=reach', `demos=${demosPath}`, `out=${out}`, 'steps=2', 'batch_size=4', 'eval_episodes=0', 'eval.every=0', 'eval.record_episodes=0');
+    const run = pretrain('task=reach', `demos=${demosPath}`, `out=${out}`, 'steps=2', 'batch_size=4', 'eval_episodes=0');
     expect(run.stderr).toBe(`error: demos file '${demosPath}' cannot be used: the demos' observations hold 30 values but the env's hold 29`);
     expect(run.status).toBe(1);
     expect(existsSync(out)).toBe(false);

@@ -5,7 +5,7 @@
  * reads the demos, prints progress, and writes the checkpoint durably.
  */
 import { resolveTaskArgument } from './task-loading';
-import { CLI_PRETRAIN_HOST } from '../core/config';
+import { CLI_PRETRAIN_HOST, stageEvalOff, validateConfig } from '../core/config';
 import { overriddenKeys, pretrainConfigForDemos } from '../core/config/pretrain-demos';
 import { encodeFlowtune } from '../core/checkpoint/flowtune-file';
 import { InThreadBatchEnv } from '../core/envs/in-thread-batch-env';
@@ -32,7 +32,8 @@ const ALIASES: KeyAliases = {
 };
 
 async function main(): Promise<void> {
-  const { args, config: parsedConfig, userOverrides } = parseRunArgs((await resolveTaskArgument(process.argv.slice(2))), SPEC, { program: 'npm run pretrain --', aliases: ALIASES });
+  const { args, config: parsed, userOverrides } = parseRunArgs((await resolveTaskArgument(process.argv.slice(2))), SPEC, { program: 'npm run pretrain --', aliases: ALIASES, validate: false });
+  const parsedConfig = validateConfig(stageEvalOff(parsed, overriddenKeys(userOverrides)));
   await prepareRuntime();
   const { demos, metadata } = readDemosFile(args.demos);
   if (metadata.task !== args.task) throw new ConfigError('task', `demos file is for task '${metadata.task}' but task is '${args.task}'`);

@@ -16,3 +16,18 @@ export function withStageSettings(config: RunConfig, stage: StageSection, settin
   }
   return withCheckedFields(config, settings);
 }
+
+/** The PPO loop's evaluation keys: the recipe stages evaluate at their own steps (pretrain.eval_every, offline.eval_every) and never read these. */
+const PPO_EVAL_KEYS = ['eval.every', 'eval.record_episodes'] as const;
+
+/**
+ * A command-line stage given eval_episodes=0 evaluates nothing, so the PPO loop's eval.every and
+ * eval.record_episodes, which it never reads, go to 0 as well unless they were given: otherwise the
+ * rules that tie them to eval_episodes would refuse the command over keys the stage ignores.
+ */
+export function stageEvalOff(config: RunConfig, givenKeys: readonly string[]): RunConfig {
+  if (config.eval_episodes !== 0 || !givenKeys.includes('eval_episodes')) return config;
+  let off = config;
+  for (const key of PPO_EVAL_KEYS) if (!givenKeys.includes(key)) off = withCheckedFields(off, { [key]: 0 });
+  return off;
+}

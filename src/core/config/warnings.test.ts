@@ -134,6 +134,19 @@ describe('configWarnings', () => {
     expect(configWarnings(config, [], CLI_TRAIN_HOST)).toEqual([]);
   });
 
+  it('warns that ppo.* and eval.* do nothing in a recipe stage, which trains no PPO and evaluates at its own steps', () => {
+    const config = withOverrides('ppo.clip_low=0.1', 'eval.seed=7');
+    const given = ['ppo.clip_low', 'eval.seed'] as const;
+    expect(configWarnings(config, given, CLI_PRETRAIN_HOST)).toEqual([
+      'ppo.clip_low=0.1, eval.seed=7 do nothing here; ppo.* and eval.* set PPO fine-tuning (npm run train), and a recipe stage evaluates eval_episodes every pretrain.eval_every steps',
+    ]);
+    expect(configWarnings(config, ['eval.seed'], CLI_OFFLINE_HOST)).toEqual([
+      'eval.seed=7 does nothing here; ppo.* and eval.* set PPO fine-tuning (npm run train), and a recipe stage evaluates eval_episodes every offline.eval_every steps',
+    ]);
+    // Where PPO trains (the command line's train, the studio) they take effect; eval has no stage and is not judged here.
+    for (const host of [CLI_TRAIN_HOST, STUDIO_HOST, CLI_NO_PPO_HOST]) expect(configWarnings(config, given, host)).toEqual([]);
+  });
+
   it('gives each warning at most once, in a fixed order', () => {
     const config = withOverrides('ppo.entropy_coef=0.1', 'video.every=10', 'env.num_points=32');
     const warnings = configWarnings(config, ['env.num_points', 'video.every', 'env.num_points'], CLI_TRAIN_HOST);

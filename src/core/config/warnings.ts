@@ -74,6 +74,12 @@ export function configWarnings(config: RunConfig, givenKeys: Iterable<ConfigKey>
     const listed = stageKeys.map((key) => shown(config, key)).join(', ');
     warnings.push(`${listed} ${stageKeys.length === 1 ? 'does' : 'do'} nothing here; pretrain.* sets stage 1 (npm run pretrain) and offline.* stage 2 (npm run offline)`);
   }
+  // A stage evaluates every pretrain.eval_every or offline.eval_every steps on `npm run eval`'s seeds, and trains no PPO.
+  const ppoLoopKeys = !host.trainsPpo && host.stages.length > 0 ? [...given].filter((key) => key.startsWith('ppo.') || key.startsWith('eval.')) : [];
+  if (ppoLoopKeys.length > 0) {
+    const listed = ppoLoopKeys.map((key) => shown(config, key)).join(', ');
+    warnings.push(`${listed} ${ppoLoopKeys.length === 1 ? 'does' : 'do'} nothing here; ppo.* and eval.* set PPO fine-tuning (npm run train), and a recipe stage evaluates eval_episodes every ${host.stages.map((stage) => `${stage}.eval_every`).join(' or ')} steps`);
+  }
   if (given.has('env.num_points') && config.env.obs_type === 'state') {
     warnings.push(`${shown(config, 'env.num_points')} does nothing with env.obs_type=state; it sizes point-cloud observations only (env.obs_type=pointcloud or depth_pointcloud)`);
   }
