@@ -1,10 +1,10 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { inspectFlowtune } from '../core/checkpoint/flowtune-file';
+import { decodeFlowtune, inspectFlowtune } from '../core/checkpoint/flowtune-file';
 import { demoMetadataFor, writeDemoFile } from '../core/envs/demo-format';
 import type { Demonstrations } from '../core/envs/expert-rollout';
 import { observationSpec } from '../core/envs/observation';
@@ -62,6 +62,39 @@ describe('npm run pretrain', () => {
     expect(JSON.parse(run.stdout.split('\n').at(-1)!)).toEqual({ task: 'reach', out, samples: 20, steps: 2 });
     expect(inspectFlowtune(new Uint8Array(readFileSync(out)), { expectedTask: 'reach' }).metadata.eval).toEqual({});
   }, 120_000);
+
+  it('continues a killed BC from OUT.resume with resume=true, to the same checkpoint as a BC that never stopped, and removes the state when done', async () => {
+    const demosPath = path.join(dir, 'reach-long.demos');
+    writeFileSync(demosPath, reachDemos(29, 40));
+    const small = ['policy.hidden=16,16', 'policy.encoder_hidden=16', 'policy.value_hidden=8', 'policy.noise_head_hidden=8', 'policy.horizon=4', 'policy.n_action_steps=2'];
+    const common = [`demos=${demosPath}`, 'steps=300', 'batch_size=4', 'save_every=10', 'eval_episodes=0', ...small];
+    const whole = path.join(dir, 'whole.flowtune');
+    expect(pretrain('task=reach', ...common, `out=${whole}`).status).toBe(0);
+    expect(existsSync(`${whole}.resume`)).toBe(false);
+
+    const killed = path.join(dir, 'killed.flowtune');
+    expect(pretrain('task=reach', `demos=${demosPath}`, `out=${killed}`, 'resume=true').stderr)
+      .toBe(`error: resume=true continues the stopped BC saved in ${killed}.resume, but there is no such file (a finished pretrain removes it)`);
+    // Its own process group, so the kill reaches the node process tsx starts as well.
+    const child = spawn(tsx, [path.join(here, 'pretrain.ts'), 'task=reach', ...common, `out=${killed}`], { cwd: repoRoot, stdio: 'ignore', detached: true });
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    while (!existsSync(`${killed}.resume`) && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 20));
+    process.kill(-child.pid!, 'SIGKILL');
+    await exited;
+    expect(existsSync(killed)).toBe(false);
+    const stoppedAt = inspectFlowtune(new Uint8Array(readFileSync(`${killed}.resume`)), { expectedTask: 'reach' }).metadata.training.step;
+    expect(stoppedAt).toBeGreaterThan(0);
+    expect(stoppedAt).toBeLessThan(300);
+
+    const other = pretrain('task=reach', ...common, 'lr=3e-4', `out=${killed}`, 'resume=true');
+    expect(other.stderr.split('\n').at(-1)).toBe(`error: pretrain.lr is 0.0003 here but 0.001 in '${killed}.resume'; resume with the stopped BC's settings`);
+    const resumed = pretrain('task=reach', ...common, `out=${killed}`, 'resume=true');
+    expect(resumed.stderr.split('\n')).toEqual(['BC on 40 samples from 1 episodes', `continuing from step ${stoppedAt} of '${killed}.resume'`]);
+    expect(resumed.status).toBe(0);
+    expect(existsSync(`${killed}.resume`)).toBe(false);
+    const tensors = (file: string) => decodeFlowtune(new Uint8Array(readFileSync(file)), { expectedShapes: null }).tensors;
+    expect(tensors(killed)).toEqual(tensors(whole));
+  }, 240_000);
 
   it("refuses demos whose observations do not fit the task's env, in one line naming the file, and writes no checkpoint", () => {
     const demosPath = path.join(dir, 'reach-30.demos');

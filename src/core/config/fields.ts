@@ -225,6 +225,7 @@ export const CONFIG_FIELDS: { readonly [K in ConfigKey]: SpecFor<ConfigValue<K>>
   'pretrain.shortcut': num('Stage 1: fraction of each batch on the shortcut self-consistency target; applies when the policy has the step-size input (0 without it).', 0.25, 0, 1),
   'pretrain.episodes': int('Stage 1: learn from the first N demo episodes only; 0 = all.', 0, 0, 1_000_000),
   'pretrain.eval_every': int('Stage 1: evaluate eval_episodes on npm run eval\'s seeds every this many steps, and at the end; 0 = only at the end.', 0, 0, 10_000_000),
+  'pretrain.save_every': int('Stage 1 on the command line: save the state a stopped BC continues from (OUT.resume, for resume=true) every this many steps; 0 = never.', 500, 0, 10_000_000),
 
   'offline.rollouts': int('Stage 2 (advantage-weighted BC): episodes of the stage-1 policy rolled out with the stochastic sampler; 0 = the demos only.', 32, 0, 100_000),
   'offline.rollout_seed': int('Stage 2: rollout episode e resets with rollout_seed + e (apart from demo and eval seeds).', 2_000_000, 0, 2 ** 30),

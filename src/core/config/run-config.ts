@@ -243,6 +243,8 @@ export interface PretrainConfig {
   episodes: number;
   /** Evaluate every this many steps, and at the end; 0 = only at the end. */
   eval_every: number;
+  /** On the command line, save the state a stopped BC continues from every this many steps; 0 = never. */
+  save_every: number;
 }
 
 /** Stage 2 of the recipe, advantage-weighted flow BC (DESIGN.md §12): `npm run offline` and the studio's demos tab. */

@@ -147,6 +147,14 @@ describe('configWarnings', () => {
     for (const host of [CLI_TRAIN_HOST, STUDIO_HOST, CLI_NO_PPO_HOST]) expect(configWarnings(config, given, host)).toEqual([]);
   });
 
+  it('warns that pretrain.save_every does nothing in the studio, and nowhere else that runs stage 1', () => {
+    const config = withOverrides('pretrain.save_every=100');
+    expect(configWarnings(config, ['pretrain.save_every'], STUDIO_HOST)).toEqual([
+      'pretrain.save_every=100 does nothing in the studio, where a paused stage 1 waits in the page; npm run pretrain saves the state a stopped BC continues from',
+    ]);
+    expect(configWarnings(config, ['pretrain.save_every'], CLI_PRETRAIN_HOST)).toEqual([]);
+  });
+
   it('gives each warning at most once, in a fixed order', () => {
     const config = withOverrides('ppo.entropy_coef=0.1', 'video.every=10', 'env.num_points=32');
     const warnings = configWarnings(config, ['env.num_points', 'video.every', 'env.num_points'], CLI_TRAIN_HOST);

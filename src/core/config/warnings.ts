@@ -80,6 +80,9 @@ export function configWarnings(config: RunConfig, givenKeys: Iterable<ConfigKey>
     const listed = ppoLoopKeys.map((key) => shown(config, key)).join(', ');
     warnings.push(`${listed} ${ppoLoopKeys.length === 1 ? 'does' : 'do'} nothing here; ppo.* and eval.* set PPO fine-tuning (npm run train), and a recipe stage evaluates eval_episodes every ${host.stages.map((stage) => `${stage}.eval_every`).join(' or ')} steps`);
   }
+  if (given.has('pretrain.save_every') && host.autosaves) {
+    warnings.push(`${shown(config, 'pretrain.save_every')} does nothing in the studio, where a paused stage 1 waits in the page; npm run pretrain saves the state a stopped BC continues from`);
+  }
   if (given.has('env.num_points') && config.env.obs_type === 'state') {
     warnings.push(`${shown(config, 'env.num_points')} does nothing with env.obs_type=state; it sizes point-cloud observations only (env.obs_type=pointcloud or depth_pointcloud)`);
   }

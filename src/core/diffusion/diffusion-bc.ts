@@ -39,7 +39,7 @@ export function epsilonMseLoss(policy: FlowPolicy, obs: PolicyObs, actions: tf.T
 
 /** One Adam step on the encoder and ε net; returns the loss. */
 export async function diffusionBcTrainStep(policy: FlowPolicy, optimizer: tf.Optimizer, obs: PolicyObs, actions: tf.Tensor, draw: DiffusionBcDraw, steps: number): Promise<number> {
-  const trainable = [...policy.namedVariables()].filter(([name]) => name.startsWith('encoder.') || name.startsWith('velocity.')).map(([, variable]) => variable);
+  const trainable = policy.bcVariables().map(([, variable]) => variable);
   const { value, grads } = tf.variableGrads(() => epsilonMseLoss(policy, obs, actions, draw, steps), trainable);
   optimizer.applyGradients(grads);
   try {

@@ -155,9 +155,7 @@ export async function bcTrainStep(
   draw: BcDraw,
   rowWeights?: tf.Tensor,
 ): Promise<{ loss: number; metrics: { flow_mse: number; consistency_mse: number } }> {
-  const trainable = [...policy.namedVariables()]
-    .filter(([name]) => name.startsWith('encoder.') || name.startsWith('velocity.'))
-    .map(([, variable]) => variable);
+  const trainable = policy.bcVariables().map(([, variable]) => variable);
   let kept: tf.Scalar[] = [];
   const { value, grads } = tf.variableGrads(() => {
     const result = bcFlowLoss(policy, obs, actions, draw, rowWeights);

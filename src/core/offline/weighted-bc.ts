@@ -21,7 +21,7 @@ export interface WeightedSamples {
   clipped: Uint8Array;
 }
 
-export interface WeightedBcOptions extends BcLoopOptions {
+export interface WeightedBcOptions extends Omit<BcLoopOptions, 'resume'> {
   /** Called every `logEvery` steps with the window's means (losses/weighted_bc, advantages/weight_*). */
   onProgress?: (step: number, record: MetricRecord) => void;
 }

@@ -95,6 +95,11 @@ export class FlowPolicy {
     return [...this.variables].filter(([name]) => !isCriticParameter(name)).map(([, variable]) => variable);
   }
 
+  /** What BC trains (stages 1 and 2): the encoder and the velocity (or ε) net, by name, in parameter order. */
+  bcVariables(): [string, tf.Variable][] {
+    return [...this.variables].filter(([name]) => name.startsWith('encoder.') || name.startsWith('velocity.'));
+  }
+
   /** Value head (the critic learning rate). */
   criticVariables(): tf.Variable[] {
     return [...this.variables].filter(([name]) => isCriticParameter(name)).map(([, variable]) => variable);

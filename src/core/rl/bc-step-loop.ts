@@ -1,7 +1,16 @@
 import * as tf from '@tensorflow/tfjs';
 import { ConfigError } from '../errors';
 import type { FlowPolicy } from '../policy/flow-policy';
+import { readTfAdam, restoreTfAdam, type TfAdamState } from './tf-adam-state';
 import { WeightEma } from './weight-ema';
+
+/** Where a BC loop stands after a step: enough, with the policy's raw weights, to continue it exactly. */
+export interface BcLoopState {
+  step: number;
+  optimizer: TfAdamState;
+  /** The weight averages by parameter name; empty with EMA decay 0. */
+  ema: Map<string, Float32Array>;
+}
 
 /** What stages 1 and 2 share about their BC steps (the loop's options, and each stage's minibatches). */
 export interface BcLoopOptions {
@@ -19,7 +28,9 @@ export interface BcLoopOptions {
    * Awaited after every step: where a host pauses, evaluates or exports. `averaged` runs its
    * callback with the EMA weights in the policy (the ones kept at the end), then restores the raw ones.
    */
-  afterStep?: (step: number, averaged: <T>(use: () => Promise<T>) => Promise<T>) => Promise<void>;
+  afterStep?: (step: number, averaged: <T>(use: () => Promise<T>) => Promise<T>, loopState: () => Promise<BcLoopState>) => Promise<void>;
+  /** Continue a stopped loop after this state's step (the policy already holds its raw weights). */
+  resume?: BcLoopState;
 }
 
 /** Throws ConfigError naming the first bad field (steps, batch_size, lr, ema). */
@@ -48,18 +59,24 @@ export interface BcStepHooks {
  */
 export async function runBcSteps(
   policy: FlowPolicy,
-  options: Pick<BcLoopOptions, 'steps' | 'learningRate' | 'emaDecay' | 'logEvery' | 'afterStep'>,
+  options: Pick<BcLoopOptions, 'steps' | 'learningRate' | 'emaDecay' | 'logEvery' | 'afterStep' | 'resume'>,
   hooks: BcStepHooks,
 ): Promise<void> {
   const optimizer = tf.train.adam(options.learningRate);
   const ema = new WeightEma(policy, options.emaDecay);
   const logEvery = options.logEvery ?? 100;
+  const first = (options.resume?.step ?? 0) + 1;
   try {
-    for (let step = 1; step <= options.steps; step++) {
+    if (options.resume) {
+      if (!(first <= options.steps)) throw new ConfigError('steps', `steps is ${options.steps}, but the stopped BC already took ${first - 1}`);
+      await restoreTfAdam(optimizer, policy, options.resume.optimizer);
+      ema.restore(options.resume.ema);
+    }
+    for (let step = first; step <= options.steps; step++) {
       await hooks.step(optimizer);
       ema.update();
       if (step % logEvery === 0 || step === options.steps) hooks.flush(step);
-      await options.afterStep?.(step, (use) => ema.withAverage(use));
+      await options.afterStep?.(step, (use) => ema.withAverage(use), async () => ({ step, optimizer: await readTfAdam(optimizer, policy), ema: await ema.values() }));
     }
     ema.applyTo();
   } finally {

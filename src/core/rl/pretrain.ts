@@ -4,14 +4,26 @@ import { diffusionBcTrainStep, drawDiffusionBcInputs } from '../diffusion/diffus
 import { ConfigError, ShapeError } from '../errors';
 import { randomShift } from '../policy/random-shift';
 import type { FlowPolicy } from '../policy/flow-policy';
-import { createRng } from '../random';
+import { createRng, restoreRng, type RngState } from '../random';
 import type { BcDataset } from './bc-dataset';
 import { sampledMinibatch } from './minibatches';
 import { RowTable } from './row-table';
-import { checkBcLoopOptions, runBcSteps, type BcLoopOptions } from './bc-step-loop';
+import { checkBcLoopOptions, runBcSteps, type BcLoopOptions, type BcLoopState } from './bc-step-loop';
+
+/** A stopped stage-1 BC after some step: the loop's state, the minibatch and image-shift streams, and the open loss window. */
+export interface PretrainState extends BcLoopState {
+  rng: RngState;
+  shiftRng: RngState;
+  lossSum: number;
+  lossCount: number;
+}
 
 /** Stage 1's loop options (the config's pretrain.* fields, DESIGN.md §3 "Stage 1"), and its loss reports. */
-export interface PretrainOptions extends BcLoopOptions {
+export interface PretrainOptions extends Omit<BcLoopOptions, 'afterStep' | 'resume'> {
+  /** As BcLoopOptions.afterStep, with the whole stage-1 state on offer. */
+  afterStep?: (step: number, averaged: <T>(use: () => Promise<T>) => Promise<T>, state: () => Promise<PretrainState>) => Promise<void>;
+  /** Continue a stopped BC after this state's step (the policy already holds its raw weights). */
+  resume?: PretrainState;
   /** Called every `logEvery` steps with the mean loss since the last call. */
   onProgress?: (step: number, meanLoss: number) => void;
   /** T of a diffusion policy (prediction epsilon): its BC learns ε over T DDPM steps (DESIGN.md §17). */
@@ -34,7 +46,7 @@ function diffusionSteps(options: PretrainOptions): number {
  */
 export async function pretrainPolicy(policy: FlowPolicy, dataset: BcDataset, options: PretrainOptions): Promise<{ finalLoss: number }> {
   checkBcLoopOptions(options);
-  const rng = createRng(options.seed);
+  const rng = options.resume ? restoreRng(options.resume.rng) : createRng(options.seed);
   const bcOptions: BcLossOptions = { ...DEFAULT_BC_LOSS_OPTIONS, shortcutFraction: options.shortcutFraction };
   const { horizon, actionDim, image } = policy.options;
   if (image && !dataset.images) throw new ShapeError('images', 'an image policy learns from demos with camera images; these demos hold none');
@@ -47,7 +59,7 @@ export async function pretrainPolicy(policy: FlowPolicy, dataset: BcDataset, opt
     images: { values: dataset.images!, rowShape: [image.cameras.length, image.size, image.size, image.channels] },
   });
   // The shifts draw from their own stream, so the minibatches and the flow-matching noise stay those of the plain policy.
-  const shiftRng = createRng((options.seed ^ IMAGE_SHIFT_SALT) >>> 0);
+  const shiftRng = options.resume ? restoreRng(options.resume.shiftRng) : createRng((options.seed ^ IMAGE_SHIFT_SALT) >>> 0);
   const imageTensor = (rows: Int32Array): tf.Tensor | undefined => {
     if (!image || !pictures) return undefined;
     const arrays = pictures.gather(rows);
@@ -56,10 +68,17 @@ export async function pretrainPolicy(policy: FlowPolicy, dataset: BcDataset, opt
     }
     return pictures.tensorsOf(arrays, rows.length).images;
   };
-  let lossSum = 0;
-  let lossCount = 0;
+  let lossSum = options.resume?.lossSum ?? 0;
+  let lossCount = options.resume?.lossCount ?? 0;
   let finalLoss = NaN;
-  await runBcSteps(policy, options, {
+  const afterStep = options.afterStep;
+  const loopOptions: BcLoopOptions = {
+    ...options,
+    afterStep: afterStep && ((step, averaged, loopState) => afterStep(step, averaged, async () => ({
+      ...await loopState(), rng: rng.state(), shiftRng: shiftRng.state(), lossSum, lossCount,
+    }))),
+  };
+  await runBcSteps(policy, loopOptions, {
     step: async (optimizer) => {
       const minibatch = sampledMinibatch(samples, rng, options.batchSize);
       const { state, actions } = minibatch.tensors();

@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
+import { CheckpointError } from '../errors';
 import type { FlowPolicy } from '../policy/flow-policy';
 
 /**
@@ -41,6 +42,27 @@ export class WeightEma {
     } finally {
       for (const [name, weights] of raw) this.policy.namedVariables().get(name)!.assign(weights);
       tf.dispose([...raw.values()]);
+    }
+  }
+
+  /** The averages' values by parameter name (none with decay 0), so a stopped BC can continue exactly. */
+  async values(): Promise<Map<string, Float32Array>> {
+    const values = new Map<string, Float32Array>();
+    for (const [name, average] of this.averages) values.set(name, (await average.data()) as Float32Array);
+    return values;
+  }
+
+  /** Replaces the averages with stored ones; every averaged parameter must be there, at its size. */
+  restore(values: ReadonlyMap<string, Float32Array>): void {
+    for (const [name, average] of this.averages) {
+      const stored = values.get(name);
+      if (!stored || stored.length !== average.size) {
+        throw new CheckpointError(`BC weight average for '${name}' ${stored ? `holds ${stored.length} values, but the parameter has ${average.size}` : 'is missing'}`);
+      }
+    }
+    for (const [name, average] of this.averages) {
+      this.averages.set(name, tf.tensor(values.get(name)!, average.shape));
+      average.dispose();
     }
   }
 

@@ -6,6 +6,7 @@
  * `npm run pretrain` and the studio's demos tab are hosts of this.
  */
 import type { FlowtuneContents } from '../checkpoint/checkpoint-writer';
+import { decodeFlowtune } from '../checkpoint/flowtune-file';
 import { bundleContents } from '../checkpoint/policy-checkpoint';
 import type { RunConfig } from '../config/run-config';
 import { firstDemoEpisodes, type DemoMetadata } from '../envs/demo-format';
@@ -19,6 +20,7 @@ import { buildBcDataset } from '../rl/bc-dataset';
 import { taskHasSuccess } from '../rl/evaluate';
 import { policyOptionsFromConfig } from '../rl/policy-setup';
 import { pretrainPolicy } from '../rl/pretrain';
+import { bcDatasetDigest, pretrainResumeContents, readPretrainResume } from './pretrain-resume';
 import { evaluateStage, isStageEvalStep, stageLogEvery, type StageEval, type StagePorts } from './stage-ports';
 
 /** Demonstrations already read, with their metadata and a name for refusals ("demos file 'x.demos'"). */
@@ -34,6 +36,10 @@ export interface PretrainStageInput {
   demos: StageDemos;
   /** Progress carries the mean flow-matching loss of the window. */
   ports: StagePorts<number>;
+  /** A stopped BC's saved state (a file `saveResume` was given), continued exactly; `name` names it in messages. */
+  resumeFrom?: { name: string; bytes: Uint8Array };
+  /** Takes the state a stopped BC continues from, every pretrain.save_every steps before the last. */
+  saveResume?(step: number, contents: FlowtuneContents): Promise<void>;
 }
 
 export interface PretrainStageResult {
@@ -46,7 +52,7 @@ export interface PretrainStageResult {
 }
 
 /** Trains a new policy on the demos; throws DemosError when they do not fit the config's env, or hold no successful episode of a task with a success rule. */
-export async function runPretrainStage({ config, demos: given, ports }: PretrainStageInput): Promise<PretrainStageResult> {
+export async function runPretrainStage({ config, demos: given, ports, resumeFrom, saveResume }: PretrainStageInput): Promise<PretrainStageResult> {
   assertDemosFit(given.metadata, config, given.source);
   const settings = config.pretrain;
   const demos = settings.episodes > 0 ? firstDemoEpisodes(given.demos, settings.episodes) : given.demos;
@@ -61,16 +67,30 @@ export async function runPretrainStage({ config, demos: given, ports }: Pretrain
   const bundle: PolicyBundle = { policy, obsNormalizer: dataset.obsNormalizer, actionNormalizer: dataset.actionNormalizer };
   const contentsAt = (step: number, evalSummary: StageEval | Record<string, never>) => bundleContents({ bundle, task: config.task, stage: 'bc', config, step, evalSummary });
   const clock = ports.clock ?? (() => performance.now());
+  // Read only where a state is saved or read: it passes over every sample's bytes.
+  let digest: string | undefined;
+  const datasetDigest = () => (digest ??= bcDatasetDigest(dataset));
   try {
+    const resume = resumeFrom && readPretrainResume(
+      decodeFlowtune(resumeFrom.bytes, { expectedShapes: policy.shapes, expectedTask: config.task }), { config, datasetDigest: datasetDigest(), emaDecay: settings.ema }, resumeFrom.name);
+    if (resume) {
+      policy.setWeights(resume.weights);
+      ports.onPhase?.(`continuing from step ${resume.state.step} of ${resumeFrom.name}`);
+    }
     let finalEval: StageEval | undefined;
-    const started = clock();
+    const started = clock() - (resume?.elapsedSeconds ?? 0) * 1000;
+    const seconds = () => (clock() - started) / 1000;
     await pretrainPolicy(policy, dataset, {
       steps: settings.steps, batchSize: settings.batch_size, learningRate: settings.lr, emaDecay: settings.ema,
       shortcutFraction: policy.options.shortcut ? settings.shortcut : 0, seed: config.seed, diffusionSteps: config.policy.denoise_steps, logEvery: stageLogEvery(settings.steps, ports),
       imageShift: config.policy.image_shift,
-      onProgress: (step, loss) => ports.onProgress?.(step, loss, (clock() - started) / 1000),
-      afterStep: async (step, averaged) => {
+      resume: resume?.state,
+      onProgress: (step, loss) => ports.onProgress?.(step, loss, seconds()),
+      afterStep: async (step, averaged, state) => {
         if (isStageEvalStep(step, settings.steps, settings.eval_every, config)) finalEval = await averaged(() => evaluateStage(bundle, config, ports, step));
+        if (saveResume && settings.save_every > 0 && step % settings.save_every === 0 && step < settings.steps) {
+          await saveResume(step, await pretrainResumeContents({ bundle, config, state: await state(), elapsedSeconds: seconds(), datasetDigest: datasetDigest() }));
+        }
         await ports.afterStep?.(step, () => averaged(() => contentsAt(step, {})));
       },
     });
