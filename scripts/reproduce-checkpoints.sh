@@ -58,6 +58,12 @@ recipe_of() {
   echo "no BC recipe for $1 in bc_recipe" >&2
   return 1
 }
+# npm run pretrain, continuing a stopped BC where it left OUT.resume.
+pretrain() {
+  local arg out=""
+  for arg in "$@"; do [[ "$arg" == out=* ]] && out="${arg#out=}"; done
+  if [[ -n "$out" && -f "$out.resume" ]]; then npm run --silent pretrain -- "$@" resume=true; else npm run --silent pretrain -- "$@"; fi
+}
 # The scripted demos BC learns from (deterministic for a seed, so made again only when missing).
 demos_of() {
   local task="$1" demo_episodes noise episodes steps
@@ -68,7 +74,7 @@ demos_of() {
 bc_from_demos() {
   local task="$1" out="$2" demo_episodes noise episodes steps
   read -r demo_episodes noise episodes steps <<<"$(recipe_of "$task")"
-  npm run --silent pretrain -- task="$task" demos="$work/$task.demos" episodes="$episodes" steps="$steps" \
+  pretrain task="$task" demos="$work/$task.demos" episodes="$episodes" steps="$steps" \
     out="$out" eval_episodes=100 "${@:3}"
 }
 
@@ -81,7 +87,7 @@ if [[ "$stage" == all || "$stage" == bc ]]; then
   done
   if selected pick-cube-pointcloud; then
     npm run --silent demos -- task=pick-cube episodes=200 seed=0 noise=0.3 obs=pointcloud num_points=$pc_points out="$work/pick-cube-pointcloud.demos"
-    npm run --silent pretrain -- task=pick-cube demos="$work/pick-cube-pointcloud.demos" episodes=80 steps=3000 batch_size=128 \
+    pretrain task=pick-cube demos="$work/pick-cube-pointcloud.demos" episodes=80 steps=3000 batch_size=128 \
       out="$ckpt/pick-cube-pointcloud-bc.flowtune" eval_episodes=100 $pc_arch
   fi
 fi
@@ -160,7 +166,7 @@ loco_medium_demos() {
 # Flow BC, or with $diffusion_bc DPPO's diffusion BC, on the medium dataset.
 loco_bc() {
   local task="$1" out="$2"
-  npm run --silent pretrain -- task="$task" demos="$work/$task-medium.demos" steps=20000 batch_size=256 \
+  pretrain task="$task" demos="$work/$task-medium.demos" steps=20000 batch_size=256 \
     out="$out" eval_episodes=100 $loco_arch "${@:3}"
 }
 
@@ -211,11 +217,11 @@ if [[ "$stage" == methods ]]; then
       # The camera's demos: the task's scripted expert, its first camera at 64×64; images keep no history.
       [[ -f "$work/$row.demos" ]] || npm run --silent demos -- task="$task" episodes=200 seed=0 noise=0.3 obs=rgb out="$work/$row.demos"
       case "$kind" in
-        bc) npm run --silent pretrain -- task="$task" demos="$work/$row.demos" episodes=80 steps=3000 batch_size=128 \
+        bc) pretrain task="$task" demos="$work/$row.demos" episodes=80 steps=3000 batch_size=128 \
           out="$out" eval_episodes=100 $arch policy.n_obs_steps=1 ;;
-        diffusion-bc) npm run --silent pretrain -- task="$task" demos="$work/$row.demos" episodes=80 steps=3000 batch_size=128 \
+        diffusion-bc) pretrain task="$task" demos="$work/$row.demos" episodes=80 steps=3000 batch_size=128 \
           out="$out" eval_episodes=100 $arch policy.n_obs_steps=1 $diffusion_bc ;;
-        shortcut-bc) npm run --silent pretrain -- task="$task" demos="$work/$row.demos" episodes=80 steps=3000 batch_size=128 \
+        shortcut-bc) pretrain task="$task" demos="$work/$row.demos" episodes=80 steps=3000 batch_size=128 \
           out="$out" eval_episodes=100 $shortcut_net ;;
         *) echo "no recipe for $row's $kind checkpoint" >&2; return 1 ;;
       esac
