@@ -89,7 +89,7 @@ describe('a stopped pretrain continues exactly', () => {
     const [firstMoment] = [...decoded.optimizer!.tensors.keys()].filter((name) => name.startsWith('bc.') && name.endsWith('.m'));
     decoded.optimizer!.tensors.delete(firstMoment);
     await expect(resumeWith(['pretrain.steps=4'], encodeFlowtune(decoded))).rejects.toThrow(/^'bc\.flowtune\.resume' has no Adam moment 'm' for '[\w.]+'$/);
-    // Longer, with other evaluation and save settings: the same steps, continued.
-    await expect(resumeWith(['pretrain.steps=5', 'pretrain.save_every=0', 'pretrain.eval_every=3'])).resolves.toMatchObject({ contents: { metadata: { training: { step: 5 } } } });
+    // Longer, with other evaluation and save settings, and keys of PPO's that stage 1 never reads: the same steps, continued.
+    await expect(resumeWith(['pretrain.steps=5', 'pretrain.save_every=0', 'pretrain.eval_every=3', 'eval.every=10', 'ppo.clip_low=0.1'])).resolves.toMatchObject({ contents: { metadata: { training: { step: 5 } } } });
   }, 120_000);
 });

@@ -20,7 +20,13 @@ import type { PretrainState } from '../rl/pretrain';
 export const PRETRAIN_RESUME_VERSION = 1;
 
 /** Settings that may differ on a resumed BC: how long it runs, how often it evaluates and saves, none of which changes a step. */
-const FREE_KEYS: ReadonlySet<ConfigKey> = new Set(['pretrain.steps', 'pretrain.eval_every', 'pretrain.save_every', 'eval_episodes']);
+const FREE_KEYS: ReadonlySet<ConfigKey> = new Set(['pretrain.steps', 'pretrain.eval_every', 'pretrain.save_every']);
+
+/** Whether stage 1's steps read the key: the task, the seed, the policy, its env and pretrain.* (PPO's sections and eval_episodes they do not). */
+function stepsRead(key: ConfigKey): boolean {
+  if (FREE_KEYS.has(key)) return false;
+  return key === 'task' || key === 'seed' || ['policy.', 'env.', 'pretrain.'].some((prefix) => key.startsWith(prefix));
+}
 
 /** What a resumed stage needs: its loop state, the raw weights, and the seconds it had trained. */
 export interface PretrainResume {
@@ -128,7 +134,7 @@ export function readPretrainResume(decoded: DecodedFlowtune, expected: { config:
   } catch (error) {
     return fail(`holds no usable config: ${(error as Error).message}`);
   }
-  const changed = CONFIG_KEYS.find((key) => !FREE_KEYS.has(key) && formatFieldValue(getField(stored, key)) !== formatFieldValue(getField(expected.config, key)));
+  const changed = CONFIG_KEYS.find((key) => stepsRead(key) && formatFieldValue(getField(stored, key)) !== formatFieldValue(getField(expected.config, key)));
   if (changed) {
     throw new ConfigError(changed, `${changed} is ${formatFieldValue(getField(expected.config, changed))} here but ${formatFieldValue(getField(stored, changed))} in ${source}; resume with the stopped BC's settings`);
   }
