@@ -52,12 +52,15 @@ describe('npm run pretrain', () => {
   }, 60_000);
 
 
-  it('skips its evaluation with eval_episodes=0 alone, and stores none', () => {
+  it('skips its evaluation with eval_episodes=0 alone and stores none, and replaces a stopped BC\'s state left beside it with a warning', () => {
     const demosPath = path.join(dir, 'reach-29.demos');
     writeFileSync(demosPath, reachDemos(29, 20));
     const out = path.join(dir, 'no-eval.flowtune');
+    // A stopped BC's state left beside it is replaced, and said so.
+    writeFileSync(`${out}.resume`, 'a stopped BC');
     const run = pretrain('task=reach', `demos=${demosPath}`, `out=${out}`, 'steps=2', 'batch_size=4', 'eval_episodes=0');
-    expect(run.stderr).toBe('BC on 20 samples from 1 episodes');
+    expect(run.stderr.split('\n')).toEqual([`warning: ${out}.resume holds a stopped BC; starting over replaces it (resume=true continues it)`, 'BC on 20 samples from 1 episodes']);
+    expect(existsSync(`${out}.resume`)).toBe(false);
     expect(run.status).toBe(0);
     expect(JSON.parse(run.stdout.split('\n').at(-1)!)).toEqual({ task: 'reach', out, samples: 20, steps: 2 });
     expect(inspectFlowtune(new Uint8Array(readFileSync(out)), { expectedTask: 'reach' }).metadata.eval).toEqual({});
