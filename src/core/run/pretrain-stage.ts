@@ -2,7 +2,8 @@
  * Stage 1 of the recipe as a run kind (DESIGN.md §2 "One path for every host", §3 "Stage 1",
  * §12): flow-matching BC on demos with the config's pretrain.* fields, a fresh policy of the
  * config's architecture, pause points after every step, `npm run eval`'s evaluation every
- * pretrain.eval_every steps and at the end, and the result as `.flowtune` contents of stage `bc`.
+ * pretrain.eval_every steps and at the end, and the result as `.flowtune` contents of stage `bc`;
+ * for a host that keeps them, the state a stopped BC continues from every pretrain.save_every steps.
  * `npm run pretrain` and the studio's demos tab are hosts of this.
  */
 import type { FlowtuneContents } from '../checkpoint/checkpoint-writer';
