@@ -12,9 +12,9 @@ import { bundleContents } from '../checkpoint/policy-checkpoint';
 import { CONFIG_KEYS, configFromJson, formatFieldValue, getField, type ConfigKey, type RunConfig } from '../config';
 import { CheckpointError, ConfigError } from '../errors';
 import type { PolicyBundle } from '../policy/policy-bundle';
-import type { RngState } from '../random';
 import type { BcDataset } from '../rl/bc-dataset';
 import type { PretrainState } from '../rl/pretrain';
+import { count, decodeRng, encodeRng, fail, finite, list, object, type Json } from './resume-fields';
 
 /** Bumped when the layout changes; another version is refused. */
 export const PRETRAIN_RESUME_VERSION = 1;
@@ -57,10 +57,6 @@ export function bcDatasetDigest(dataset: BcDataset): string {
   return hex(a) + hex(b);
 }
 
-function rngJson(state: RngState): JsonObject {
-  return { words: [...state.words], spare_normal: state.spareNormal };
-}
-
 /** The file contents of a BC stopped after `state.step` steps. */
 export async function pretrainResumeContents(input: {
   bundle: PolicyBundle; config: RunConfig; state: PretrainState; elapsedSeconds: number; datasetDigest: string;
@@ -70,8 +66,8 @@ export async function pretrainResumeContents(input: {
     kind: 'pretrain',
     format_version: PRETRAIN_RESUME_VERSION,
     step: state.step,
-    rng: rngJson(state.rng),
-    shift_rng: rngJson(state.shiftRng),
+    rng: encodeRng(state.rng),
+    shift_rng: encodeRng(state.shiftRng),
     // A non-finite loss window reads as null in JSON; it is only ever printed.
     loss_sum: Number.isFinite(state.lossSum) ? state.lossSum : null,
     loss_count: state.lossCount,
@@ -91,48 +87,23 @@ export async function pretrainResumeContents(input: {
   return { ...contents, optimizer: { state: { bc: { kind: 'tfjs-adam', step: state.optimizer.iterations } }, tensors: slots } };
 }
 
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * The state in a decoded resume file, for a stage about to run with `config` on samples of
  * `datasetDigest`; `source` names the file. A file that is not a stage-1 resume state, or is
  * malformed, is a CheckpointError; other settings or other samples are a ConfigError naming the first difference.
  */
 export function readPretrainResume(decoded: DecodedFlowtune, expected: { config: RunConfig; datasetDigest: string; emaDecay: number }, source: string): PretrainResume {
-  const fail = (what: string): never => { throw new CheckpointError(`${source} ${what}`); };
+  const refuse = (what: string): never => { throw new CheckpointError(`${source} ${what}`); };
   const resume = decoded.metadata.resume;
-  if (decoded.metadata.stage !== 'bc' || !isObject(resume) || resume.kind !== 'pretrain') fail('is not the saved state of a stopped npm run pretrain');
+  if (decoded.metadata.stage !== 'bc' || resume?.kind !== 'pretrain') refuse('is not the saved state of a stopped npm run pretrain');
   const field = (key: string) => (resume as Json)[key];
-  if (field('format_version') !== PRETRAIN_RESUME_VERSION) fail(`has resume format ${JSON.stringify(field('format_version'))}, but this build reads ${PRETRAIN_RESUME_VERSION}`);
-  const count = (key: string): number => {
-    const value = field(key);
-    if (!Number.isSafeInteger(value) || (value as number) < 0) fail(`resume field '${key}' must be a non-negative integer, got ${JSON.stringify(value)}`);
-    return value as number;
-  };
-  const finite = (value: unknown, key: string): number => {
-    if (typeof value !== 'number' || !Number.isFinite(value)) fail(`resume field '${key}' must be a finite number, got ${JSON.stringify(value)}`);
-    return value as number;
-  };
-  const rng = (key: string): RngState => {
-    const value = field(key);
-    const words = isObject(value) ? value.words : undefined;
-    if (!Array.isArray(words) || words.length !== 4 || !words.every((word) => Number.isInteger(word) && Math.abs(word) <= 0xffffffff)) {
-      fail(`resume field '${key}' must hold four 32-bit integers`);
-    }
-    const spare = (value as Json).spare_normal;
-    if (spare !== null) finite(spare, `${key}.spare_normal`);
-    return { words: words as [number, number, number, number], spareNormal: spare as number | null };
-  };
+  if (field('format_version') !== PRETRAIN_RESUME_VERSION) refuse(`has resume format ${JSON.stringify(field('format_version'))}, but this build reads ${PRETRAIN_RESUME_VERSION}`);
 
   let stored: RunConfig;
   try {
     stored = configFromJson(decoded.metadata.config, `${source}'s config`);
   } catch (error) {
-    return fail(`holds no usable config: ${(error as Error).message}`);
+    return refuse(`holds no usable config: ${(error as Error).message}`);
   }
   const changed = CONFIG_KEYS.find((key) => stepsRead(key) && formatFieldValue(getField(stored, key)) !== formatFieldValue(getField(expected.config, key)));
   if (changed) {
@@ -142,18 +113,17 @@ export function readPretrainResume(decoded: DecodedFlowtune, expected: { config:
     throw new ConfigError('demos', `the BC samples differ from those ${source} was trained on: resume with the same demos file and pretrain.episodes`);
   }
 
-  const adam = field('adam');
-  if (!isObject(adam)) return fail("resume field 'adam' must be a JSON object");
-  const order = adam.order;
-  if (!Array.isArray(order) || !order.every((name) => typeof name === 'string')) return fail("resume field 'adam.order' must be a list of parameter names");
-  const slot = (name: string, which: 'm' | 'v') => decoded.optimizer?.tensors.get(`bc.${name}.${which}`)?.data ?? fail(`has no Adam moment '${which}' for '${name}'`);
+  const adam = object(field('adam'), 'adam');
+  const order = list(adam.order, 'adam.order');
+  if (!order.every((name) => typeof name === 'string')) fail('adam.order', 'must be a list of parameter names');
+  const slot = (name: string, which: 'm' | 'v') => decoded.optimizer?.tensors.get(`bc.${name}.${which}`)?.data ?? refuse(`has no Adam moment '${which}' for '${name}'`);
   const ema = new Map<string, Float32Array>();
   if (expected.emaDecay > 0) {
-    for (const name of decoded.tensors.keys()) ema.set(name, decoded.optimizer?.tensors.get(`ema.${name}`)?.data ?? fail(`has no weight average for '${name}'`));
+    for (const name of decoded.tensors.keys()) ema.set(name, decoded.optimizer?.tensors.get(`ema.${name}`)?.data ?? refuse(`has no weight average for '${name}'`));
   }
   const lossSum = field('loss_sum');
   const state: PretrainState = {
-    step: count('step'),
+    step: count(field('step'), 'step'),
     optimizer: {
       iterations: finite(adam.iterations, 'adam.iterations'),
       accBeta1: finite(adam.acc_beta1, 'adam.acc_beta1'),
@@ -161,11 +131,11 @@ export function readPretrainResume(decoded: DecodedFlowtune, expected: { config:
       slots: (order as string[]).map((name) => ({ name, m: slot(name, 'm'), v: slot(name, 'v') })),
     },
     ema,
-    rng: rng('rng'),
-    shiftRng: rng('shift_rng'),
+    rng: decodeRng(field('rng'), 'rng'),
+    shiftRng: decodeRng(field('shift_rng'), 'shift_rng'),
     lossSum: lossSum === null ? NaN : finite(lossSum, 'loss_sum'),
-    lossCount: count('loss_count'),
+    lossCount: count(field('loss_count'), 'loss_count'),
   };
-  if (state.step !== decoded.metadata.training.step) fail(`says step ${state.step} in 'resume' but ${decoded.metadata.training.step} in 'training'`);
+  if (state.step !== decoded.metadata.training.step) refuse(`says step ${state.step} in 'resume' but ${decoded.metadata.training.step} in 'training'`);
   return { state, weights: decoded.tensors, elapsedSeconds: finite(field('elapsed_s'), 'elapsed_s') };
 }

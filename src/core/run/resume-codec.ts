@@ -6,42 +6,15 @@
 import type { JsonObject, JsonValue } from '../checkpoint/checkpoint-types';
 import type { TaskEnvSnapshot } from '../envs/task-env';
 import type { VectorEnvMetrics, VectorEnvSnapshot } from '../envs/vector-env';
-import { CheckpointError } from '../errors';
 import { formatMetricsJsonlLine, parseMetricsJsonl } from '../metrics/serialize';
-import type { RngState } from '../random';
 import type { EvalSummaryNumbers } from '../rl/evaluate';
 import { RunningMeanStd } from '../gaussian/running-mean-std';
+import { count, decodeRng, encodeRng, fail, finite, list, object } from './resume-fields';
 import type { RunResumeState } from './run-state';
 import { base64ToFloat32, base64ToFloat64, base64ToUint8, float32ToBase64, float64ToBase64, uint8ToBase64 } from './typed-base64';
 
 /** Bumped when the layout below changes; an unknown version is refused. */
 export const RESUME_FORMAT_VERSION = 1;
-
-type Json = Record<string, unknown>;
-
-function fail(field: string, what: string): never {
-  throw new CheckpointError(`checkpoint resume field '${field}' ${what}`);
-}
-
-function object(value: unknown, field: string): Json {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(field, 'must be a JSON object');
-  return value as Json;
-}
-
-function finite(value: unknown, field: string): number {
-  if (typeof value !== 'number' || !Number.isFinite(value)) fail(field, `must be a finite number, got ${JSON.stringify(value)}`);
-  return value;
-}
-
-function count(value: unknown, field: string): number {
-  if (!Number.isSafeInteger(value) || (value as number) < 0) fail(field, `must be a non-negative integer, got ${JSON.stringify(value)}`);
-  return value as number;
-}
-
-function list(value: unknown, field: string): unknown[] {
-  if (!Array.isArray(value)) fail(field, 'must be a list');
-  return value;
-}
 
 function encodeEnv(env: TaskEnvSnapshot): JsonObject {
   return {
@@ -66,15 +39,6 @@ function decodeEnv(value: unknown, field: string): TaskEnvSnapshot {
   };
 }
 
-function decodeRng(value: unknown, field: string): RngState {
-  const state = object(value, field);
-  const words = list(state.words, `${field}.words`);
-  if (words.length !== 4 || !words.every((word) => Number.isInteger(word))) fail(`${field}.words`, 'must hold four 32-bit integers');
-  const spare = state.spare_normal;
-  if (spare !== null) finite(spare, `${field}.spare_normal`);
-  return { words: words as [number, number, number, number], spareNormal: spare as number | null };
-}
-
 function decodeMetrics(value: unknown, field: string): VectorEnvMetrics {
   const metrics = object(value, field);
   return {
@@ -87,7 +51,7 @@ function decodeMetrics(value: unknown, field: string): VectorEnvMetrics {
 function encodeBatch(snapshot: VectorEnvSnapshot): JsonObject {
   return {
     envs: snapshot.envs.map(encodeEnv),
-    seed_streams: snapshot.seedStreams.map((state) => ({ words: [...state.words], spare_normal: state.spareNormal })),
+    seed_streams: snapshot.seedStreams.map(encodeRng),
     metrics: { clipped_actions: snapshot.metrics.clippedActions, unstable_resets: snapshot.metrics.unstableResets, env_steps: snapshot.metrics.envSteps },
     obs: float32ToBase64(snapshot.obs),
     ...(snapshot.images ? { images: uint8ToBase64(snapshot.images) } : {}),
