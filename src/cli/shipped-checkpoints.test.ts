@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { useNodeBackend } from './node-backend';
 import { decodeGaussianCheckpoint } from '../core/gaussian/gaussian-checkpoint';
-import { parseCheckpointFile } from '../core/checkpoint/checkpoint-file';
+import { flowArchitectureOf, parseCheckpointFile } from '../core/checkpoint/checkpoint-file';
 import { loadBundle } from '../core/checkpoint/fixtures/decode-bytes';
 import { applyOverrides, defaultConfig, runOverrides } from '../core/config';
 import { runConfigForCheckpoint } from '../core/run/checkpoint-run-config';
@@ -120,6 +120,25 @@ describe('shipped checkpoints', () => {
       expect(metadata.architecture.denoise_steps).toBe(20);
       expect(metadata.eval.episodes).toBe(100);
       expect(metadata.eval.success_rate).toBeGreaterThan(0.2);
+    });
+  });
+
+  // The methods table's ShortCut row starts here: seed 003's ShortCut UNet1D (H 16 with 8 executed, K 8, one observation
+  // frame), trained with the step-size input on the same 80 scripted episodes as pick-cube-bc.flowtune.
+  it('pick-cube-shortcut-bc.flowtune is seed 003\'s ShortCut UNet1D, stored 20–60% on 100 episodes, and its row fine-tunes it at K = 8', () => {
+    withShipped('pick-cube-shortcut-bc.flowtune', 'pick-cube', (metadata) => {
+      expect(metadata.stage).toBe('bc');
+      const arch = flowArchitectureOf(metadata);
+      expect(arch).toMatchObject({ velocityNet: 'unet1d', shortcut: true, horizon: 16, nObsSteps: 1 });
+      expect(metadata.architecture).toMatchObject({ denoise_steps: 8, n_action_steps: 8 });
+      expect(metadata.eval.episodes).toBe(100);
+      expect(metadata.eval.success_rate).toBeGreaterThanOrEqual(0.2);
+      expect(metadata.eval.success_rate).toBeLessThanOrEqual(0.6);
+      const onRow = methodOnRow('pick-cube', true, 'shortcut');
+      if (!('recipe' in onRow) || onRow.recipe.preset === undefined) throw new Error('pick-cube\'s ShortCut row has no preset recipe');
+      const base = applyOverrides(defaultConfig(), ['task=pick-cube']);
+      const run = runConfigForCheckpoint(base, metadata, runOverrides(onRow.recipe.preset, onRow.recipe.keys));
+      expect(run.policy).toMatchObject({ velocity_net: 'unet1d', denoise_steps: 8, n_action_steps: 8, horizon: 16 });
     });
   });
 
