@@ -8,6 +8,7 @@ import { bundleContents } from '../core/checkpoint/policy-checkpoint';
 import { encodeFlowtune } from '../core/checkpoint/flowtune-file';
 import { freshBundle, tinyConfig } from '../core/rl/fixtures/test-support';
 import { prepareRuntime } from './run-setup';
+import { inRowOrder } from './methods-compare';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../..');
@@ -51,6 +52,15 @@ beforeAll(async () => {
   runFolder('reach-reinflow-s1', 'flow', 'noise', 0, true);
   // Another method's run where DPPO's would be: left out, not evaluated as DPPO.
   runFolder('reach-dppo-s0', 'flow', 'noise', 0);
+});
+
+describe('the methods page\'s table order', () => {
+  it('is the methods\' row order whichever tables were evaluated and which kept, other tasks after as named', () => {
+    // tasks=pick-cube,hopper keep=walker2d,lift,reach pushes the evaluated tables first, then the kept ones.
+    const pushed = ['pick-cube', 'hopper', 'walker2d', 'lift', 'reach'].map((task) => ({ task }));
+    expect(inRowOrder(pushed).map(({ task }) => task)).toEqual(['hopper', 'walker2d', 'pick-cube', 'lift', 'reach']);
+    expect(inRowOrder([{ task: 'lift' }, { task: 'reach' }]).map(({ task }) => task)).toEqual(['lift', 'reach']);
+  });
 });
 
 describe('npm run results -- compare=methods', () => {

@@ -10,7 +10,7 @@ import type { MetricRecord } from '../core/metrics';
 import { taskHasSuccess } from '../core/rl/evaluate';
 import { keptFromTable, keptPage } from './kept-rows';
 import { UsageError } from './cli-args';
-import { METHODS, methodOnRow, runName, signatureMismatch, startFileName, type Method, type MethodId, type RunSignature } from './methods';
+import { METHOD_ROWS, METHODS, methodOnRow, runName, signatureMismatch, startFileName, type Method, type MethodId, type RunSignature } from './methods';
 import { curvesFileName, curvesJson, readKeptCurves, seedCurve, type MethodSeedCurve, type RowCurves } from './methods-curves';
 import { methodsFigureSvg, runCurve, type MethodCurves } from './methods-figure';
 import { formatMethodsTable, keptMethodSection, type Measure, type MethodResult, type MethodSeed, type MethodsTask, type PublishedMethods } from './methods-table';
@@ -140,6 +140,15 @@ function keptRowsOf(keep: string, rows: readonly string[], out: string): { tasks
   return { tasks: entries.filter((entry) => !entry.includes(':')).join(','), rows: kept };
 }
 
+/**
+ * The page's tables in the methods' row order (hopper, walker2d, pick-cube, pick-cube-rgb), so a page filled a few rows
+ * at a time reads the same whichever tasks one command evaluated and which it kept; other tasks follow as named.
+ */
+export function inRowOrder<T extends { task: string }>(tasks: readonly T[]): T[] {
+  const rank = (task: string) => { const index = METHOD_ROWS.indexOf(task); return index < 0 ? METHOD_ROWS.length : index; };
+  return [...tasks].sort((a, b) => rank(a.task) - rank(b.task));
+}
+
 export async function compareMethods(args: MethodsArgs, rows: readonly string[], seeds: readonly number[], makeEvaluator: typeof evaluator = evaluator): Promise<void> {
   const published = JSON.parse(readFileSync(PUBLISHED_METHODS, 'utf8')) as PublishedMethods;
   const out = args.out || METHODS_PAGE;
@@ -158,5 +167,5 @@ export async function compareMethods(args: MethodsArgs, rows: readonly string[],
     tasks.push(task);
   }
   for (const [task, section] of kept) tasks.push({ task, ...section });
-  writeTable(formatMethodsTable(tasks, published, { episodes: args.episodes, seed: args.seed, wallNote: args.wall_note }), out);
+  writeTable(formatMethodsTable(inRowOrder(tasks), published, { episodes: args.episodes, seed: args.seed, wallNote: args.wall_note }), out);
 }
