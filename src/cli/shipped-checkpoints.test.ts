@@ -7,7 +7,7 @@ import { flowArchitectureOf, parseCheckpointFile } from '../core/checkpoint/chec
 import { loadBundle } from '../core/checkpoint/fixtures/decode-bytes';
 import { applyOverrides, defaultConfig, runOverrides } from '../core/config';
 import { runConfigForCheckpoint } from '../core/run/checkpoint-run-config';
-import { methodOnRow } from './methods';
+import { methodOnRow, type MethodId } from './methods';
 
 /** The files `npm run reproduce` writes into public/checkpoints, which the studio and the README rely on. */
 const SHIPPED = [
@@ -34,6 +34,13 @@ function withShipped(file: string, task: string, check: (metadata: ReturnType<ty
   } finally {
     loaded.bundle.policy.dispose();
   }
+}
+
+/** The preset and keys a methods row fine-tunes with (success-rated task); refused when the row has none. */
+function presetRecipeOf(task: string, id: MethodId): { preset: string; keys: readonly string[] } {
+  const onRow = methodOnRow(task, true, id);
+  if (!('recipe' in onRow) || onRow.recipe.preset === undefined) throw new Error(`${task}'s ${id} row has no preset recipe`);
+  return { preset: onRow.recipe.preset, keys: onRow.recipe.keys };
 }
 
 describe('shipped checkpoints', () => {
@@ -134,10 +141,9 @@ describe('shipped checkpoints', () => {
       expect(metadata.eval.episodes).toBe(100);
       expect(metadata.eval.success_rate).toBeGreaterThanOrEqual(0.2);
       expect(metadata.eval.success_rate).toBeLessThanOrEqual(0.6);
-      const onRow = methodOnRow('pick-cube', true, 'shortcut');
-      if (!('recipe' in onRow) || onRow.recipe.preset === undefined) throw new Error('pick-cube\'s ShortCut row has no preset recipe');
+      const recipe = presetRecipeOf('pick-cube', 'shortcut');
       const base = applyOverrides(defaultConfig(), ['task=pick-cube']);
-      const run = runConfigForCheckpoint(base, metadata, runOverrides(onRow.recipe.preset, onRow.recipe.keys));
+      const run = runConfigForCheckpoint(base, metadata, runOverrides(recipe.preset, recipe.keys));
       expect(run.policy).toMatchObject({ velocity_net: 'unet1d', denoise_steps: 8, n_action_steps: 8, horizon: 16 });
     });
   });
@@ -145,13 +151,12 @@ describe('shipped checkpoints', () => {
   // reinflow-baseline's K = 8 is seed 003's ShortCut chain; the methods table's learned-noise row keeps the flow BC's own.
   it('the methods table fine-tunes pick-cube-bc.flowtune with learned noise at the K it was trained and measured at', () => {
     withShipped('pick-cube-bc.flowtune', 'pick-cube', (metadata) => {
-      const onRow = methodOnRow('pick-cube', true, 'reinflow');
-      if (!('recipe' in onRow) || onRow.recipe.preset === undefined) throw new Error('pick-cube\'s learned-noise row has no preset recipe');
+      const recipe = presetRecipeOf('pick-cube', 'reinflow');
       const base = applyOverrides(defaultConfig(), ['task=pick-cube']);
-      const run = runConfigForCheckpoint(base, metadata, runOverrides(onRow.recipe.preset, onRow.recipe.keys));
+      const run = runConfigForCheckpoint(base, metadata, runOverrides(recipe.preset, recipe.keys));
       expect(run.policy.denoise_steps).toBe(metadata.architecture.denoise_steps);
       // The preset alone would sample it at seed 003's K = 8.
-      expect(runConfigForCheckpoint(base, metadata, runOverrides(onRow.recipe.preset, [])).policy.denoise_steps).toBe(8);
+      expect(runConfigForCheckpoint(base, metadata, runOverrides(recipe.preset, [])).policy.denoise_steps).toBe(8);
     });
   });
 
