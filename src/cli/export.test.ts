@@ -32,6 +32,19 @@ describe('npm run export', () => {
     expect(readOnnxPolicy(new Uint8Array(readFileSync(out))).spec).toMatchObject({ task: 'reach', nObsSteps: 2, obsFrameSize: 29, denoiseSteps: 4, nActionSteps: 4 });
   }, 120_000);
 
+  it('policy.obs_clip=c builds the observation clamp into the graph and its metadata, and eval of the .onnx runs with it', () => {
+    const out = path.join(dir, 'reach-clipped.onnx');
+    const run = cli('export.ts', `ckpt=${REACH}`, 'format=onnx', `out=${out}`, 'policy.obs_clip=3');
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    const { spec, metadata } = readOnnxPolicy(new Uint8Array(readFileSync(out)));
+    expect(spec.obsClip).toBe(3);
+    expect(metadata.normalizer.obs).toMatchObject({ clip: 3 });
+    const refused = cli('eval.ts', 'task=reach', `ckpt=${out}`, 'episodes=1', 'policy.obs_clip=1');
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toBe('error: policy.obs_clip=1 contradicts the ONNX graph, which has policy.obs_clip=3 built in; drop the override or export again from the .flowtune');
+  }, 120_000);
+
   it('format=tfjs writes the weights manifest and its .bin, which read back as the same checkpoint', () => {
     const out = path.join(dir, 'reach-model.json');
     const run = cli('export.ts', `ckpt=${REACH}`, 'format=tfjs', `out=${out}`);

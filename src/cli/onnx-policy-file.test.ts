@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportPolicyOnnx } from '../core/checkpoint/onnx/export-onnx';
 import { bundleMetadata, exportConfig, randomBundle } from '../core/checkpoint/onnx/fixtures';
 import { applyOverrides, defaultConfig } from '../core/config';
-import type { PolicyBundle } from '../core/policy/policy-bundle';
+import { withObsClip, type PolicyBundle } from '../core/policy/policy-bundle';
 import { policyOptionsFromConfig } from '../core/rl/policy-setup';
 import { useNodeBackend } from './node-backend';
 import { openOnnxPolicy } from './onnx-policy-file';
@@ -66,6 +66,20 @@ describe('openOnnxPolicy', () => {
     expect(opened.policy.denoised_clamp).toBe(0);
     expect(await refusal(good, ['policy.denoised_clamp=1'])).toEqual([
       'ConfigError', 'policy.denoised_clamp=1 contradicts the ONNX graph, which has policy.denoised_clamp=0 built in; drop the override or export again from the .flowtune',
+    ]);
+    // And the observation clamp: a graph exported with one runs with it, and an override of it is refused.
+    expect(opened.policy.obs_clip).toBe(0);
+    expect(await refusal(good, ['policy.obs_clip=5'])).toEqual([
+      'ConfigError', 'policy.obs_clip=5 contradicts the ONNX graph, which has policy.obs_clip=0 built in; drop the override or export again from the .flowtune',
+    ]);
+    const clipped = path.join(dir, 'clipped.onnx');
+    const clippedBundle = withObsClip(bundle, 5);
+    writeFileSync(clipped, await exportPolicyOnnx(clippedBundle, await bundleMetadata(clippedBundle, config)));
+    const reopened = await openOnnxPolicy(clipped, base, []);
+    await reopened.actor.dispose();
+    expect(reopened.config.policy.obs_clip).toBe(5);
+    expect(await refusal(clipped, ['policy.obs_clip=0'])).toEqual([
+      'ConfigError', 'policy.obs_clip=0 contradicts the ONNX graph, which has policy.obs_clip=5 built in; drop the override or export again from the .flowtune',
     ]);
   });
 });

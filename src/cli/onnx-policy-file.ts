@@ -16,7 +16,7 @@ import { OnnxActor } from './onnx-actor';
 import { readCheckpointFile } from './run-setup';
 
 /**
- * The graph bakes in K, the executed steps and the denoised-action clamp; an override of any cannot apply (ConfigError).
+ * The graph bakes in K, the executed steps, the denoised-action clamp and the observation clamp; an override of any cannot apply (ConfigError).
  * Without an override the config holds the file's own value, so a difference is the file's fault (CheckpointError).
  */
 function checkBakedCounts(config: RunConfig, overrides: readonly string[], spec: OnnxPolicySpec): void {
@@ -24,6 +24,7 @@ function checkBakedCounts(config: RunConfig, overrides: readonly string[], spec:
     ['policy.denoise_steps', config.policy.denoise_steps, spec.denoiseSteps],
     ['policy.n_action_steps', config.policy.n_action_steps, spec.nActionSteps],
     ['policy.denoised_clamp', config.policy.denoised_clamp, spec.denoisedClamp],
+    ['policy.obs_clip', config.policy.obs_clip, spec.obsClip],
   ] as const;
   const overridden = new Set<string>(overrideKeys(overrides));
   for (const [key, asked, inGraph] of baked) {

@@ -26,7 +26,7 @@ export function measuredArchitecture(config: RunConfig, checkpoint: FamilyCheckp
 /** A live copy of the model on the backend in use; the caller disposes it. */
 export function measuredPolicy(config: RunConfig, checkpoint: FamilyCheckpoint | undefined): FlowPolicy {
   const flow = flowOnly(checkpoint);
-  if (flow) return bundleFromCheckpoint(flow, config.policy.detach_critic_input).bundle.policy;
+  if (flow) return bundleFromCheckpoint(flow, config.policy).bundle.policy;
   return new FlowPolicy(measuredArchitecture(config, checkpoint), config.seed);
 }
 

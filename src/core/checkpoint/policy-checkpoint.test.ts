@@ -7,7 +7,7 @@ import type { SamplerOptions } from '../flow/sampling-options';
 import { createRng } from '../random';
 import type { AdamState } from '../rl/adam';
 import { executedActions, normalizeStacked, sampleForObs } from '../rl/policy-bundle';
-import type { PolicyBundle } from '../policy/policy-bundle';
+import { withObsClip, type PolicyBundle } from '../policy/policy-bundle';
 import { samplerOptionsAt } from '../rl/policy-setup';
 import { bitsOf, freshBundle, tinyConfig } from '../rl/fixtures/test-support';
 import type { RunProgress } from './checkpoint-types';
@@ -153,6 +153,43 @@ describe('policy checkpoints: the denoised-action clamp', () => {
     expect(configFromCheckpoint(base, older).policy.denoised_clamp).toBe(0);
     const bad = { ...ppo.metadata, config: { ...ppo.metadata.config, policy: { ...olderPolicy, denoised_clamp: -1 } } };
     expect(storedDenoisedClamp(bad)).toBe(0);
+  });
+});
+
+describe('policy checkpoints: the observation clamp', () => {
+  it('rides with the obs normalizer in .flowtune and tfjs, decides policy.obs_clip, and a run\'s value replaces it', async () => {
+    const clipped = { ...config, policy: { ...config.policy, obs_clip: 0.5 } };
+    const contents = await bundleContents({ bundle: withObsClip(bundle, 0.5), task: 'reach', stage: 'ppo', config: clipped, progress: sampleProgress() });
+    expect(contents.metadata.normalizer.obs).toMatchObject({ clip: 0.5 });
+    const { modelJson, weightsBin } = exportTfjs(contents);
+    for (const decoded of [decodePolicyCheckpoint(encodeFlowtune(contents)), decodeTfjsPolicyCheckpoint(modelJson, weightsBin)]) {
+      expect(decoded.obsNormalizer.clip).toBe(0.5);
+      expect(decoded.actionNormalizer.clip).toBeUndefined();
+      expect(configFromCheckpoint(defaultConfig(), decoded.metadata).policy.obs_clip).toBe(0.5);
+      // Without a run's settings the file's clamp stands; a run's obs_clip (0 = none) replaces it.
+      expect(bundleFromCheckpoint(decoded).bundle.obsNormalizer.clip).toBe(0.5);
+      const unclamped = bundleFromCheckpoint(decoded, { detach_critic_input: true, obs_clip: 0 });
+      const wider = bundleFromCheckpoint(decoded, { detach_critic_input: true, obs_clip: 3 });
+      expect(unclamped.bundle.obsNormalizer.clip).toBeUndefined();
+      expect(wider.bundle.obsNormalizer.clip).toBe(3);
+      unclamped.bundle.policy.dispose();
+      wider.bundle.policy.dispose();
+    }
+    // A file without one (every file from before the option) runs unclamped.
+    const plain = await bundleContents({ bundle, task: 'reach', stage: 'bc', config });
+    expect(plain.metadata.normalizer.obs).not.toHaveProperty('clip');
+    expect(configFromCheckpoint(clipped, plain.metadata).policy.obs_clip).toBe(0);
+  });
+
+  it('a clamp that is not a positive number is refused in one sentence', async () => {
+    const contents = await bundleContents({ bundle, task: 'reach', stage: 'bc', config });
+    const obs = contents.metadata.normalizer.obs as Record<string, unknown>;
+    for (const clip of [-2, 'wide']) {
+      const hostile = { ...contents, metadata: { ...contents.metadata, normalizer: { ...contents.metadata.normalizer, obs: { ...obs, clip } } } };
+      const load = () => loadBundle(encodeFlowtune(hostile));
+      expect(load).toThrow(CheckpointError);
+      expect(load).toThrow(`checkpoint normalizer 'obs' is invalid: obs_normalizer.clip must be a positive number when set, got ${clip}`);
+    }
   });
 });
 

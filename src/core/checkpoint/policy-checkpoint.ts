@@ -4,7 +4,7 @@ import { CheckpointError } from '../errors';
 import { FlowPolicy } from '../policy/flow-policy';
 import type { MinMaxStats } from '../policy/normalizer';
 import { obsTypeOfPolicy, type FlowPolicyOptions } from '../policy/options';
-import type { PolicyBundle } from '../policy/policy-bundle';
+import { withObsClip, type PolicyBundle } from '../policy/policy-bundle';
 import type { AdamMoments, JsonObject, OptimizerState, RunProgress, TensorData } from './checkpoint-types';
 import type { FlowtuneContents } from './checkpoint-writer';
 import type { PolicyCheckpoint } from './checkpoint-open';
@@ -103,9 +103,12 @@ export interface LoadedBundle {
   progress?: RunProgress;
 }
 
-/** A live policy from a decoded checkpoint; `detachCriticInput` is a training switch that leaves shapes alone. */
-export function bundleFromCheckpoint(checkpoint: PolicyCheckpoint, detachCriticInput?: boolean): LoadedBundle {
-  const architecture = detachCriticInput === undefined ? checkpoint.architecture : { ...checkpoint.architecture, detachCriticInput };
+/**
+ * A live policy from a decoded checkpoint. A run's `detach_critic_input` (a training switch that leaves shapes alone)
+ * and `obs_clip` (the observation clamp, 0 = none) apply when given; without them the checkpoint's own stand.
+ */
+export function bundleFromCheckpoint(checkpoint: PolicyCheckpoint, run?: Pick<RunConfig['policy'], 'detach_critic_input' | 'obs_clip'>): LoadedBundle {
+  const architecture = run === undefined ? checkpoint.architecture : { ...checkpoint.architecture, detachCriticInput: run.detach_critic_input };
   let policy: FlowPolicy;
   try {
     policy = new FlowPolicy(architecture, checkpoint.tensors);
@@ -113,7 +116,8 @@ export function bundleFromCheckpoint(checkpoint: PolicyCheckpoint, detachCriticI
     throw new CheckpointError((error as Error).message);
   }
   const { obsNormalizer, actionNormalizer, metadata, progress } = checkpoint;
-  return { bundle: { policy, obsNormalizer, actionNormalizer }, metadata, progress };
+  const bundle = { policy, obsNormalizer, actionNormalizer };
+  return { bundle: run === undefined ? bundle : withObsClip(bundle, run.obs_clip), metadata, progress };
 }
 
 /**
@@ -138,6 +142,16 @@ export function storedDenoisedClamp(metadata: FlowtuneMetadata): number {
 }
 
 /**
+ * The observation clamp a chain policy's normalizer holds (`policy.obs_clip`); 0 (off) when it holds none. A Gaussian
+ * policy's obs stats hold its running normalization's clip instead (ppo.norm_clip), which is not this.
+ */
+export function storedObsClip(metadata: FlowtuneMetadata): number {
+  if ((metadata.architecture as { kind?: unknown }).kind === 'gaussian') return 0;
+  const clip = (metadata.normalizer as { obs?: { clip?: unknown } } | undefined)?.obs?.clip;
+  return typeof clip === 'number' && fieldValueProblem('policy.obs_clip', clip) === null ? clip : 0;
+}
+
+/**
  * The observation a point-cloud policy was trained on: its stored config's depth cameras when it learnt
  * from a depth camera's cloud (env.obs_type=depth_pointcloud), else the surface-sampled cloud.
  */
@@ -150,8 +164,8 @@ function storedPointCloudEnv(metadata: FlowtuneMetadata): Partial<RunConfig['env
 }
 
 /**
- * Run-config fields a checkpoint decides (its architecture, K, executed steps, history spacing and denoised-action
- * clamp), so a loaded model runs as trained. Training switches that leave shapes alone (detach_critic_input) stay the run's.
+ * Run-config fields a checkpoint decides (its architecture, K, executed steps, history spacing, denoised-action
+ * clamp and observation clamp), so a loaded model runs as trained. Training switches that leave shapes alone (detach_critic_input) stay the run's.
  */
 export function configFromCheckpoint(base: RunConfig, metadata: FlowtuneMetadata): RunConfig {
   const architecture = metadata.architecture as Record<string, unknown>;
@@ -185,6 +199,7 @@ export function configFromCheckpoint(base: RunConfig, metadata: FlowtuneMetadata
       n_action_steps: Number(architecture.n_action_steps ?? base.policy.n_action_steps),
       history_spacing: storedHistorySpacing(metadata) ?? base.policy.history_spacing,
       denoised_clamp: storedDenoisedClamp(metadata),
+      obs_clip: storedObsClip(metadata),
     },
   };
 }

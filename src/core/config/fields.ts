@@ -135,6 +135,9 @@ export const CONFIG_FIELDS: { readonly [K in ConfigKey]: SpecFor<ConfigValue<K>>
   'policy.image_shift': int('Image observations: random-shift augmentation in BC and PPO updates (DrQ): pad by this many pixels, edges replicated, and crop back at a random offset per image; 0 = off. Never in rollouts or evaluation.', 4, 0, 32),
   'policy.value_hidden': intList('Hidden widths of the value head.', [256, 256], 1, 8192),
   'policy.running_obs_norm': bool('Gaussian policy: normalize observations by their running mean and std and clip to ±ppo.norm_clip (CleanRL\'s NormalizeObservation); statistics freeze at evaluation.', true),
+  'policy.obs_clip': num(
+    'Flow and diffusion policies: c > 0 clamps every normalized observation value to [−c, c] wherever the policy reads one (rollouts, the critic, evaluation, ONNX export), as DPPO\'s clamp_obs does with c = 1. A state far outside the demos\' range (an object knocked off the table) then stays in the range the critic was fitted on. 0 = off. Saved with the observation normalizer; a checkpoint keeps its value unless this is given.',
+    0, 0, 1000),
   'policy.noise_head_hidden': intList('Hidden widths of the learnable noise head ([128, 64] in reference 004).', [128, 64], 1, 8192),
 
   'noise.method': choice('Exploration: ode (none), sde (Flow-SDE), cps, or noise (learnable noise head), DESIGN.md §3.', ['ode', 'sde', 'cps', 'noise'], 'sde'),

@@ -68,6 +68,8 @@ export interface PolicyConfig {
   noise_head_hidden: number[];
   /** Gaussian policy: normalize observations by their running mean and std, clipped to ±ppo.norm_clip. */
   running_obs_norm: boolean;
+  /** Flow and diffusion policies: clamp each normalized observation value to ±this bound; 0 = off. Saved with the normalizer. */
+  obs_clip: number;
 }
 
 export interface NoiseConfig {

@@ -53,6 +53,15 @@ describe('configWarnings', () => {
     expect(configWarnings(withOverrides('policy.velocity_net=unet1d', 'policy.unet_dims=16,32'), ['policy.velocity_net', 'policy.unet_dims'], STUDIO_HOST)).toEqual([]);
   });
 
+  it('warns that policy.obs_clip does nothing for the Gaussian policy, whose own normalization clips, and not for chain policies', () => {
+    const gaussian = applyOverrides(presetConfig('gaussian-ppo'), ['policy.obs_clip=5']);
+    expect(configWarnings(gaussian, ['policy.obs_clip'], CLI_TRAIN_HOST)).toEqual([
+      'policy.obs_clip=5 does nothing with policy.kind=gaussian, whose running observation normalization clips at ±ppo.norm_clip instead',
+    ]);
+    expect(configWarnings(withOverrides('policy.obs_clip=5'), ['policy.obs_clip'], CLI_TRAIN_HOST)).toEqual([]);
+    expect(configWarnings(applyOverrides(presetConfig('dppo'), ['policy.obs_clip=5']), ['policy.obs_clip'], CLI_TRAIN_HOST)).toEqual([]);
+  });
+
   it('warns that on_nonfinite=rollback does nothing when training never stops, or on the command line with nothing saved before the end', () => {
     const never = applyOverrides(defaultConfig(), ['on_nonfinite=rollback', 'ppo.max_nonfinite_skips=0']);
     expect(configWarnings(never, ['on_nonfinite'], STUDIO_HOST)).toEqual(['on_nonfinite=rollback does nothing with ppo.max_nonfinite_skips=0, which never stops training on non-finite updates']);

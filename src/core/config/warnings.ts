@@ -115,6 +115,9 @@ export function configWarnings(config: RunConfig, givenKeys: Iterable<ConfigKey>
     const listed = unetKeys.map((key) => shown(config, key)).join(', ');
     warnings.push(`${listed} ${unetKeys.length === 1 ? 'does' : 'do'} nothing with policy.velocity_net=${config.policy.velocity_net}; ${unetKeys.length === 1 ? 'it sizes' : 'they size'} the UNet1D velocity net only`);
   }
+  if (given.has('policy.obs_clip') && config.policy.kind === 'gaussian') {
+    warnings.push(`${shown(config, 'policy.obs_clip')} does nothing with policy.kind=gaussian, whose running observation normalization clips at ±ppo.norm_clip instead`);
+  }
   warnings.push(...policyKindWarnings(config, given), ...rewardClipWarnings(config, given));
   return warnings;
 }

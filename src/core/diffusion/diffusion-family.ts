@@ -193,7 +193,7 @@ export const DIFFUSION_FAMILY: PolicyFamily = {
   },
   loaded(checkpoint: FamilyCheckpoint, config: RunConfig) {
     if (checkpoint.kind !== 'diffusion') throw new TrainingError(`a ${checkpoint.kind} checkpoint is not a diffusion policy`);
-    const { bundle } = bundleFromCheckpoint(checkpoint, config.policy.detach_critic_input);
+    const { bundle } = bundleFromCheckpoint(checkpoint, config.policy);
     if (!checkpoint.reference) return new LoadedDiffusionPolicy(bundle);
     const net = new FlowPolicy(bundle.policy.options, checkpoint.reference);
     return new LoadedDiffusionPolicy(bundle, { net, ftSteps: storedFineTunedSteps(checkpoint.metadata, config) });

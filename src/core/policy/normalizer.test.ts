@@ -48,6 +48,35 @@ describe('min/max normalizer', () => {
     tf.dispose([tensor, viaTensor, roundTrip]);
   });
 
+  test('a clip clamps normalized values to ±clip, on both paths, never in unnormalize, and survives JSON', async () => {
+    // feature 0: [0, 10] → center 5, half range 5: 40 → 7 → clamped to 2; −20 → −5 → −2; 7.5 → 0.5 stays
+    // feature 1: [-2, 2] → center 0, half range 2: 3 → 1.5 stays; −9 → −4.5 → −2
+    const clipped = new MinMaxNormalizer({ min: [0, -2], max: [10, 2] }).withClip(2);
+    const raw = Float32Array.from([40, 3, -20, -9, 7.5, 1]);
+    expect(Array.from(clipped.normalize(raw))).toEqual([2, 1.5, -2, -2, 0.5, 0.5]);
+    // unnormalize maps ±5 (out of the clip) back to 5 ± 25 and 0 ± 10, unclamped: the clip is on observations read in.
+    expect(Array.from(clipped.unnormalize(Float32Array.from([5, -5])))).toEqual([30, -10]);
+    const tensor = tf.tensor2d(raw, [3, 2]);
+    const viaTensor = clipped.normalizeTensor(tensor);
+    expect(Array.from(await viaTensor.data())).toEqual([2, 1.5, -2, -2, 0.5, 0.5]);
+    tf.dispose([tensor, viaTensor]);
+    const json = JSON.parse(JSON.stringify(clipped.toJSON()));
+    expect(json).toEqual({ min: [0, -2], max: [10, 2], clip: 2 });
+    expect(new MinMaxNormalizer(json).clip).toBe(2);
+    // withClip(undefined) drops it; the same clip returns the normalizer itself.
+    const unclipped = clipped.withClip(undefined);
+    expect(unclipped.toJSON()).toEqual({ min: [0, -2], max: [10, 2] });
+    expect(Array.from(unclipped.normalize(raw))).toEqual([7, 1.5, -5, -4.5, 0.5, 0.5]);
+    expect(clipped.withClip(2)).toBe(clipped);
+  });
+
+  test('a clip that is not a positive number is refused, naming the field', () => {
+    for (const clip of [0, -1, Number.NaN, Infinity, '5' as unknown as number, null as unknown as number]) {
+      expect(() => new MinMaxNormalizer({ min: [0], max: [1], clip }, 'obs_normalizer'))
+        .toThrow(expect.objectContaining({ name: 'ConfigError', field: 'obs_normalizer', message: `obs_normalizer.clip must be a positive number when set, got ${clip}` }));
+    }
+  });
+
   test('bad stats and inputs throw named errors naming the field', () => {
     expect(() => new MinMaxNormalizer({ min: [0, 1], max: [1] }, 'action_norm')).toThrow(expect.objectContaining({ name: 'ShapeError', field: 'action_norm' }));
     expect(() => new MinMaxNormalizer({ min: [2], max: [1] }, 'obs_norm')).toThrow(expect.objectContaining({ name: 'ConfigError', field: 'obs_norm' }));

@@ -5,6 +5,8 @@ import { ConfigError, ShapeError } from '../errors';
 export interface MinMaxStats {
   min: number[];
   max: number[];
+  /** When set, normalized values are clamped to [−clip, clip] (DPPO's clamp_obs clamps to 1). */
+  clip?: number;
 }
 
 /** Half ranges below this are treated as constant features. */
@@ -14,9 +16,12 @@ const MIN_HALF_RANGE = 1e-6;
  * Maps each feature from [min, max] to [-1, 1]: y = (x − center)/halfRange, center = (max + min)/2,
  * halfRange = (max − min)/2. Constant features (halfRange < 1e-6) normalize to x − center (≈ 0)
  * and unnormalize to center + y·halfRange (≈ center), so neither direction divides by zero.
+ * With `stats.clip` = c, normalize gives clamp(y, −c, c); unnormalize never clamps.
  */
 export class MinMaxNormalizer {
   readonly dim: number;
+  /** The bound normalized values are clamped to, when set. */
+  readonly clip: number | undefined;
   private readonly center: Float32Array;
   private readonly halfRange: Float32Array;
   private readonly scale: Float32Array;
@@ -26,6 +31,10 @@ export class MinMaxNormalizer {
     if (!Array.isArray(min) || !Array.isArray(max) || min.length === 0 || min.length !== max.length) {
       throw new ShapeError(field, `${field}.min and ${field}.max must be non-empty lists of the same length, got ${min?.length} and ${max?.length}`);
     }
+    if (stats.clip !== undefined && !(Number.isFinite(stats.clip) && stats.clip > 0)) {
+      throw new ConfigError(field, `${field}.clip must be a positive number when set, got ${stats.clip}`);
+    }
+    this.clip = stats.clip;
     this.dim = min.length;
     this.center = new Float32Array(this.dim);
     this.halfRange = new Float32Array(this.dim);
@@ -59,14 +68,21 @@ export class MinMaxNormalizer {
 
   /** JSON-safe copy of the stats. */
   toJSON(): MinMaxStats {
-    return { min: [...this.stats.min], max: [...this.stats.max] };
+    return { min: [...this.stats.min], max: [...this.stats.max], ...(this.clip !== undefined ? { clip: this.clip } : {}) };
+  }
+
+  /** The same ranges with normalized values clamped to ±`clip`, or not clamped when undefined. */
+  withClip(clip: number | undefined): MinMaxNormalizer {
+    if (clip === this.clip) return this;
+    const { min, max } = this.toJSON();
+    return new MinMaxNormalizer({ min, max, ...(clip !== undefined ? { clip } : {}) }, this.field);
   }
 
   private checkLength(length: number): void {
     if (length % this.dim !== 0) throw new ShapeError(this.field, `${this.field} input length ${length} is not a multiple of its dim ${this.dim}`);
   }
 
-  /** [..., dim] → [..., dim] in [-1, 1]. */
+  /** [..., dim] → [..., dim] in [-1, 1] (clamped to ±clip when set). */
   normalize(values: Float32Array): Float32Array {
     this.checkLength(values.length);
     const out = new Float32Array(values.length);
@@ -74,6 +90,8 @@ export class MinMaxNormalizer {
       const featureIndex = offset % this.dim;
       out[offset] = (values[offset] - this.center[featureIndex]) * this.scale[featureIndex];
     }
+    const clip = this.clip;
+    if (clip !== undefined) for (let offset = 0; offset < out.length; offset++) out[offset] = Math.min(clip, Math.max(-clip, out[offset]));
     return out;
   }
 
@@ -93,7 +111,10 @@ export class MinMaxNormalizer {
     if (values.shape[values.rank - 1] !== this.dim) {
       throw new ShapeError(this.field, `${this.field} expects last axis ${this.dim}, got [${values.shape.join(', ')}]`);
     }
-    return tf.tidy(() => tf.mul(tf.sub(values, tf.tensor1d(this.center)), tf.tensor1d(this.scale)));
+    return tf.tidy(() => {
+      const normalized = tf.mul(tf.sub(values, tf.tensor1d(this.center)), tf.tensor1d(this.scale));
+      return this.clip === undefined ? normalized : tf.clipByValue(normalized, -this.clip, this.clip);
+    });
   }
 
   /** Tensor version of `unnormalize`; the last axis must be dim. */

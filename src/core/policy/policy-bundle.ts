@@ -9,3 +9,9 @@ export interface PolicyBundle {
   /** Per-step action stats (action_dim). */
   actionNormalizer: MinMaxNormalizer;
 }
+
+/** The bundle with its observations clamped to ±`clip` once normalized (`policy.obs_clip`); 0 turns the clamp off. */
+export function withObsClip(bundle: PolicyBundle, clip: number): PolicyBundle {
+  const obsNormalizer = bundle.obsNormalizer.withClip(clip > 0 ? clip : undefined);
+  return obsNormalizer === bundle.obsNormalizer ? bundle : { ...bundle, obsNormalizer };
+}

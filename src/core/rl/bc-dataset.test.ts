@@ -48,6 +48,17 @@ describe('buildBcDataset', () => {
     expect(() => buildBcDataset(demos, 1, 1)).toThrow('the demonstrations hold no usable steps (no successful episodes)');
   });
 
+  it('obsClip clamps the fitted observation normalizer and the samples it makes; given normalizers keep their own', () => {
+    // obs min 0, max 11: x → (x − 5.5)/5.5 gives 0, 1, 2, 10, 11 → −1, −0.818, −0.636, 0.818, 1; clamped to ±0.5.
+    const dataset = buildBcDataset(tinyDemos(), 1, 1, { obsClip: 0.5 });
+    expect(dataset.obsNormalizer.clip).toBe(0.5);
+    expect(Array.from(dataset.obs)).toEqual([-0.5, -0.5, -0.5, 0.5, 0.5]);
+    expect(buildBcDataset(tinyDemos(), 1, 1, { obsClip: 0 }).obsNormalizer.clip).toBeUndefined();
+    const obs = new MinMaxNormalizer({ min: [-10], max: [10] }, 'obs_normalizer');
+    const action = new MinMaxNormalizer({ min: [0], max: [2] }, 'action_normalizer');
+    expect(buildBcDataset(tinyDemos(), 1, 1, { obsClip: 0.5, normalizers: { obs, action } }).obsNormalizer).toBe(obs);
+  });
+
   it('uses given normalizers instead of fitting new ones (stage 2 continues a trained policy)', () => {
     const obs = new MinMaxNormalizer({ min: [-10], max: [10] }, 'obs_normalizer');
     const action = new MinMaxNormalizer({ min: [0], max: [2] }, 'action_normalizer');

@@ -34,11 +34,15 @@ function widened(normalizer: MinMaxNormalizer, minHalfRange: number): MinMaxNorm
   return new MinMaxNormalizer({ min, max }, 'obs_normalizer');
 }
 
-/** Stage 1's normalizers, fit on the demos: point ranges pooled, every observation range widened to the floor. */
-function fitNormalizers(demos: Demonstrations, numPoints: number | undefined): { obsNormalizer: MinMaxNormalizer; actionNormalizer: MinMaxNormalizer } {
+/**
+ * Stage 1's normalizers, fit on the demos: point ranges pooled, every observation range widened to the floor, and
+ * normalized observations clamped to ±obsClip when it is positive.
+ */
+function fitNormalizers(demos: Demonstrations, numPoints: number | undefined, obsClip: number): { obsNormalizer: MinMaxNormalizer; actionNormalizer: MinMaxNormalizer } {
   const fitted = MinMaxNormalizer.fit(demos.obs, demos.obsDim, 'obs_normalizer');
   const pooled = numPoints ? new MinMaxNormalizer(poolPointRanges(fitted.toJSON(), numPoints), 'obs_normalizer') : fitted;
-  return { obsNormalizer: widened(pooled, MIN_OBS_HALF_RANGE), actionNormalizer: MinMaxNormalizer.fit(demos.actions, demos.actionDim, 'action_normalizer') };
+  const obsNormalizer = widened(pooled, MIN_OBS_HALF_RANGE).withClip(obsClip > 0 ? obsClip : undefined);
+  return { obsNormalizer, actionNormalizer: MinMaxNormalizer.fit(demos.actions, demos.actionDim, 'action_normalizer') };
 }
 
 /**
@@ -46,13 +50,14 @@ function fitNormalizers(demos: Demonstrations, numPoints: number | undefined): {
  * before its start) and the chunk actions_{t..t+H−1} (the episode's last action repeated past
  * its end). Only successful episodes are used unless `includeFailures`. With `numPoints`, frames
  * start with that many points, whose ranges are pooled (`poolPointRanges`). With `normalizers`
- * (a trained policy's, as stage 2 continues it) those are used instead of fitting new ones.
+ * (a trained policy's, as stage 2 continues it) those are used instead of fitting new ones; otherwise `obsClip` > 0
+ * clamps the fitted observation normalizer (`policy.obs_clip`).
  */
 export function buildBcDataset(
   demos: Demonstrations,
   nObsSteps: number,
   horizon: number,
-  options: { includeFailures?: boolean; numPoints?: number; normalizers?: { obs: MinMaxNormalizer; action: MinMaxNormalizer } } = {},
+  options: { includeFailures?: boolean; numPoints?: number; obsClip?: number; normalizers?: { obs: MinMaxNormalizer; action: MinMaxNormalizer } } = {},
 ): BcDataset {
   const { obsDim, actionDim } = demos;
   const episodes = demos.success.length;
@@ -61,7 +66,7 @@ export function buildBcDataset(
   }
   const { obsNormalizer, actionNormalizer } = options.normalizers
     ? { obsNormalizer: options.normalizers.obs, actionNormalizer: options.normalizers.action }
-    : fitNormalizers(demos, options.numPoints);
+    : fitNormalizers(demos, options.numPoints, options.obsClip ?? 0);
   const normObs = obsNormalizer.normalize(demos.obs);
   const normActions = actionNormalizer.normalize(demos.actions);
   const rows: number[] = [];

@@ -174,6 +174,6 @@ export const FLOW_FAMILY: PolicyFamily = {
   },
   loaded(checkpoint: FamilyCheckpoint, config: RunConfig) {
     if (checkpoint.kind !== 'flow') throw new TrainingError(`a ${checkpoint.kind} checkpoint is not a flow policy`);
-    return new LoadedFlowPolicy(bundleFromCheckpoint(checkpoint, config.policy.detach_critic_input).bundle);
+    return new LoadedFlowPolicy(bundleFromCheckpoint(checkpoint, config.policy).bundle);
   },
 };

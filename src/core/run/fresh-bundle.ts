@@ -25,7 +25,8 @@ const WARMUP_SEED_SALT = 0x2f6b_1d3;
 export function freshBundle(config: RunConfig, observed: Float32Array, obsFrameSize: number, actionDim: number, cameras?: readonly string[]): PolicyBundle {
   const raw = MinMaxNormalizer.fit(observed, obsFrameSize, 'obs_normalizer').toJSON();
   const fitted = hasPointCloud(config.env.obs_type) ? poolPointRanges(raw, config.env.num_points) : raw;
-  const obsNormalizer = new MinMaxNormalizer({ min: fitted.min.map((value) => value - 1), max: fitted.max.map((value) => value + 1) }, 'obs_normalizer');
+  const clip = config.policy.obs_clip > 0 ? { clip: config.policy.obs_clip } : {};
+  const obsNormalizer = new MinMaxNormalizer({ min: fitted.min.map((value) => value - 1), max: fitted.max.map((value) => value + 1), ...clip }, 'obs_normalizer');
   const actionNormalizer = new MinMaxNormalizer({ min: new Array(actionDim).fill(-1), max: new Array(actionDim).fill(1) }, 'action_normalizer');
   const policy = new FlowPolicy(policyOptionsFromConfig(config, obsFrameSize, actionDim, cameras), config.seed);
   return { policy, obsNormalizer, actionNormalizer };
@@ -74,7 +75,7 @@ export function checkEnvImages(options: FlowPolicyOptions, env: Pick<BatchEnv, '
 export async function learnerOnBundle<L>(config: RunConfig, env: BatchEnv, checkpoint: PolicyCheckpoint | undefined, make: (bundle: PolicyBundle) => L): Promise<L> {
   if (checkpoint) checkEnvImages(checkpoint.architecture, env);
   const bundle = checkpoint
-    ? bundleFromCheckpoint(checkpoint, config.policy.detach_critic_input).bundle
+    ? bundleFromCheckpoint(checkpoint, config.policy).bundle
     : freshBundle(config, await warmupObservations(config, env), env.obsDim, env.actionDim, env.imageSpec?.cameras);
   try {
     return make(bundle);

@@ -61,7 +61,7 @@ export async function runOfflineStageRun(input: OfflineStageInput): Promise<Offl
   if (config.env.reward !== 'dense') throw new ConfigError('env.reward', `env.reward=${config.env.reward} cannot be used: the demos hold dense rewards, so stage 2 needs env.reward=dense`);
   const settings = config.offline;
   const demos = settings.episodes > 0 ? firstDemoEpisodes(input.demos.demos, settings.episodes) : input.demos.demos;
-  const { bundle, metadata } = bundleFromCheckpoint(checkpoint, config.policy.detach_critic_input);
+  const { bundle, metadata } = bundleFromCheckpoint(checkpoint, config.policy);
   const firstStep = metadata.training.step;
   const contentsAt = (step: number, evalSummary: StageEval | Record<string, never>) => bundleContents({ bundle, task: config.task, stage: 'offline', config, step, evalSummary });
   const clock = ports.clock ?? (() => performance.now());

@@ -62,7 +62,7 @@ export async function runPretrainStage({ config, demos: given, ports, resumeFrom
   const includeFailures = !taskHasSuccess(config.task);
   if (!includeFailures && !demos.success.includes(1)) throw new DemosError(`${given.source} cannot be used: the demos hold no successful episode to learn from`);
   const numPoints = hasPointCloud(config.env.obs_type) ? config.env.num_points : undefined;
-  const dataset = buildBcDataset(demos, config.policy.n_obs_steps, config.policy.horizon, { numPoints, includeFailures });
+  const dataset = buildBcDataset(demos, config.policy.n_obs_steps, config.policy.horizon, { numPoints, includeFailures, obsClip: config.policy.obs_clip });
   ports.onPhase?.(`BC on ${dataset.size} samples from ${demos.success.length} episodes`);
   const policy = new FlowPolicy(policyOptionsFromConfig(config, demos.obsDim, demos.actionDim, demos.imageSpec?.cameras), config.seed);
   const bundle: PolicyBundle = { policy, obsNormalizer: dataset.obsNormalizer, actionNormalizer: dataset.actionNormalizer };

@@ -118,6 +118,18 @@ describe('Run: exact resume', () => {
     expect(lrs[3]).toBeCloseTo(lrs[0] / 1.5 ** 3, 12);
   }, 120_000);
 
+  it('policy.obs_clip on an unclamped checkpoint: the run clamps what its policy reads, saves the clamp and resumes exactly', async () => {
+    // The fixture's normalizer spans ±2 in env units, so reach's observations normalize to a few tenths: ±0.05 bites.
+    const overrides = ['advantages.type=gae', 'noise.method=sde'];
+    const { start, straight } = await expectExactResume([...overrides, 'policy.obs_clip=0.05']);
+    expect(decodePolicyCheckpoint(start).obsNormalizer.clip).toBeUndefined();
+    expect(decodePolicyCheckpoint(straight.saved).obsNormalizer.clip).toBe(0.05);
+    // The same run without the clamp acts on other inputs, so its first iteration reads otherwise.
+    const plain = await trainFrom(start, tinyConfig(['actor_lr=1e-3', 'critic_lr=1e-3', 'env.max_episode_steps=3', 'eval_episodes=2', 'eval.every=2', ...overrides]), 1);
+    expect(plain.records[0]['losses/value']).not.toBe(straight.records[0]['losses/value']);
+    expect(decodePolicyCheckpoint(plain.saved).obsNormalizer.clip).toBeUndefined();
+  }, 120_000);
+
   it('gae × sde with step-spaced observation histories resumes exactly too', async () => {
     await expectExactResume(['advantages.type=gae', 'noise.method=sde', 'policy.n_obs_steps=2', 'policy.history_spacing=step']);
   }, 120_000);

@@ -4,7 +4,7 @@ import { useNodeBackend } from '../../../cli/node-backend';
 import { observationSpec } from '../../envs/observation';
 import { getTask } from '../../envs/task-registry';
 import type { FlowPolicyOptions } from '../../policy/options';
-import type { PolicyBundle } from '../../policy/policy-bundle';
+import { withObsClip, type PolicyBundle } from '../../policy/policy-bundle';
 import { createRng } from '../../random';
 import { bundleActor } from '../../rl/evaluate';
 import { policyOptionsFromConfig } from '../../rl/policy-setup';
@@ -43,6 +43,8 @@ const CASES: Case[] = [
   { name: 'DiT-X with the denoised-action clamp', overrides: [...DITX, 'policy.denoised_clamp=0.3'], frameSize: REACH_STATE },
   { name: 'UNet1D on state, n_obs_steps 2', overrides: [...UNET1D, 'policy.n_obs_steps=2'], frameSize: REACH_STATE },
   { name: 'UNet1D on point clouds, three levels over H 8, kernel 5', overrides: [...POINTCLOUD, ...UNET1D, 'policy.unet_dims=8,16,16', 'policy.unet_kernel=5', 'policy.horizon=8', 'policy.encoder_hidden=16,16', 'policy.n_obs_steps=2'], frameSize: PICK_CUBE_CLOUD },
+  // envUnitObs spans about [-1.2, 1.2] once normalized, so a clamp at 0.5 bites on most observation values.
+  { name: 'MLP with the observation clamp', overrides: ['policy.obs_clip=0.5', 'policy.n_obs_steps=2'], frameSize: REACH_STATE },
   { name: 'UNet1D without the step-size input, one level', overrides: [...UNET1D, 'policy.unet_dims=12', 'policy.horizon=5'], frameSize: REACH_STATE, patch: { shortcut: false } },
 ];
 
@@ -50,7 +52,7 @@ describe('the ONNX policy run by onnxruntime-node gives the tfjs eval actions (D
   for (const testCase of CASES) {
     it(`${testCase.name}: max |Δ| ≤ 1e-5 at batch 1 and 7, with x_0 from the same stream`, async () => {
       const config = exportConfig(testCase.overrides);
-      const bundle = await randomBundle({ ...policyOptionsFromConfig(config, testCase.frameSize, 4), ...testCase.patch }, 7);
+      const bundle = withObsClip(await randomBundle({ ...policyOptionsFromConfig(config, testCase.frameSize, 4), ...testCase.patch }, 7), config.policy.obs_clip);
       bundles.push(bundle);
       const metadata = await bundleMetadata(bundle, config);
       const spec = onnxPolicySpec(bundle, metadata);
@@ -70,6 +72,11 @@ describe('the ONNX policy run by onnxruntime-node gives the tfjs eval actions (D
           if (config.policy.denoised_clamp > 0) {
             // The clamp changes the actions, so the match above is the clamped chain's.
             const unclamped = await bundleActor(bundle, { ...config, policy: { ...config.policy, denoised_clamp: 0 } }).act(obs, batch, createRng(batch));
+            expect(maxAbsDifference(unclamped, expected)).toBeGreaterThan(1e-3);
+          }
+          if (config.policy.obs_clip > 0) {
+            // So does the observation clamp: the same policy without it acts otherwise on these observations.
+            const unclamped = await bundleActor(withObsClip(bundle, 0), config).act(obs, batch, createRng(batch));
             expect(maxAbsDifference(unclamped, expected)).toBeGreaterThan(1e-3);
           }
         }

@@ -3,7 +3,7 @@ import { useNodeBackend } from '../../../cli/node-backend';
 import { CheckpointError } from '../../errors';
 import type { JsonObject } from '../checkpoint-types';
 import type { FlowPolicyOptions } from '../../policy/options';
-import type { PolicyBundle } from '../../policy/policy-bundle';
+import { withObsClip, type PolicyBundle } from '../../policy/policy-bundle';
 import { policyOptionsFromConfig } from '../../rl/policy-setup';
 import { exportPolicyOnnx } from './export-onnx';
 import { onnxPolicySpec } from './export-spec';
@@ -31,10 +31,18 @@ describe('onnxPolicySpec', () => {
     const spec = onnxPolicySpec(bundle, await bundleMetadata(bundle, config));
     expect(spec).toEqual({
       task: 'reach', controlMode: 'ee_delta_pos', obsType: 'state', nObsSteps: 2, obsFrameSize: FRAME, numPoints: 0, proprioDim: FRAME,
-      horizon: 6, actionDim: 4, nActionSteps: 3, denoiseSteps: 5, denoisedClamp: 0,
+      horizon: 6, actionDim: 4, nActionSteps: 3, denoiseSteps: 5, denoisedClamp: 0, obsClip: 0,
     });
     const clamped = onnxPolicySpec(bundle, await bundleMetadata(bundle, exportConfig(['policy.denoised_clamp=0.5'])));
     expect(clamped.denoisedClamp).toBe(0.5);
+  });
+
+  it('takes the observation clamp from the policy\'s normalizer, refusing metadata that says another', async () => {
+    const clipped = withObsClip(bundle, 2);
+    const metadata = await bundleMetadata(clipped, config);
+    expect(onnxPolicySpec(clipped, metadata).obsClip).toBe(2);
+    expect(() => onnxPolicySpec(bundle, metadata)).toThrow(/^the policy clamps its normalized observations to no bound, but the metadata it is exported with says policy\.obs_clip=2$/);
+    expect(() => onnxPolicySpec(withObsClip(bundle, 3), metadata)).toThrow(/^the policy clamps its normalized observations to ±3, but the metadata it is exported with says policy\.obs_clip=2$/);
   });
 
   it('an architecture the graph cannot reproduce is a CheckpointError of one sentence, before any graph is built', async () => {

@@ -5,7 +5,7 @@ import { obsFrameSize, type FlowPolicyOptions } from '../../policy/options';
 import type { PolicyBundle } from '../../policy/policy-bundle';
 import type { ImageLayout } from '../../envs/task-types';
 import type { FlowtuneMetadata } from '../metadata';
-import { storedDenoisedClamp } from '../policy-checkpoint';
+import { storedDenoisedClamp, storedObsClip } from '../policy-checkpoint';
 
 /** What an exported policy graph takes and gives, and the settings baked into it. */
 export interface OnnxPolicySpec {
@@ -28,6 +28,8 @@ export interface OnnxPolicySpec {
   denoiseSteps: number;
   /** c > 0: every Euler step is clamped to [−c, c] (`policy.denoised_clamp` of the checkpoint's run); 0 = none. */
   denoisedClamp: number;
+  /** c > 0: the normalized observations are clamped to [−c, c] (`policy.obs_clip`, held by the obs normalizer); 0 = none. */
+  obsClip: number;
   /** Image policies only: the uint8 camera images the graph's `images` input takes [batch, cameras, size, size, channels]. */
   image?: ImageLayout;
 }
@@ -80,6 +82,10 @@ export function onnxPolicySpec(bundle: PolicyBundle, metadata: FlowtuneMetadata)
   if (bundle.obsNormalizer.dim !== frameSize || bundle.actionNormalizer.dim !== options.actionDim) {
     throw new CheckpointError(`the normalizers cover ${bundle.obsNormalizer.dim} observation and ${bundle.actionNormalizer.dim} action values, but the policy takes frames of ${frameSize} and gives ${options.actionDim}`);
   }
+  const obsClip = bundle.obsNormalizer.clip ?? 0;
+  if (obsClip !== storedObsClip(metadata)) {
+    throw new CheckpointError(`the policy clamps its normalized observations to ${obsClip > 0 ? `±${obsClip}` : 'no bound'}, but the metadata it is exported with says policy.obs_clip=${storedObsClip(metadata)}`);
+  }
   const envActionDim = metadata.shape_meta.action.shape[0];
   if (envActionDim !== options.actionDim) {
     throw new CheckpointError(`the policy gives ${options.actionDim}-D actions but the checkpoint's env takes ${envActionDim}-D ones, and ONNX export has no mapping between them`);
@@ -97,6 +103,7 @@ export function onnxPolicySpec(bundle: PolicyBundle, metadata: FlowtuneMetadata)
     nActionSteps,
     denoiseSteps,
     denoisedClamp: storedDenoisedClamp(metadata),
+    obsClip,
     // The encoder's own cameras, size and channels: the layout the rollout feeds it (envs/camera/image-layout.ts).
     ...(options.image ? { image: { cameras: [...options.image.cameras], size: options.image.size, channels: options.image.channels } } : {}),
   };

@@ -20,11 +20,14 @@ export function normalizerConstants(normalizer: MinMaxNormalizer): NormalizerCon
   return { center, halfRange, scale };
 }
 
-/** x [..., dim] in env units → (x − center)·scale in [-1, 1]: Sub, Mul. */
+/** x [..., dim] in env units → (x − center)·scale in [-1, 1]: Sub, Mul, and Clip to ±clip when the normalizer clamps. */
 export function normalizeNodes(g: GraphBuilder, normalizer: MinMaxNormalizer, x: string, hint: string): string {
   const { center, scale } = normalizerConstants(normalizer);
   const centred = g.op('Sub', [x, g.floatTensor(`${hint}.center`, center, [center.length])]);
-  return g.op('Mul', [centred, g.floatTensor(`${hint}.scale`, scale, [scale.length])], {}, `${hint}_normalized`);
+  const clip = normalizer.clip;
+  if (clip === undefined) return g.op('Mul', [centred, g.floatTensor(`${hint}.scale`, scale, [scale.length])], {}, `${hint}_normalized`);
+  const scaled = g.op('Mul', [centred, g.floatTensor(`${hint}.scale`, scale, [scale.length])]);
+  return g.op('Clip', [scaled, g.floatScalar(-clip), g.floatScalar(clip)], {}, `${hint}_normalized`);
 }
 
 /** y [..., dim] in [-1, 1] → y·halfRange + center in env units: Mul, Add. */

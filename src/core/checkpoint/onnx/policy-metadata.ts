@@ -1,7 +1,7 @@
 import onnxProto from 'onnx-proto';
 import { CheckpointError } from '../../errors';
 import { validateFlowtuneMetadata, type FlowtuneMetadata } from '../metadata';
-import { storedDenoisedClamp } from '../policy-checkpoint';
+import { storedDenoisedClamp, storedObsClip } from '../policy-checkpoint';
 import type { ImageLayout } from '../../envs/task-types';
 import type { OnnxPolicySpec } from './export-spec';
 import { imageLayoutText, imagesShapeText } from './image-input-description';
@@ -118,10 +118,10 @@ export function readOnnxPolicy(bytes: Uint8Array): OnnxPolicyFile {
   }
   const counts = Object.fromEntries(Object.entries(COUNT_KEYS).map(([field, key]) => [field, countProp(props, key)])) as Record<keyof typeof COUNT_KEYS, number>;
   const image = obsType === 'rgb' || obsType === 'rgbd' ? readImageProps(props, obsType) : undefined;
-  // The clamp is not a metadata_props count: the graph holds it, and the Flowtune metadata says which it is.
+  // The clamps are not metadata_props counts: the graph holds them, and the Flowtune metadata says which they are.
   const spec: OnnxPolicySpec = {
     task: props.get('task') ?? '', controlMode: props.get('control_mode') ?? '', obsType: image ? 'image' : obsType as 'state' | 'pointcloud', ...counts,
-    denoisedClamp: storedDenoisedClamp(metadata), ...(image ? { image } : {}),
+    denoisedClamp: storedDenoisedClamp(metadata), obsClip: storedObsClip(metadata), ...(image ? { image } : {}),
   };
   checkSpecAgainstMetadata(spec, metadata);
   checkPolicyGraphIo(model.graph ?? {}, spec);

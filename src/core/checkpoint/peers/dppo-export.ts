@@ -5,7 +5,7 @@ import type { FlowtuneMetadata } from '../metadata';
 import type { NpyArray } from '../torch/npy-writer';
 import type { Float32Tensor, TorchWritable } from '../torch/torch-pt-writer';
 import { criticObsNames, flowMlpNames } from './reinflow-names';
-import { normalizationArrays, peerTensors } from './reinflow-export';
+import { normalizationArrays, obsClipNotes, peerTensors } from './reinflow-export';
 
 /** What a diffusion policy of DPPO's layout becomes when it goes back (DESIGN.md §18 "Going back"). */
 export interface DppoExport {
@@ -80,6 +80,7 @@ export function dppoExport(source: DppoExportSource): DppoExport {
       notes: [
         "DiffusionModel pretraining layout {epoch, model, ema}: the weights as both model and ema (DPPO's fine-tuner loads ema); no optimizer state",
         configNote(architecture, metadata, false),
+        ...obsClipNotes(metadata),
       ],
     };
   }
@@ -102,6 +103,7 @@ export function dppoExport(source: DppoExportSource): DppoExport {
         ? "network and actor (PPODiffusion's frozen base net, run for the early denoising steps) hold the run's base net"
         : 'network and actor (the frozen base net, which this checkpoint does not keep) hold the fine-tuned net too',
       configNote(architecture, metadata, true),
+      ...obsClipNotes(metadata),
     ],
   };
 }

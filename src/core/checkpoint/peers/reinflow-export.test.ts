@@ -9,7 +9,7 @@ import { writeNpz } from '../torch/npz-writer';
 import { isPickleDict, stateDictTensors, type PickleDict } from '../torch/pickle-values';
 import { readTorchCheckpoint } from '../torch/torch-pt-reader';
 import { writeTorchCheckpoint } from '../torch/torch-pt-writer';
-import { reinflowExport } from './reinflow-export';
+import { obsClipNotes, reinflowExport } from './reinflow-export';
 import { readReinflowCheckpoint } from './reinflow-import';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -79,5 +79,20 @@ describe("going back: ReinFlow's ShortCutFlow", () => {
     if (file.kind !== 'flow') throw new Error('expected a flow checkpoint');
     expect(() => reinflowExport({ name: 'hopper-bc.flowtune', architecture: { ...file.architecture, velocityNet: 'mlp' }, tensors: decoded.tensors, metadata: decoded.metadata }))
       .toThrow("format=reinflow writes ReinFlow's FlowMLP layout, and hopper-bc.flowtune holds a 'mlp' velocity net; start from a ReinFlow checkpoint or train with policy.velocity_net=reflow_mlp");
+  });
+});
+
+describe('going back with an observation clamp, which normalization.npz cannot hold', () => {
+  it('says so in one note: clamp_obs repeats a clamp at 1 there, and nothing repeats another bound', () => {
+    const { file, decoded } = roundTrip(OWN, 'shortcut-concate.pt');
+    if (file.kind !== 'flow') throw new Error('expected a flow checkpoint');
+    const withClip = (clip: number) => ({ ...decoded.metadata, normalizer: { ...decoded.metadata.normalizer, obs: { ...(decoded.metadata.normalizer.obs as object), clip } } });
+    const notesOf = (metadata: typeof decoded.metadata) => reinflowExport({ name: 'clamped.flowtune', architecture: file.architecture, tensors: decoded.tensors, metadata }).notes;
+    expect(notesOf(decoded.metadata).join('\n')).not.toContain('clamps its normalized observations');
+    expect(obsClipNotes(decoded.metadata)).toEqual([]);
+    expect(notesOf(withClip(1))).toContain('this policy clamps its normalized observations to [-1, 1] (policy.obs_clip=1), which normalization.npz cannot hold; set clamp_obs: true in the env wrapper config there');
+    expect(notesOf(withClip(5))).toContain('this policy clamps its normalized observations to ±5 (policy.obs_clip=5), which normalization.npz cannot hold and the env wrappers there (clamp_obs, ±1 only) cannot repeat, so its actions on states beyond that range can differ');
+    // The normalization arrays are the same four either way.
+    expect(Object.keys(reinflowExport({ name: 'clamped.flowtune', architecture: file.architecture, tensors: decoded.tensors, metadata: withClip(5) }).normalization)).toEqual(['obs_min', 'obs_max', 'action_min', 'action_max']);
   });
 });

@@ -63,6 +63,18 @@ export function normalizationArrays(metadata: FlowtuneMetadata, label: string): 
   };
 }
 
+/**
+ * A sentence for a policy whose normalized observations are clamped (`policy.obs_clip`), which normalization.npz
+ * cannot hold: the peers' env wrappers clamp only to ±1, with their clamp_obs switch.
+ */
+export function obsClipNotes(metadata: FlowtuneMetadata): string[] {
+  const clip = (metadata.normalizer.obs as { clip?: unknown } | undefined)?.clip;
+  if (typeof clip !== 'number') return [];
+  return [clip === 1
+    ? 'this policy clamps its normalized observations to [-1, 1] (policy.obs_clip=1), which normalization.npz cannot hold; set clamp_obs: true in the env wrapper config there'
+    : `this policy clamps its normalized observations to ±${clip} (policy.obs_clip=${clip}), which normalization.npz cannot hold and the env wrappers there (clamp_obs, ±1 only) cannot repeat, so its actions on states beyond that range can differ`];
+}
+
 /** The noise std bounds the run last sampled with (its noise config), as PPOFlow's log σ² bounds. */
 function noiseBounds(metadata: FlowtuneMetadata): { min: number; max: number } {
   const noise = metadata.noise as { std_min?: unknown; std_max?: unknown };
@@ -89,6 +101,7 @@ export function reinflowExport(source: ReinflowExportSource): ReinflowExport {
   const model = architecture.shortcut ? 'ShortCutFlow' : 'ReFlow';
   const clamp = (metadata.config as { policy?: { denoised_clamp?: unknown } } | undefined)?.policy?.denoised_clamp ?? 0;
   const clampNote = clamp === 1 ? [] : [`this policy sampled with policy.denoised_clamp=${String(clamp)}; ReinFlow's sampler clamps every step to [-1, 1] (clip_intermediate_actions), so its actions there can differ`];
+  clampNote.push(...obsClipNotes(metadata));
   if (metadata.stage !== 'ppo') {
     return {
       checkpoint: { epoch: metadata.training.iteration, model: network, ema: new Map(network), optimizer: {}, lr_scheduler: {} },
