@@ -114,6 +114,16 @@ describe('a diffusion policy on the one run', () => {
     expect(moved.length).toBeGreaterThan(0);
   }, 60_000);
 
+  it('a fresh run with policy.obs_clip clamps its observation normalizer and saves the clamp', async () => {
+    const opened = await openRun(diffusionConfig(['policy.obs_clip=0.5']), undefined, ports());
+    try {
+      const saved = decodePolicyCheckpoint(encodeFlowtune(await opened.run.contents()));
+      expect(saved.obsNormalizer.clip).toBe(0.5);
+    } finally {
+      await opened.close();
+    }
+  }, 60_000);
+
   it('refuses to fine-tune more steps than the chain has, naming the key; evaluation thins K\' with the chain', async () => {
     const config = diffusionConfig(['policy.ddim_steps=2']);
     await expect(openRun(config, undefined, ports())).rejects.toThrow("dppo.ft_denoising_steps (3) must be at most the chain's 2 DDIM (policy.ddim_steps) steps");

@@ -5,7 +5,7 @@ import type { BatchEnv } from '../envs/batch-env';
 import { hasPointCloud } from '../envs/task-types';
 import { FlowPolicy } from '../policy/flow-policy';
 import { MinMaxNormalizer, poolPointRanges } from '../policy/normalizer';
-import type { PolicyBundle } from '../policy/policy-bundle';
+import { withObsClip, type PolicyBundle } from '../policy/policy-bundle';
 import { createRng } from '../random';
 import { trainSeeds } from '../rl/ppo-iteration';
 import { policyOptionsFromConfig } from '../rl/policy-setup';
@@ -25,11 +25,10 @@ const WARMUP_SEED_SALT = 0x2f6b_1d3;
 export function freshBundle(config: RunConfig, observed: Float32Array, obsFrameSize: number, actionDim: number, cameras?: readonly string[]): PolicyBundle {
   const raw = MinMaxNormalizer.fit(observed, obsFrameSize, 'obs_normalizer').toJSON();
   const fitted = hasPointCloud(config.env.obs_type) ? poolPointRanges(raw, config.env.num_points) : raw;
-  const clip = config.policy.obs_clip > 0 ? { clip: config.policy.obs_clip } : {};
-  const obsNormalizer = new MinMaxNormalizer({ min: fitted.min.map((value) => value - 1), max: fitted.max.map((value) => value + 1), ...clip }, 'obs_normalizer');
+  const obsNormalizer = new MinMaxNormalizer({ min: fitted.min.map((value) => value - 1), max: fitted.max.map((value) => value + 1) }, 'obs_normalizer');
   const actionNormalizer = new MinMaxNormalizer({ min: new Array(actionDim).fill(-1), max: new Array(actionDim).fill(1) }, 'action_normalizer');
   const policy = new FlowPolicy(policyOptionsFromConfig(config, obsFrameSize, actionDim, cameras), config.seed);
-  return { policy, obsNormalizer, actionNormalizer };
+  return withObsClip({ policy, obsNormalizer, actionNormalizer }, config.policy.obs_clip);
 }
 
 /**

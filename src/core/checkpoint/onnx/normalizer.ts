@@ -25,9 +25,8 @@ export function normalizeNodes(g: GraphBuilder, normalizer: MinMaxNormalizer, x:
   const { center, scale } = normalizerConstants(normalizer);
   const centred = g.op('Sub', [x, g.floatTensor(`${hint}.center`, center, [center.length])]);
   const clip = normalizer.clip;
-  if (clip === undefined) return g.op('Mul', [centred, g.floatTensor(`${hint}.scale`, scale, [scale.length])], {}, `${hint}_normalized`);
-  const scaled = g.op('Mul', [centred, g.floatTensor(`${hint}.scale`, scale, [scale.length])]);
-  return g.op('Clip', [scaled, g.floatScalar(-clip), g.floatScalar(clip)], {}, `${hint}_normalized`);
+  const scaled = g.op('Mul', [centred, g.floatTensor(`${hint}.scale`, scale, [scale.length])], {}, clip === undefined ? `${hint}_normalized` : 'mul');
+  return clip === undefined ? scaled : g.op('Clip', [scaled, g.floatScalar(-clip), g.floatScalar(clip)], {}, `${hint}_normalized`);
 }
 
 /** y [..., dim] in [-1, 1] → y·halfRange + center in env units: Mul, Add. */
